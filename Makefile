@@ -1,0 +1,50 @@
+# ctorch - see README.md. Everything builds with a C compiler and make.
+#   make            build and run the demo (examples/demo.c)
+#   make test       build and run the whole test matrix (what CI runs)
+#   make test-quick build and run the suite once (gcc, -O1)
+#   make amalgamate write dist/ctorch.h
+#   make bench      dispatch-overhead benchmark (side by side with libtorch when present)
+
+CC      ?= cc
+CXX     ?= c++
+WARN     = -Wall -Wextra -Wpedantic -Werror
+CFLAGS  ?= -O2 -g
+STD      = -std=c11
+HEADERS  = ctorch.h $(wildcard ctorch/*.h)
+TEST_SRC = tests/main.c $(wildcard tests/test_*.c) tests/harness.h $(wildcard tests/fixtures/*.h)
+BUILD    = build
+
+.PHONY: all demo test test-quick amalgamate bench clean check-fresh
+
+all: demo
+
+demo: $(BUILD)/demo
+	./$(BUILD)/demo
+
+$(BUILD)/demo: examples/demo.c $(HEADERS) | $(BUILD)
+	$(CC) $(STD) $(WARN) $(CFLAGS) -I. -o $@ examples/demo.c -lm
+
+$(BUILD):
+	mkdir -p $(BUILD)
+
+# One suite build: make suite NAME=x CC=... EXTRA=... INC=...
+$(BUILD)/tests-%: $(TEST_SRC) $(HEADERS) | $(BUILD)
+	$(CC) $(STD) $(WARN) $(CFLAGS) $(EXTRA) -I$(or $(INC),.) -Itests -o $@ tests/main.c -lm -lpthread
+
+test-quick: $(HEADERS) $(TEST_SRC) | $(BUILD)
+	$(CC) $(STD) $(WARN) -O1 -g -I. -Itests -o $(BUILD)/tests-quick tests/main.c -lm -lpthread
+	./$(BUILD)/tests-quick
+
+test: amalgamate
+	sh tests/run_all.sh
+
+amalgamate: dist/ctorch.h
+
+dist/ctorch.h: $(HEADERS) tools/amalgamate.sh
+	sh tools/amalgamate.sh > $@.tmp && mv $@.tmp $@
+
+bench: | $(BUILD)
+	sh bench/run.sh
+
+clean:
+	rm -rf $(BUILD) dist/ctorch.h.tmp

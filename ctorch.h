@@ -1,0 +1,99 @@
+/* ctorch.h - v0.1.0 - PyTorch's eager core in C: tensors, dispatch, autograd.
+ * MIT licence (see LICENSE at the end of this file's documentation).
+ *
+ * DO THIS in exactly one C or C++ file:
+ *     #define CTORCH_IMPLEMENTATION
+ *     #include "ctorch.h"
+ * Everywhere else just #include "ctorch.h". Nothing else is needed: the
+ * header has portable reference kernels for every operator. Compiled
+ * backends (backends/: BLIS on the CPU, CUDA) register faster kernels at
+ * startup when linked.
+ *
+ * CONFIGURATION (define before the include that has CTORCH_IMPLEMENTATION):
+ *     CT_STATIC            every function static (private embedding)
+ *     CT_MAX_DIMS          maximum rank (default 8)
+ *     CT_MALLOC, CT_REALLOC, CT_FREE   system allocator (all three or none)
+ *     CT_CPU_CACHE_LIMIT   bytes of freed CPU blocks each thread keeps (64 MiB)
+ *     CT_NO_THREADS        no TLS, atomics or locks (single-threaded programs)
+ *
+ * WHAT IT IS
+ *   Tensors are views (sizes, strides, offset, dtype) over refcounted
+ *   storage. Every operator is dispatched: the call's key set is the union
+ *   of its tensors' keys, plus this thread's included keys and the global
+ *   keys, minus this thread's excluded keys, masked by the keys the operator
+ *   does not fall through; the highest key picks the kernel. Functionality
+ *   (autograd, tracing, profiling) sits above backends (CPU, CUDA, Meta) and
+ *   redispatches below itself. See ctorch/keys.h for the bit layout and
+ *   ctorch/dispatch.h for def / impl / fallback / fallthrough and the boxed
+ *   calling convention.
+ *
+ * COMPONENTS (each is ctorch/NAME.h; this file includes them in order)
+ *   base      configuration, errors, atomics, the caching CPU allocator
+ *   dtype     dtypes, half/bfloat16, scalars, type promotion
+ *   keys      dispatch keys, key sets, thread-local key state
+ *   tensor    storage, tensors, factories, views, element access, ct_keep
+ *   dispatch  schemas, operator registry, kernels, boxed values and stacks
+ *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
+ *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
+ *   iter      the strided iteration helper used by every elementwise loop
+ *   ops       built-in operators: frontends and reference kernels
+ *   print     PyTorch-style printing
+ *
+ * OWNERSHIP
+ *   Functions returning ct_tensor* return a new reference: ct_release it.
+ *   Or open a temporaries scope, which releases everything returned inside:
+ *       CT_SCOPE {
+ *         ct_tensor *y = ct_relu(ct_add(ct_mm(x, w), b)); // no leaks
+ *         result = ct_keep(y);                             // escapes the scope
+ *       }
+ *
+ * ERRORS
+ *   Failures return NULL or a negative ct_status and leave a thread-local
+ *   message (ct_last_error_message()) naming the op, the argument and what
+ *   was expected. Nothing aborts. ct_set_error_handler installs a callback.
+ *
+ * THREADS
+ *   Tensors may be shared between threads (refcounts are atomic); writing
+ *   one tensor from two threads at once is a data race, as in PyTorch.
+ *   Registration (ct_def, ct_impl, ...) takes a lock; dispatch does not.
+ *
+ * LICENSE
+ *   Copyright (c) 2026 the ctorch authors. Permission is hereby granted,
+ *   free of charge, to any person obtaining a copy of this software and
+ *   associated documentation files (the "Software"), to deal in the Software
+ *   without restriction, including without limitation the rights to use,
+ *   copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+ *   of the Software, and to permit persons to whom the Software is furnished
+ *   to do so, subject to the following conditions: The above copyright
+ *   notice and this permission notice shall be included in all copies or
+ *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
+ *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
+ */
+/* ctorch:components base dtype keys tensor dispatch guard iter ops print */
+#ifndef CTORCH_H
+#define CTORCH_H
+#include "ctorch/base.h"
+#include "ctorch/dtype.h"
+#include "ctorch/keys.h"
+#include "ctorch/tensor.h"
+#include "ctorch/dispatch.h"
+#include "ctorch/guard.h"
+#include "ctorch/iter.h"
+#include "ctorch/ops.h"
+#include "ctorch/print.h"
+#endif /* CTORCH_H */
+
+/* Implementations come after every declaration, so components may call each
+ * other freely. */
+#if defined(CTORCH_IMPLEMENTATION) && !defined(CT__IMPLEMENT)
+#define CT__IMPLEMENT
+#include "ctorch/base.h"
+#include "ctorch/dtype.h"
+#include "ctorch/keys.h"
+#include "ctorch/tensor.h"
+#include "ctorch/dispatch.h"
+#include "ctorch/guard.h"
+#include "ctorch/iter.h"
+#include "ctorch/ops.h"
+#include "ctorch/print.h"
+#endif

@@ -1,0 +1,432 @@
+/* ctorch/base.h - configuration, errors, threads and the CPU allocator.
+ *
+ * Part of ctorch (see ../ctorch.h for the overview and licence). Include
+ * ctorch.h rather than this file; it is a component of the single header.
+ *
+ * Everything below is declared in the first half; the second half (after the
+ * "implementation" marker) is compiled only in the translation unit that
+ * defines CTORCH_IMPLEMENTATION before including ctorch.h.
+ */
+#ifndef CT_BASE_H
+#define CT_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#define CT_VERSION_MAJOR 0
+#define CT_VERSION_MINOR 1
+#define CT_VERSION_PATCH 0
+#define CT_VERSION_STRING "0.1.0"
+
+/* ---- configuration (define before including ctorch.h) -------------------
+ * CT_STATIC          every function gets internal linkage (private embedding)
+ * CT_MAX_DIMS        maximum tensor rank, default 8 (metadata is inline)
+ * CT_MALLOC/CT_REALLOC/CT_FREE   system allocator; define all three or none
+ * CT_CPU_CACHE_LIMIT bytes of freed CPU blocks a thread keeps for reuse
+ *                    (default 64 MiB; 0 disables caching)
+ * CT_NO_THREADS      single-threaded build: no TLS, atomics or mutexes
+ */
+#ifdef CT_STATIC
+#if defined(__GNUC__)
+#define CTDEF static __attribute__((unused))
+#else
+#define CTDEF static
+#endif
+#else
+#define CTDEF extern
+#endif
+
+#ifndef CT_MAX_DIMS
+#define CT_MAX_DIMS 8
+#endif
+
+#if defined(CT_MALLOC) && defined(CT_FREE) && defined(CT_REALLOC)
+/* all three given */
+#elif !defined(CT_MALLOC) && !defined(CT_FREE) && !defined(CT_REALLOC)
+#include <stdlib.h>
+#define CT_MALLOC(n) malloc(n)
+#define CT_REALLOC(p, n) realloc(p, n)
+#define CT_FREE(p) free(p)
+#else
+#error "ctorch: define all of CT_MALLOC, CT_REALLOC and CT_FREE, or none of them"
+#endif
+
+#ifndef CT_CPU_CACHE_LIMIT
+#define CT_CPU_CACHE_LIMIT (64u << 20)
+#endif
+
+#ifdef __cplusplus
+#define CT_EXTERN_C_BEGIN extern "C" {
+#define CT_EXTERN_C_END }
+#else
+#define CT_EXTERN_C_BEGIN
+#define CT_EXTERN_C_END
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define CT__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define CT_HAVE_CLEANUP 1 /* guards run their exit action on every exit path */
+#else
+#define CT_LIKELY(x) (x)
+#define CT_UNLIKELY(x) (x)
+#define CT__PRINTF(f, a)
+#define CT_HAVE_CLEANUP 0
+#endif
+
+CT_EXTERN_C_BEGIN
+
+/* ---- errors --------------------------------------------------------------
+ * Every fallible function returns NULL (pointers) or a negative ct_status and
+ * leaves a thread-local message "op: what was expected versus what was given".
+ * A NULL tensor argument while an earlier error is pending passes that error
+ * through unchanged, so `ct_relu(ct_add(ct_mm(x, w), b))` reports the first
+ * failure of the chain. Nothing is leaked and no state changes on failure.
+ */
+#define CT_ERROR_TABLE(X)                                                    \
+  X(CT_OK, 0, "success")                                                     \
+  X(CT_ERR_NULL, -1, "NULL argument")                                        \
+  X(CT_ERR_INVALID, -2, "invalid argument")                                  \
+  X(CT_ERR_SHAPE, -3, "shape mismatch")                                      \
+  X(CT_ERR_DTYPE, -4, "dtype mismatch or unsupported dtype")                 \
+  X(CT_ERR_DEVICE, -5, "device mismatch or unsupported device")              \
+  X(CT_ERR_RANK, -6, "rank out of range")                                    \
+  X(CT_ERR_SIZE, -7, "negative or overflowing size")                         \
+  X(CT_ERR_VIEW, -8, "invalid view")                                         \
+  X(CT_ERR_INDEX, -9, "index out of range")                                  \
+  X(CT_ERR_NO_KERNEL, -10, "no kernel registered")                           \
+  X(CT_ERR_REGISTRATION, -11, "duplicate or conflicting registration")       \
+  X(CT_ERR_SCHEMA, -12, "malformed schema")                                  \
+  X(CT_ERR_OOM, -13, "out of memory")                                        \
+  X(CT_ERR_STATE, -14, "invalid state")                                      \
+  X(CT_ERR_UNSUPPORTED, -15, "not supported")
+
+typedef enum ct_status {
+#define CT__X(name, value, text) name = value,
+  CT_ERROR_TABLE(CT__X)
+#undef CT__X
+  CT__STATUS_MIN = -16
+} ct_status;
+
+CTDEF ct_status ct_last_error(void);           /* CT_OK if none pending */
+CTDEF const char *ct_last_error_message(void); /* "" if none pending */
+CTDEF void ct_clear_error(void);
+CTDEF const char *ct_status_name(ct_status s); /* "CT_ERR_SHAPE" */
+CTDEF const char *ct_status_text(ct_status s); /* "shape mismatch" */
+
+/* Called on every error, on the failing thread, after the message is set.
+ * Install one to log, or to abort if you prefer a hard stop. */
+typedef void (*ct_error_handler)(ct_status code, const char *message, void *user);
+CTDEF void ct_set_error_handler(ct_error_handler handler, void *user);
+
+/* Record an error (for kernels and custom ops): the message is
+ * "<op>: <formatted>". Returns `code` so callers can `return ct_fail(...)`. */
+CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) CT__PRINTF(3, 4);
+
+/* ---- CPU allocator ------------------------------------------------------
+ * The default CPU allocator caches freed blocks per thread in power-of-two
+ * size classes (64 B .. 1 MiB), so a steady-state loop makes no system
+ * allocations after its first iteration. Blocks are 64-byte aligned.
+ */
+typedef struct ct_allocator {
+  const char *name;
+  void *(*alloc)(void *ctx, size_t nbytes);          /* NULL on failure */
+  void (*free)(void *ctx, void *ptr, size_t nbytes); /* nbytes as allocated */
+  void *ctx;
+} ct_allocator;
+
+typedef struct ct_memory_stats {
+  int64_t live_bytes;     /* handed out and not yet freed */
+  int64_t peak_bytes;     /* high-water mark of live_bytes */
+  int64_t live_blocks;    /* allocations not yet freed */
+  int64_t system_allocs;  /* calls to the system allocator so far */
+  int64_t system_frees;   /* blocks returned to the system so far */
+  int64_t cached_bytes;   /* freed blocks kept for reuse, all threads */
+  int64_t live_tensors;   /* ct_tensor objects alive */
+  int64_t live_storages;  /* ct_storage objects alive */
+} ct_memory_stats;
+
+CTDEF const ct_allocator *ct_cpu_allocator(void);
+CTDEF ct_memory_stats ct_memory_stats_get(void);
+CTDEF void ct_reset_peak_memory(void);
+/* Return the calling thread's cached blocks to the system. Threads that exit
+ * do this automatically where POSIX threads are available. */
+CTDEF void ct_empty_cache(void);
+
+CT_EXTERN_C_END
+
+/* ---- internal helpers shared by the components -------------------------- */
+#ifdef CT_NO_THREADS
+#define CT__TLS
+#elif defined(__cplusplus)
+#define CT__TLS thread_local
+#elif defined(_MSC_VER)
+#define CT__TLS __declspec(thread)
+#else
+#define CT__TLS _Thread_local
+#endif
+
+#if defined(CT_NO_THREADS)
+#define ct__atomic_add(p, v) (*(p) += (v))
+#define ct__atomic_load(p) (*(p))
+#define ct__atomic_store(p, v) (*(p) = (v))
+#elif defined(__GNUC__) || defined(__clang__)
+#define ct__atomic_add(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
+#define ct__atomic_load(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define ct__atomic_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#error "ctorch: atomics need GCC/Clang builtins here; define CT_NO_THREADS or port ct__atomic_*"
+#endif
+
+#endif /* CT_BASE_H */
+
+/* ==== implementation ==== */
+#if defined(CT__IMPLEMENT) && !defined(CT__BASE_IMPL)
+#define CT__BASE_IMPL
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#if !defined(CT_NO_THREADS) && !defined(_WIN32)
+#include <pthread.h>
+#define CT__HAVE_PTHREAD 1
+#endif
+
+CT_EXTERN_C_BEGIN
+
+/* ---- mutex: one global lock guards registration and allocator bookkeeping */
+#ifdef CT__HAVE_PTHREAD
+static pthread_mutex_t ct__lock_mutex = PTHREAD_MUTEX_INITIALIZER;
+static void ct__lock(void) { pthread_mutex_lock(&ct__lock_mutex); }
+static void ct__unlock(void) { pthread_mutex_unlock(&ct__lock_mutex); }
+#else
+static void ct__lock(void) {}
+static void ct__unlock(void) {}
+#endif
+
+/* ---- errors -------------------------------------------------------------- */
+typedef struct ct__error_state {
+  ct_status code;
+  char message[512];
+} ct__error_state;
+static CT__TLS ct__error_state ct__error;
+static ct_error_handler ct__error_handler_fn;
+static void *ct__error_handler_user;
+
+CTDEF ct_status ct_last_error(void) { return ct__error.code; }
+CTDEF const char *ct_last_error_message(void) { return ct__error.message; }
+CTDEF void ct_clear_error(void) {
+  ct__error.code = CT_OK;
+  ct__error.message[0] = '\0';
+}
+CTDEF void ct_set_error_handler(ct_error_handler handler, void *user) {
+  ct__error_handler_fn = handler;
+  ct__error_handler_user = user;
+}
+
+CTDEF const char *ct_status_name(ct_status s) {
+  switch (s) {
+#define CT__X(name, value, text) \
+  case name:                     \
+    return #name;
+    CT_ERROR_TABLE(CT__X)
+#undef CT__X
+  default:
+    return "CT_ERR_UNKNOWN";
+  }
+}
+
+CTDEF const char *ct_status_text(ct_status s) {
+  switch (s) {
+#define CT__X(name, value, text) \
+  case name:                     \
+    return text;
+    CT_ERROR_TABLE(CT__X)
+#undef CT__X
+  default:
+    return "unknown error";
+  }
+}
+
+CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
+  int n = snprintf(ct__error.message, sizeof ct__error.message, "%s: ", op ? op : "ctorch");
+  if (n < 0) n = 0;
+  if ((size_t)n < sizeof ct__error.message) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ct__error.message + n, sizeof ct__error.message - (size_t)n, fmt, ap);
+    va_end(ap);
+  }
+  ct__error.code = code;
+  if (ct__error_handler_fn) ct__error_handler_fn(code, ct__error.message, ct__error_handler_user);
+  return code;
+}
+
+/* A NULL argument: pass a pending error through, else report this one. */
+static ct_status ct__fail_null(const char *op, const char *arg) {
+  if (ct__error.code != CT_OK) return ct__error.code;
+  return ct_fail(CT_ERR_NULL, op, "argument '%s' is NULL", arg);
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+typedef struct ct__stats {
+  int64_t live_bytes, peak_bytes, live_blocks, system_allocs, system_frees;
+  int64_t cached_bytes, live_tensors, live_storages;
+} ct__stats;
+static ct__stats ct__global_stats;
+
+static int64_t ct__stat_add(int64_t *counter, int64_t delta) { return ct__atomic_add(counter, delta); }
+
+CTDEF ct_memory_stats ct_memory_stats_get(void) {
+  ct_memory_stats s;
+  s.live_bytes = ct__atomic_load(&ct__global_stats.live_bytes);
+  s.peak_bytes = ct__atomic_load(&ct__global_stats.peak_bytes);
+  s.live_blocks = ct__atomic_load(&ct__global_stats.live_blocks);
+  s.system_allocs = ct__atomic_load(&ct__global_stats.system_allocs);
+  s.system_frees = ct__atomic_load(&ct__global_stats.system_frees);
+  s.cached_bytes = ct__atomic_load(&ct__global_stats.cached_bytes);
+  s.live_tensors = ct__atomic_load(&ct__global_stats.live_tensors);
+  s.live_storages = ct__atomic_load(&ct__global_stats.live_storages);
+  return s;
+}
+
+CTDEF void ct_reset_peak_memory(void) {
+  ct__atomic_store(&ct__global_stats.peak_bytes, ct__atomic_load(&ct__global_stats.live_bytes));
+}
+
+/* ---- system blocks: 64-byte aligned on top of CT_MALLOC -------------------
+ * The original pointer is kept just below the aligned address so that any
+ * user-supplied CT_MALLOC works. */
+#define CT__ALIGN 64
+static void *ct__system_alloc(size_t nbytes) {
+  void *raw;
+  uintptr_t aligned;
+  if (nbytes > SIZE_MAX - 2 * CT__ALIGN) return NULL;
+  raw = CT_MALLOC(nbytes + 2 * CT__ALIGN);
+  if (!raw) return NULL;
+  aligned = ((uintptr_t)raw + CT__ALIGN + (CT__ALIGN - 1)) & ~(uintptr_t)(CT__ALIGN - 1);
+  ((void **)aligned)[-1] = raw;
+  ct__stat_add(&ct__global_stats.system_allocs, 1);
+  return (void *)aligned;
+}
+static void ct__system_free(void *p) {
+  if (!p) return;
+  ct__stat_add(&ct__global_stats.system_frees, 1);
+  CT_FREE(((void **)p)[-1]);
+}
+
+/* ---- thread caches ---------------------------------------------------------
+ * Size class c holds blocks of 64 << c bytes. A freed block goes on the
+ * freeing thread's list (the block's memory is the list node). */
+#define CT__NUM_CLASSES 15 /* 64 B .. 1 MiB */
+typedef struct ct__free_block {
+  struct ct__free_block *next;
+} ct__free_block;
+typedef struct ct__thread_cache {
+  ct__free_block *lists[CT__NUM_CLASSES];
+  size_t cached;
+  int registered; /* thread-exit hook installed */
+} ct__thread_cache;
+static CT__TLS ct__thread_cache ct__cache;
+
+static int ct__size_class(size_t nbytes) {
+  int c = 0;
+  size_t cap = 64;
+  while (cap < nbytes) {
+    cap <<= 1;
+    if (++c >= CT__NUM_CLASSES) return -1;
+  }
+  return c;
+}
+
+CTDEF void ct_empty_cache(void) {
+  int c;
+  for (c = 0; c < CT__NUM_CLASSES; c++) {
+    ct__free_block *b = ct__cache.lists[c];
+    while (b) {
+      ct__free_block *next = b->next;
+      ct__system_free(b);
+      b = next;
+    }
+    ct__cache.lists[c] = NULL;
+  }
+  ct__stat_add(&ct__global_stats.cached_bytes, -(int64_t)ct__cache.cached);
+  ct__cache.cached = 0;
+}
+
+#ifdef CT__HAVE_PTHREAD
+static pthread_key_t ct__exit_key;
+static pthread_once_t ct__exit_once = PTHREAD_ONCE_INIT;
+static void ct__thread_exit(void *unused) {
+  (void)unused;
+  ct_empty_cache();
+}
+static void ct__exit_key_init(void) { pthread_key_create(&ct__exit_key, ct__thread_exit); }
+static void ct__register_thread(void) {
+  pthread_once(&ct__exit_once, ct__exit_key_init);
+  pthread_setspecific(ct__exit_key, &ct__cache);
+  ct__cache.registered = 1;
+}
+#else
+static void ct__register_thread(void) { ct__cache.registered = 1; }
+#endif
+
+/* Pooled allocation used for data, tensor and storage objects alike. */
+static void *ct__pool_alloc(size_t nbytes) {
+  int c = ct__size_class(nbytes ? nbytes : 1);
+  void *p;
+  if (c >= 0 && ct__cache.lists[c]) {
+    ct__free_block *b = ct__cache.lists[c];
+    ct__cache.lists[c] = b->next;
+    ct__cache.cached -= (size_t)64 << c;
+    ct__stat_add(&ct__global_stats.cached_bytes, -((int64_t)64 << c));
+    return b;
+  }
+  if (CT_UNLIKELY(!ct__cache.registered)) ct__register_thread();
+  p = ct__system_alloc(c >= 0 ? (size_t)64 << c : nbytes);
+  return p;
+}
+
+static void ct__pool_free(void *p, size_t nbytes) {
+  int c;
+  if (!p) return;
+  c = ct__size_class(nbytes ? nbytes : 1);
+  if (c >= 0 && ct__cache.cached + ((size_t)64 << c) <= (size_t)CT_CPU_CACHE_LIMIT) {
+    ct__free_block *b = (ct__free_block *)p;
+    b->next = ct__cache.lists[c];
+    ct__cache.lists[c] = b;
+    ct__cache.cached += (size_t)64 << c;
+    ct__stat_add(&ct__global_stats.cached_bytes, (int64_t)64 << c);
+    return;
+  }
+  ct__system_free(p);
+}
+
+static void *ct__cpu_alloc(void *ctx, size_t nbytes) {
+  void *p = ct__pool_alloc(nbytes);
+  int64_t live;
+  (void)ctx;
+  if (!p) return NULL;
+  live = ct__stat_add(&ct__global_stats.live_bytes, (int64_t)nbytes);
+  ct__stat_add(&ct__global_stats.live_blocks, 1);
+  if (CT_UNLIKELY(live > ct__global_stats.peak_bytes)) ct__atomic_store(&ct__global_stats.peak_bytes, live);
+  return p;
+}
+static void ct__cpu_free(void *ctx, void *p, size_t nbytes) {
+  (void)ctx;
+  if (!p) return;
+  ct__stat_add(&ct__global_stats.live_bytes, -(int64_t)nbytes);
+  ct__stat_add(&ct__global_stats.live_blocks, -1);
+  ct__pool_free(p, nbytes);
+}
+
+static const ct_allocator ct__cpu_allocator_instance = {"cpu", ct__cpu_alloc, ct__cpu_free, NULL};
+CTDEF const ct_allocator *ct_cpu_allocator(void) { return &ct__cpu_allocator_instance; }
+
+CT_EXTERN_C_END
+#endif /* CT__BASE_IMPL */

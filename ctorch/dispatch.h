@@ -1,0 +1,1024 @@
+/* ctorch/dispatch.h - operators, schemas, dispatch tables, boxed values.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * An operator has a schema (PyTorch notation), a dispatch table with one
+ * kernel slot per runtime key, and two calling conventions:
+ *   unboxed: a typed C function `R kernel(ct_keyset ks, args...)`, the fast
+ *            path frontends use; R is ct_tensor* for a new tensor and
+ *            ct_status for ops returning a mutated argument (Tensor(a!)).
+ *   boxed:   `ct_status kernel(const ct_kernel *self, const ct_op *op,
+ *            ct_keyset ks, ct_stack *stack)` over tagged values; the op's
+ *            arguments are the top values of the stack, and the kernel
+ *            replaces them with its results. One boxed fallback serves every
+ *            operator whatever its signature.
+ * A kernel registered unboxed is reached from boxed calls through the
+ * signature adapter for its schema (ct_register_adapter); a boxed-only kernel
+ * is reached from typed frontends by boxing the arguments.
+ *
+ * Registration verbs: ct_def (schema), ct_impl (kernel at a key or alias
+ * key), ct_fallback (boxed kernel for a key across all ops), ct_fallthrough
+ * (skip a key for one op or for all). Each op's table and its
+ * non-fallthrough mask are recomputed at registration time, so a call is:
+ *   ks = (inputs' keys | thread include | global) & ~thread exclude & op mask
+ *   kernel = table[highest bit of ks]
+ */
+#ifndef CT_DISPATCH_H
+#define CT_DISPATCH_H
+
+#include "keys.h"
+#include "tensor.h"
+
+CT_EXTERN_C_BEGIN
+
+#define CT_MAX_ARGS 16
+#define CT_MAX_RETURNS 4
+
+/* ---- schemas ---- */
+typedef enum ct_type {
+  CT_TYPE_TENSOR = 1,
+  CT_TYPE_INT,
+  CT_TYPE_FLOAT,
+  CT_TYPE_BOOL,
+  CT_TYPE_SCALAR,
+  CT_TYPE_SCALAR_TYPE,
+  CT_TYPE_INT_LIST,
+  CT_TYPE_TENSOR_LIST,
+  CT_TYPE_STR
+} ct_type;
+
+typedef struct ct_arg {
+  ct_type type;
+  bool optional;    /* T? : may be None */
+  bool is_write;    /* Tensor(a!) : mutated and returned */
+  char alias;       /* the alias set letter, 0 if none */
+  bool kwarg_only;  /* after the '*' */
+  int list_size;    /* int[2] -> 2; 0 if unsized */
+  char name[32];
+  char default_value[32]; /* text of the default, "" if none */
+} ct_arg;
+
+typedef struct ct_schema {
+  char name[64];     /* "add" or "myns::op" */
+  char overload[32]; /* "Tensor", "" for the default overload */
+  int nargs, nrets;
+  ct_arg args[CT_MAX_ARGS];
+  ct_arg rets[CT_MAX_RETURNS];
+  char signature[96]; /* codes of the C signature, e.g. "T,T,S->T": picks the boxing adapter */
+} ct_schema;
+
+/* Parse a schema; on failure returns CT_ERR_SCHEMA naming the position. */
+CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out);
+
+/* ---- boxed values ---- */
+typedef struct ct_int_list {
+  const int64_t *data;
+  int64_t n;
+} ct_int_list;
+typedef struct ct_tensor_list {
+  ct_tensor *const *data;
+  int64_t n;
+} ct_tensor_list;
+
+typedef enum ct_value_tag {
+  CT_VALUE_NONE = 0,
+  CT_VALUE_TENSOR,
+  CT_VALUE_INT,
+  CT_VALUE_DOUBLE,
+  CT_VALUE_BOOL,
+  CT_VALUE_SCALAR,
+  CT_VALUE_DTYPE,
+  CT_VALUE_INT_LIST,
+  CT_VALUE_TENSOR_LIST,
+  CT_VALUE_STRING
+} ct_value_tag;
+
+/* One tagged value (PyTorch's IValue). Argument tensors and lists are
+ * borrowed for the call; returned tensors are owned by the stack (owned=1)
+ * until popped. */
+typedef struct ct_value {
+  uint8_t tag;   /* ct_value_tag */
+  uint8_t owned; /* the stack holds a reference to v.tensor */
+  union {
+    ct_tensor *tensor;
+    int64_t i;
+    double d;
+    bool b;
+    ct_scalar scalar;
+    ct_dtype dtype;
+    ct_int_list ints;
+    ct_tensor_list tensors;
+    const char *str;
+  } v;
+} ct_value;
+
+CTDEF ct_value ct_value_none(void);
+CTDEF ct_value ct_value_tensor(ct_tensor *t); /* borrowed; NULL becomes None */
+CTDEF ct_value ct_value_int(int64_t i);
+CTDEF ct_value ct_value_double(double d);
+CTDEF ct_value ct_value_bool(bool b);
+CTDEF ct_value ct_value_scalar(ct_scalar s);
+CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
+CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
+CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
+CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
+
+typedef struct ct_stack {
+  ct_value *items;
+  int size, cap;
+  int heap; /* items was allocated by the stack (grown past the caller's buffer) */
+} ct_stack;
+
+/* A stack over the caller's buffer (which may be NULL with cap 0); it grows
+ * onto the heap when needed. ct_stack_free releases owned values. */
+CTDEF void ct_stack_init(ct_stack *s, ct_value *buf, int cap);
+CTDEF ct_status ct_stack_push(ct_stack *s, ct_value v);
+CTDEF ct_value ct_stack_pop(ct_stack *s); /* an owned tensor becomes the caller's */
+CTDEF void ct_stack_drop(ct_stack *s, int n);
+CTDEF void ct_stack_free(ct_stack *s);
+
+/* ---- kernels and operators ---- */
+typedef struct ct_op ct_op;
+typedef struct ct_kernel ct_kernel;
+typedef void (*ct_unboxed_fn)(void); /* cast to the op's C signature to call */
+typedef ct_status (*ct_boxed_fn)(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *stack);
+
+struct ct_kernel {
+  ct_unboxed_fn unboxed; /* typed entry, or NULL for a boxed-only kernel */
+  ct_boxed_fn boxed;     /* boxed entry (filled with the op's adapter for unboxed kernels) */
+  void *user;            /* for boxed kernels: their own context */
+  const char *source;    /* where it was registered, for ct_op_dump */
+};
+
+static inline ct_kernel ct_kernel_unboxed(ct_unboxed_fn fn) {
+  ct_kernel k;
+  memset(&k, 0, sizeof k);
+  k.unboxed = fn;
+  return k;
+}
+static inline ct_kernel ct_kernel_boxed(ct_boxed_fn fn, void *user) {
+  ct_kernel k;
+  memset(&k, 0, sizeof k);
+  k.boxed = fn;
+  k.user = user;
+  return k;
+}
+#define CT_FN(f) ((ct_unboxed_fn)(void (*)(void))(f))
+
+struct ct_op {
+  ct_keyset mask;                           /* keys that are not fallthrough for this op */
+  ct_kernel table[CT_NUM_RUNTIME_KEYS];     /* resolved kernel per runtime key */
+  ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included */
+  ct_keyset fallthrough;                    /* op-specific fallthrough keys */
+  ct_boxed_fn adapter;                      /* boxed entry for unboxed kernels; NULL if none */
+  ct_schema schema;
+  char full_name[100];                      /* "add.Tensor" */
+};
+
+CTDEF ct_op *ct_def(const char *schema);
+CTDEF ct_op *ct_op_find(const char *name); /* "add.Tensor", or "add" for the default overload */
+CTDEF ct_status ct_impl(const char *op, ct_key key, ct_kernel kernel);
+CTDEF ct_status ct_impl_remove(const char *op, ct_key key);
+CTDEF ct_status ct_fallthrough(const char *op, ct_key key); /* op NULL: for every op */
+CTDEF ct_status ct_fallback(ct_key key, ct_kernel kernel);  /* boxed kernel for every op */
+CTDEF ct_status ct_fallback_remove(ct_key key);             /* drops a fallback or global fallthrough */
+/* Boxing adapter for a C signature code (ct_schema.signature). Generated
+ * code and CT_DEFINE_OP register one per distinct signature. */
+CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter);
+/* Writes the op's table ("CPU: unboxed (builtin) ...") into buf; returns buf. */
+CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap);
+
+/* The key set a call sees: inputs' keys with this thread's and the global
+ * state applied (unmasked). */
+CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys);
+/* Kernel for ks (already including thread state), masked by the op; NULL
+ * with CT_ERR_NO_KERNEL if none. *chosen gets the masked key set. */
+CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keyset *chosen);
+/* Boxed call: the op's arguments are the top of the stack. */
+CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack);
+/* Boxed call with an explicit key set: what a kernel at key k uses with
+ * ks & ct_keys_below(k) to continue below itself. */
+CTDEF ct_status ct_redispatch_boxed(const ct_op *op, ct_keyset ks, ct_stack *stack);
+
+CT_EXTERN_C_END
+
+/* ---- internal fast path used by frontends ---- */
+static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
+  return (input_keys | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+}
+
+#endif /* CT_DISPATCH_H */
+
+/* ==== implementation ==== */
+#if defined(CT__IMPLEMENT) && !defined(CT__DISPATCH_IMPL)
+#define CT__DISPATCH_IMPL
+#include <stdio.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- schema parser ----
+ * name[.overload](Type name[=default], ..., *, ...) -> Ret | (Ret, Ret) */
+typedef struct ct__parser {
+  const char *text, *p;
+  const char *err;
+} ct__parser;
+
+static void ct__skip_ws(ct__parser *ps) {
+  while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n') ps->p++;
+}
+static int ct__is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+static int ct__ident(ct__parser *ps, char *out, size_t cap, int allow_ns) {
+  size_t n = 0;
+  ct__skip_ws(ps);
+  while (ct__is_ident(*ps->p) || (allow_ns && ps->p[0] == ':' && ps->p[1] == ':')) {
+    int w = (*ps->p == ':') ? 2 : 1;
+    if (n + (size_t)w >= cap) {
+      ps->err = "name too long";
+      return 0;
+    }
+    memcpy(out + n, ps->p, (size_t)w);
+    n += (size_t)w;
+    ps->p += w;
+  }
+  out[n] = '\0';
+  if (!n) ps->err = "expected a name";
+  return n > 0;
+}
+static int ct__expect(ct__parser *ps, char c, const char *what) {
+  ct__skip_ws(ps);
+  if (*ps->p != c) {
+    ps->err = what;
+    return 0;
+  }
+  ps->p++;
+  return 1;
+}
+
+static int ct__parse_type(ct__parser *ps, ct_arg *a) {
+  char word[32];
+  if (!ct__ident(ps, word, sizeof word, 0)) {
+    ps->err = "expected a type";
+    return 0;
+  }
+  if (!strcmp(word, "Tensor")) a->type = CT_TYPE_TENSOR;
+  else if (!strcmp(word, "int") || !strcmp(word, "SymInt")) a->type = CT_TYPE_INT;
+  else if (!strcmp(word, "float")) a->type = CT_TYPE_FLOAT;
+  else if (!strcmp(word, "bool")) a->type = CT_TYPE_BOOL;
+  else if (!strcmp(word, "Scalar")) a->type = CT_TYPE_SCALAR;
+  else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
+  else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
+  else {
+    ps->err = "unknown type";
+    ps->p -= strlen(word);
+    return 0;
+  }
+  if (*ps->p == '(') { /* alias annotation (a) or (a!) */
+    ps->p++;
+    if (*ps->p < 'a' || *ps->p > 'z') {
+      ps->err = "expected an alias letter";
+      return 0;
+    }
+    a->alias = *ps->p++;
+    if (*ps->p == '!') {
+      a->is_write = true;
+      ps->p++;
+    }
+    if (*ps->p++ != ')') {
+      ps->p--;
+      ps->err = "expected ')' after alias annotation";
+      return 0;
+    }
+    if (a->type != CT_TYPE_TENSOR) {
+      ps->err = "alias annotation on a non-tensor";
+      return 0;
+    }
+  }
+  if (*ps->p == '[') { /* list, optionally sized */
+    ps->p++;
+    while (*ps->p >= '0' && *ps->p <= '9') a->list_size = a->list_size * 10 + (*ps->p++ - '0');
+    if (*ps->p++ != ']') {
+      ps->p--;
+      ps->err = "expected ']'";
+      return 0;
+    }
+    if (a->type == CT_TYPE_INT) a->type = CT_TYPE_INT_LIST;
+    else if (a->type == CT_TYPE_TENSOR) a->type = CT_TYPE_TENSOR_LIST;
+    else {
+      ps->err = "only int[] and Tensor[] lists are supported";
+      return 0;
+    }
+  }
+  if (*ps->p == '?') {
+    a->optional = true;
+    ps->p++;
+  }
+  return 1;
+}
+
+static const char *ct__type_code(const ct_arg *a) {
+  switch (a->type) {
+  case CT_TYPE_TENSOR: return a->is_write ? "Tw" : a->optional ? "T?" : "T";
+  case CT_TYPE_INT: return a->optional ? "i?" : "i";
+  case CT_TYPE_FLOAT: return a->optional ? "f?" : "f";
+  case CT_TYPE_BOOL: return a->optional ? "b?" : "b";
+  case CT_TYPE_SCALAR: return a->optional ? "S?" : "S";
+  case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
+  case CT_TYPE_INT_LIST: return "I";    /* n < 0 ... see ct_int_list: data NULL = None */
+  case CT_TYPE_TENSOR_LIST: return "L";
+  case CT_TYPE_STR: return "s";
+  }
+  return "?";
+}
+
+CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) {
+  static const char *op = "ct_schema_parse";
+  ct__parser ps;
+  int kw = 0, i;
+  size_t len = 0;
+  if (!text) return ct__fail_null(op, "schema");
+  if (!out) return ct__fail_null(op, "out");
+  memset(out, 0, sizeof *out);
+  ps.text = ps.p = text;
+  ps.err = NULL;
+  if (!ct__ident(&ps, out->name, sizeof out->name, 1)) goto fail;
+  if (*ps.p == '.') {
+    ps.p++;
+    if (!ct__ident(&ps, out->overload, sizeof out->overload, 0)) goto fail;
+  }
+  if (!ct__expect(&ps, '(', "expected '('")) goto fail;
+  ct__skip_ws(&ps);
+  while (*ps.p != ')') {
+    ct_arg *a;
+    if ((out->nargs || kw) && !ct__expect(&ps, ',', "expected ',' or ')'")) goto fail;
+    ct__skip_ws(&ps);
+    if (*ps.p == '*') {
+      if (kw) {
+        ps.err = "'*' given twice";
+        goto fail;
+      }
+      kw = 1;
+      ps.p++;
+      ct__skip_ws(&ps);
+      continue;
+    }
+    if (out->nargs >= CT_MAX_ARGS) {
+      ps.err = "too many arguments";
+      goto fail;
+    }
+    a = &out->args[out->nargs];
+    if (!ct__parse_type(&ps, a)) goto fail;
+    if (!ct__ident(&ps, a->name, sizeof a->name, 0)) goto fail;
+    a->kwarg_only = kw != 0;
+    for (i = 0; i < out->nargs; i++) {
+      if (!strcmp(out->args[i].name, a->name)) {
+        ps.err = "duplicate argument name";
+        goto fail;
+      }
+    }
+    ct__skip_ws(&ps);
+    if (*ps.p == '=') {
+      size_t n = 0;
+      int depth = 0;
+      ps.p++;
+      ct__skip_ws(&ps);
+      while (*ps.p && (depth > 0 || (*ps.p != ',' && *ps.p != ')'))) {
+        if (*ps.p == '[' || *ps.p == '(') depth++;
+        if (*ps.p == ']' || *ps.p == ')') depth--;
+        if (n + 1 >= sizeof a->default_value) {
+          ps.err = "default value too long";
+          goto fail;
+        }
+        a->default_value[n++] = *ps.p++;
+      }
+      while (n && a->default_value[n - 1] == ' ') n--;
+      a->default_value[n] = '\0';
+      if (!n) {
+        ps.err = "expected a default value";
+        goto fail;
+      }
+    }
+    out->nargs++;
+    ct__skip_ws(&ps);
+    if (!*ps.p) {
+      ps.err = "expected ',' or ')'";
+      goto fail;
+    }
+  }
+  ps.p++;
+  ct__skip_ws(&ps);
+  if (ps.p[0] != '-' || ps.p[1] != '>') {
+    ps.err = "expected '->'";
+    goto fail;
+  }
+  ps.p += 2;
+  ct__skip_ws(&ps);
+  if (*ps.p == '(') { /* tuple of returns, possibly empty */
+    ps.p++;
+    ct__skip_ws(&ps);
+    while (*ps.p != ')') {
+      if (out->nrets && !ct__expect(&ps, ',', "expected ',' or ')' in returns")) goto fail;
+      if (out->nrets >= CT_MAX_RETURNS) {
+        ps.err = "too many returns";
+        goto fail;
+      }
+      if (!ct__parse_type(&ps, &out->rets[out->nrets])) goto fail;
+      ct__skip_ws(&ps);
+      if (ct__is_ident(*ps.p) && !ct__ident(&ps, out->rets[out->nrets].name, sizeof out->rets[0].name, 0)) goto fail;
+      out->nrets++;
+      ct__skip_ws(&ps);
+      if (!*ps.p) {
+        ps.err = "expected ')' after returns";
+        goto fail;
+      }
+    }
+    ps.p++;
+  } else {
+    if (!ct__parse_type(&ps, &out->rets[0])) goto fail;
+    out->nrets = 1;
+  }
+  ct__skip_ws(&ps);
+  if (*ps.p) {
+    ps.err = "unexpected text after the returns";
+    goto fail;
+  }
+  /* C signature code: argument codes, "->", return codes */
+  for (i = 0; i < out->nargs; i++) {
+    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "", ct__type_code(&out->args[i]));
+    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
+    len += (size_t)n;
+  }
+  for (i = 0; i < out->nrets; i++) {
+    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "->", ct__type_code(&out->rets[i]));
+    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
+    len += (size_t)n;
+  }
+  if (out->nrets == 0 && len + 2 < sizeof out->signature) memcpy(out->signature + len, "->", 3);
+  return CT_OK;
+fail:
+  return ct_fail(CT_ERR_SCHEMA, op, "malformed schema '%s' at offset %d: %s", text, (int)(ps.p - ps.text),
+                 ps.err ? ps.err : "syntax error");
+}
+
+/* ---- values and stacks ---- */
+static ct_value ct__value(ct_value_tag tag) {
+  ct_value v;
+  memset(&v, 0, sizeof v);
+  v.tag = (uint8_t)tag;
+  return v;
+}
+CTDEF ct_value ct_value_none(void) { return ct__value(CT_VALUE_NONE); }
+CTDEF ct_value ct_value_tensor(ct_tensor *t) {
+  ct_value v = ct__value(t ? CT_VALUE_TENSOR : CT_VALUE_NONE);
+  v.v.tensor = t;
+  return v;
+}
+CTDEF ct_value ct_value_int(int64_t i) {
+  ct_value v = ct__value(CT_VALUE_INT);
+  v.v.i = i;
+  return v;
+}
+CTDEF ct_value ct_value_double(double d) {
+  ct_value v = ct__value(CT_VALUE_DOUBLE);
+  v.v.d = d;
+  return v;
+}
+CTDEF ct_value ct_value_bool(bool b) {
+  ct_value v = ct__value(CT_VALUE_BOOL);
+  v.v.b = b;
+  return v;
+}
+CTDEF ct_value ct_value_scalar(ct_scalar s) {
+  ct_value v = ct__value(s.kind == CT_SCALAR_NONE ? CT_VALUE_NONE : CT_VALUE_SCALAR);
+  v.v.scalar = s;
+  return v;
+}
+CTDEF ct_value ct_value_dtype(ct_dtype d) {
+  ct_value v = ct__value(d == CT_DTYPE_NONE ? CT_VALUE_NONE : CT_VALUE_DTYPE);
+  v.v.dtype = d;
+  return v;
+}
+CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n) {
+  ct_value v = ct__value(CT_VALUE_INT_LIST);
+  v.v.ints.data = data;
+  v.v.ints.n = n;
+  return v;
+}
+CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n) {
+  ct_value v = ct__value(CT_VALUE_TENSOR_LIST);
+  v.v.tensors.data = data;
+  v.v.tensors.n = n;
+  return v;
+}
+CTDEF ct_value ct_value_string(const char *s) {
+  ct_value v = ct__value(s ? CT_VALUE_STRING : CT_VALUE_NONE);
+  v.v.str = s;
+  return v;
+}
+
+CTDEF void ct_stack_init(ct_stack *s, ct_value *buf, int cap) {
+  s->items = buf;
+  s->size = 0;
+  s->cap = buf ? cap : 0;
+  s->heap = 0;
+}
+CTDEF ct_status ct_stack_push(ct_stack *s, ct_value v) {
+  if (!s) return ct__fail_null("ct_stack_push", "stack");
+  if (s->size == s->cap) {
+    int cap = s->cap ? s->cap * 2 : 8;
+    ct_value *items = (ct_value *)CT_MALLOC(sizeof(ct_value) * (size_t)cap);
+    if (!items) return ct_fail(CT_ERR_OOM, "ct_stack_push", "out of memory growing a stack to %d values", cap);
+    if (s->size) memcpy(items, s->items, sizeof(ct_value) * (size_t)s->size);
+    if (s->heap) CT_FREE(s->items);
+    s->items = items;
+    s->cap = cap;
+    s->heap = 1;
+  }
+  s->items[s->size++] = v;
+  return CT_OK;
+}
+CTDEF ct_value ct_stack_pop(ct_stack *s) {
+  if (!s || s->size == 0) return ct_value_none();
+  return s->items[--s->size];
+}
+CTDEF void ct_stack_drop(ct_stack *s, int n) {
+  if (!s) return;
+  while (n-- > 0 && s->size > 0) {
+    ct_value *v = &s->items[--s->size];
+    if (v->owned && v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+  }
+}
+CTDEF void ct_stack_free(ct_stack *s) {
+  if (!s) return;
+  ct_stack_drop(s, s->size);
+  if (s->heap) CT_FREE(s->items);
+  s->items = NULL;
+  s->cap = 0;
+  s->heap = 0;
+}
+
+/* Check the top nargs values against the schema and normalise them to the
+ * exact representation adapters read (ints widen to Scalars and floats,
+ * None for optionals). */
+static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
+  int i;
+  if (n != op->schema.nargs)
+    return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", op->schema.nargs, n);
+  for (i = 0; i < n; i++) {
+    const ct_arg *s = &op->schema.args[i];
+    ct_value *v = &a[i];
+    int ok = 0;
+    if (v->tag == CT_VALUE_NONE) {
+      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR;
+      if (ok && s->type == CT_TYPE_SCALAR_TYPE) v->v.dtype = CT_DTYPE_NONE;
+      if (ok && s->type == CT_TYPE_INT_LIST) v->v.ints.data = NULL, v->v.ints.n = -1;
+      if (ok && s->type == CT_TYPE_SCALAR) v->v.scalar.kind = CT_SCALAR_NONE;
+    } else {
+      switch (s->type) {
+      case CT_TYPE_TENSOR: ok = v->tag == CT_VALUE_TENSOR; break;
+      case CT_TYPE_INT: ok = v->tag == CT_VALUE_INT; break;
+      case CT_TYPE_FLOAT:
+        if (v->tag == CT_VALUE_INT) v->tag = CT_VALUE_DOUBLE, v->v.d = (double)v->v.i;
+        ok = v->tag == CT_VALUE_DOUBLE;
+        break;
+      case CT_TYPE_BOOL: ok = v->tag == CT_VALUE_BOOL; break;
+      case CT_TYPE_SCALAR:
+        if (v->tag == CT_VALUE_INT) v->tag = CT_VALUE_SCALAR, v->v.scalar = ct_int(v->v.i);
+        else if (v->tag == CT_VALUE_DOUBLE) v->tag = CT_VALUE_SCALAR, v->v.scalar = ct_float(v->v.d);
+        else if (v->tag == CT_VALUE_BOOL) v->tag = CT_VALUE_SCALAR, v->v.scalar = ct_bool(v->v.b);
+        ok = v->tag == CT_VALUE_SCALAR;
+        break;
+      case CT_TYPE_SCALAR_TYPE: ok = v->tag == CT_VALUE_DTYPE; break;
+      case CT_TYPE_INT_LIST:
+        if (v->tag == CT_VALUE_INT && s->list_size) { /* int[1] accepts a bare int */
+          ok = 0;
+          break;
+        }
+        ok = v->tag == CT_VALUE_INT_LIST;
+        break;
+      case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
+      case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
+      }
+    }
+    if (!ok)
+      return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s') has the wrong type (value tag %d)", i, s->name,
+                     (int)v->tag);
+  }
+  return CT_OK;
+}
+
+/* ---- registry ---- */
+typedef struct ct__adapter_entry {
+  char signature[96];
+  ct_boxed_fn fn;
+} ct__adapter_entry;
+
+static struct {
+  ct_op **ops;
+  int nops, cap;
+  ct__adapter_entry adapters[128];
+  int nadapters;
+  ct_kernel fallbacks[CT_NUM_RUNTIME_KEYS];
+  ct_keyset fallthrough; /* global fallthrough keys */
+} ct__registry;
+
+static ct_op *ct__find_locked(const char *name) {
+  int i;
+  const char *dot = strchr(name, '.');
+  for (i = 0; i < ct__registry.nops; i++) {
+    ct_op *op = ct__registry.ops[i];
+    if (dot ? !strcmp(op->full_name, name) : (!strcmp(op->schema.name, name) && !op->schema.overload[0])) return op;
+  }
+  return NULL;
+}
+
+static ct_boxed_fn ct__adapter_for(const char *signature) {
+  int i;
+  for (i = 0; i < ct__registry.nadapters; i++)
+    if (!strcmp(ct__registry.adapters[i].signature, signature)) return ct__registry.adapters[i].fn;
+  return NULL;
+}
+
+static int ct__has(const ct_kernel *k) { return k->unboxed || k->boxed; }
+
+/* Which kernel serves runtime key k: direct registration, then alias keys,
+ * then the key's fallback (see Note [Key set layout] in keys.h). */
+static ct_kernel ct__resolve(const ct_op *op, int k) {
+  ct_kernel none;
+  const ct_kernel *r = op->registered;
+  memset(&none, 0, sizeof none);
+  if (!ct_key_valid((ct_key)k) || (op->fallthrough & ct_keyset_of((ct_key)k))) return none;
+  if (ct__has(&r[k])) return r[k];
+  if (ct_key_is_backend((ct_key)k)) {
+    if (ct__has(&r[CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD])) return r[CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD];
+    if (ct__has(&r[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD])) return r[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD];
+  }
+  if (ct_key_is_autograd((ct_key)k)) {
+    if (ct__has(&r[CT_KEY_AUTOGRAD])) return r[CT_KEY_AUTOGRAD];
+    if (ct__has(&r[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD])) {
+      /* a composite is differentiated through the ops it calls, unless the
+       * backend has its own kernel, which then needs a real autograd kernel */
+      int backend = k == CT_KEY_AUTOGRAD_OTHER ? -1 : k - CT_AUTOGRAD_KEY_OFFSET;
+      if (backend < 0 || (!ct__has(&r[backend]) && !ct__has(&r[CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD])))
+        return r[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD];
+    }
+  }
+  if (ct__has(&ct__registry.fallbacks[k])) return ct__registry.fallbacks[k];
+  return none;
+}
+
+static int ct__is_fallthrough(const ct_op *op, int k, const ct_kernel *resolved) {
+  if (ct__has(resolved)) return 0;
+  if (op->fallthrough & ct_keyset_of((ct_key)k)) return 1;
+  if (ct__registry.fallthrough & ct_keyset_of((ct_key)k)) return 1;
+  return !ct_key_valid((ct_key)k);
+}
+
+static void ct__recompute(ct_op *op) {
+  ct_keyset mask = 0;
+  int k;
+  for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++) {
+    ct_kernel kern = ct__resolve(op, k);
+    if (kern.unboxed && !kern.boxed) kern.boxed = op->adapter; /* may stay NULL: no boxed entry */
+    op->table[k] = kern;
+    if (!ct__is_fallthrough(op, k, &kern)) mask |= ct_keyset_of((ct_key)k);
+  }
+  op->mask = mask;
+}
+static void ct__recompute_all(void) {
+  int i;
+  for (i = 0; i < ct__registry.nops; i++) ct__recompute(ct__registry.ops[i]);
+}
+
+static ct_op *ct__def_locked(const char *schema, const char *fn) {
+  ct_schema parsed;
+  ct_op *op;
+  if (ct_schema_parse(schema, &parsed) != CT_OK) return NULL;
+  {
+    char full[100];
+    snprintf(full, sizeof full, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
+    if (ct__find_locked(full)) {
+      ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is already defined", full);
+      return NULL;
+    }
+  }
+  if (ct__registry.nops == ct__registry.cap) {
+    int cap = ct__registry.cap ? ct__registry.cap * 2 : 64;
+    ct_op **ops = (ct_op **)CT_REALLOC(ct__registry.ops, sizeof(ct_op *) * (size_t)cap);
+    if (!ops) return ct_fail(CT_ERR_OOM, fn, "out of memory"), (ct_op *)NULL;
+    ct__registry.ops = ops;
+    ct__registry.cap = cap;
+  }
+  op = (ct_op *)CT_MALLOC(sizeof(ct_op));
+  if (!op) return ct_fail(CT_ERR_OOM, fn, "out of memory"), (ct_op *)NULL;
+  memset(op, 0, sizeof *op);
+  op->schema = parsed;
+  snprintf(op->full_name, sizeof op->full_name, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
+  op->adapter = ct__adapter_for(parsed.signature);
+  ct__recompute(op);
+  ct__registry.ops[ct__registry.nops++] = op;
+  return op;
+}
+
+static void ct__ensure_init(void) {
+  if (CT_UNLIKELY(!ct__atomic_load(&ct__initialized))) ct__init();
+}
+
+CTDEF ct_op *ct_def(const char *schema) {
+  ct_op *op;
+  ct__ensure_init();
+  ct__lock();
+  op = ct__def_locked(schema, "ct_def");
+  ct__unlock();
+  return op;
+}
+
+CTDEF ct_op *ct_op_find(const char *name) {
+  ct_op *op;
+  if (!name) return ct__fail_null("ct_op_find", "name"), (ct_op *)NULL;
+  ct__ensure_init();
+  ct__lock();
+  op = ct__find_locked(name);
+  ct__unlock();
+  if (!op) ct_fail(CT_ERR_INVALID, "ct_op_find", "no operator named '%s'", name);
+  return op;
+}
+
+static ct_status ct__check_key(const char *fn, ct_key key, int allow_alias) {
+  if (!ct_key_valid(key) || (!allow_alias && (int)key >= CT_NUM_RUNTIME_KEYS))
+    return ct_fail(CT_ERR_REGISTRATION, fn, "invalid dispatch key %d", (int)key);
+  return CT_OK;
+}
+
+static ct_status ct__impl_locked(const char *name, ct_key key, ct_kernel kernel, const char *fn) {
+  ct_op *op;
+  if (!name) return ct__fail_null(fn, "op");
+  if (ct__check_key(fn, key, 1) != CT_OK) return CT_ERR_REGISTRATION;
+  if (!kernel.unboxed && !kernel.boxed) return ct_fail(CT_ERR_NULL, fn, "kernel for '%s' at key %s has no function", name, ct_key_name(key));
+  op = ct__find_locked(name);
+  if (!op) return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is not defined (call ct_def first)", name);
+  if (ct__has(&op->registered[key]))
+    return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' already has a kernel at key %s", op->full_name, ct_key_name(key));
+  if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key)))
+    return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is registered as fallthrough at key %s", op->full_name,
+                   ct_key_name(key));
+  if (!kernel.source) kernel.source = "user";
+  op->registered[key] = kernel;
+  ct__recompute(op);
+  return CT_OK;
+}
+
+CTDEF ct_status ct_impl(const char *name, ct_key key, ct_kernel kernel) {
+  ct_status st;
+  ct__ensure_init();
+  ct__lock();
+  st = ct__impl_locked(name, key, kernel, "ct_impl");
+  ct__unlock();
+  return st;
+}
+
+CTDEF ct_status ct_impl_remove(const char *name, ct_key key) {
+  ct_op *op;
+  ct_status st = CT_OK;
+  if (!name) return ct__fail_null("ct_impl_remove", "op");
+  if (ct__check_key("ct_impl_remove", key, 1) != CT_OK) return CT_ERR_REGISTRATION;
+  ct__ensure_init();
+  ct__lock();
+  op = ct__find_locked(name);
+  if (!op) {
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' is not defined", name);
+  } else if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key))) {
+    op->fallthrough &= ~ct_keyset_of(key);
+    ct__recompute(op);
+  } else if (!ct__has(&op->registered[key])) {
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' has no kernel at key %s", op->full_name, ct_key_name(key));
+  } else {
+    memset(&op->registered[key], 0, sizeof(ct_kernel));
+    ct__recompute(op);
+  }
+  ct__unlock();
+  return st;
+}
+
+CTDEF ct_status ct_fallthrough(const char *name, ct_key key) {
+  ct_status st = CT_OK;
+  if (ct__check_key("ct_fallthrough", key, 0) != CT_OK) return CT_ERR_REGISTRATION;
+  ct__ensure_init();
+  ct__lock();
+  if (!name) {
+    if (ct__has(&ct__registry.fallbacks[key]))
+      st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "key %s already has a fallback", ct_key_name(key));
+    else {
+      ct__registry.fallthrough |= ct_keyset_of(key);
+      ct__recompute_all();
+    }
+  } else {
+    ct_op *op = ct__find_locked(name);
+    if (!op)
+      st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "operator '%s' is not defined", name);
+    else if (ct__has(&op->registered[key]))
+      st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "operator '%s' already has a kernel at key %s", op->full_name,
+                   ct_key_name(key));
+    else {
+      op->fallthrough |= ct_keyset_of(key);
+      ct__recompute(op);
+    }
+  }
+  ct__unlock();
+  return st;
+}
+
+CTDEF ct_status ct_fallback(ct_key key, ct_kernel kernel) {
+  ct_status st = CT_OK;
+  if (ct__check_key("ct_fallback", key, 0) != CT_OK) return CT_ERR_REGISTRATION;
+  if (!kernel.boxed) return ct_fail(CT_ERR_NULL, "ct_fallback", "a fallback must be a boxed kernel (key %s)", ct_key_name(key));
+  ct__ensure_init();
+  ct__lock();
+  if (ct__has(&ct__registry.fallbacks[key]) || (ct__registry.fallthrough & ct_keyset_of(key))) {
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_fallback", "key %s already has a fallback", ct_key_name(key));
+  } else {
+    if (!kernel.source) kernel.source = "fallback";
+    ct__registry.fallbacks[key] = kernel;
+    ct__recompute_all();
+  }
+  ct__unlock();
+  return st;
+}
+
+CTDEF ct_status ct_fallback_remove(ct_key key) {
+  ct_status st = CT_OK;
+  if (ct__check_key("ct_fallback_remove", key, 0) != CT_OK) return CT_ERR_REGISTRATION;
+  ct__ensure_init();
+  ct__lock();
+  if (!ct__has(&ct__registry.fallbacks[key]) && !(ct__registry.fallthrough & ct_keyset_of(key))) {
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_fallback_remove", "key %s has no fallback", ct_key_name(key));
+  } else {
+    memset(&ct__registry.fallbacks[key], 0, sizeof(ct_kernel));
+    ct__registry.fallthrough &= ~ct_keyset_of(key);
+    ct__recompute_all();
+  }
+  ct__unlock();
+  return st;
+}
+
+static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn adapter) {
+  int i;
+  for (i = 0; i < ct__registry.nadapters; i++) {
+    if (!strcmp(ct__registry.adapters[i].signature, signature)) {
+      if (ct__registry.adapters[i].fn == adapter) return CT_OK;
+      return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature '%s' already has an adapter", signature);
+    }
+  }
+  if (ct__registry.nadapters == (int)(sizeof ct__registry.adapters / sizeof ct__registry.adapters[0]))
+    return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "too many adapters");
+  if (strlen(signature) >= sizeof ct__registry.adapters[0].signature)
+    return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature too long");
+  strcpy(ct__registry.adapters[ct__registry.nadapters].signature, signature);
+  ct__registry.adapters[ct__registry.nadapters++].fn = adapter;
+  for (i = 0; i < ct__registry.nops; i++) {
+    ct_op *op = ct__registry.ops[i];
+    if (!op->adapter && !strcmp(op->schema.signature, signature)) {
+      op->adapter = adapter;
+      ct__recompute(op);
+    }
+  }
+  return CT_OK;
+}
+
+CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter) {
+  ct_status st;
+  if (!signature) return ct__fail_null("ct_register_adapter", "signature");
+  if (!adapter) return ct__fail_null("ct_register_adapter", "adapter");
+  ct__ensure_init();
+  ct__lock();
+  st = ct__register_adapter_locked(signature, adapter);
+  ct__unlock();
+  return st;
+}
+
+CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap) {
+  size_t len = 0;
+  int k, n;
+  if (!buf || !cap) return buf;
+  buf[0] = '\0';
+  if (!op) return buf;
+  n = snprintf(buf, cap, "%s [%s]\n", op->full_name, op->schema.signature);
+  if (n < 0 || (size_t)n >= cap) return buf;
+  len = (size_t)n;
+  for (k = 0; k < CT_NUM_KEYS; k++) {
+    const ct_kernel *kern = k < CT_NUM_RUNTIME_KEYS ? &op->table[k] : &op->registered[k];
+    const char *what;
+    if (!ct_key_valid((ct_key)k)) continue;
+    if (k < CT_NUM_RUNTIME_KEYS && !(op->mask & ct_keyset_of((ct_key)k))) what = "fallthrough";
+    else if (!ct__has(kern)) what = k < CT_NUM_RUNTIME_KEYS ? "missing" : NULL;
+    else what = kern->unboxed ? "unboxed" : "boxed";
+    if (!what) continue;
+    n = snprintf(buf + len, cap - len, "  %-26s %s%s%s%s\n", ct_key_name((ct_key)k), what,
+                 ct__has(kern) ? " (" : "", ct__has(kern) && kern->source ? kern->source : "", ct__has(kern) ? ")" : "");
+    if (n < 0 || (size_t)n >= cap - len) break;
+    len += (size_t)n;
+  }
+  return buf;
+}
+
+/* ---- calling ---- */
+static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
+  char reg[256];
+  size_t len = 0;
+  int k;
+  ct_key key = ct_keyset_highest(ks & op->mask);
+  if (key == CT_KEY_UNDEFINED) key = ct_keyset_highest(ks);
+  reg[0] = '\0';
+  for (k = 0; k < CT_NUM_KEYS; k++) {
+    if (ct__has(&op->registered[k])) {
+      int n = snprintf(reg + len, sizeof reg - len, "%s%s", len ? ", " : "", ct_key_name((ct_key)k));
+      if (n < 0 || (size_t)n >= sizeof reg - len) break;
+      len += (size_t)n;
+    }
+  }
+  return ct_fail(CT_ERR_NO_KERNEL, op->full_name, "no kernel for op '%s' at key %s; registered: %s", op->full_name,
+                 key == CT_KEY_UNDEFINED ? "(none: no tensor input and no backend key)" : ct_key_name(key),
+                 len ? reg : "(nothing)");
+}
+
+CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys) { return ct__call_keys(input_keys); }
+
+CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keyset *chosen) {
+  ct_keyset m;
+  const ct_kernel *k;
+  if (!op) return ct__fail_null("ct_dispatch_lookup", "op"), (const ct_kernel *)NULL;
+  m = ks & op->mask;
+  k = &op->table[ct_keyset_highest(m)];
+  if (CT_UNLIKELY(!m || !ct__has(k))) return ct__no_kernel(op, ks), (const ct_kernel *)NULL;
+  if (chosen) *chosen = m;
+  return k;
+}
+
+static ct_keyset ct__stack_keys(const ct_value *a, int n) {
+  ct_keyset ks = 0;
+  int i;
+  int64_t j;
+  for (i = 0; i < n; i++) {
+    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) ks |= a[i].v.tensor->keys;
+    if (a[i].tag == CT_VALUE_TENSOR_LIST)
+      for (j = 0; j < a[i].v.tensors.n; j++)
+        if (a[i].v.tensors.data[j]) ks |= a[i].v.tensors.data[j]->keys;
+  }
+  return ks;
+}
+
+static ct_status ct__run_boxed(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_stack *stack) {
+  if (!k->boxed)
+    return ct_fail(CT_ERR_UNSUPPORTED, op->full_name,
+                   "no boxing adapter for signature '%s': this kernel can only be called unboxed", op->schema.signature);
+  return k->boxed(k, op, ks, stack);
+}
+
+CTDEF ct_status ct_redispatch_boxed(const ct_op *op, ct_keyset ks, ct_stack *stack) {
+  ct_keyset m;
+  const ct_kernel *k;
+  if (!op) return ct__fail_null("ct_redispatch_boxed", "op");
+  if (!stack) return ct__fail_null("ct_redispatch_boxed", "stack");
+  k = ct_dispatch_lookup(op, ks, &m);
+  if (!k) return ct_last_error();
+  return ct__run_boxed(op, k, m, stack);
+}
+
+CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
+  ct_value *a;
+  ct_status st;
+  if (!op) return ct__fail_null("ct_call_boxed", "op");
+  if (!stack) return ct__fail_null("ct_call_boxed", "stack");
+  if (stack->size < op->schema.nargs)
+    return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", op->schema.nargs, stack->size);
+  a = stack->items + stack->size - op->schema.nargs;
+  if (ct__check_args(op, a, op->schema.nargs) != CT_OK) return ct_last_error();
+  ct__tls.depth++;
+  st = ct_redispatch_boxed(op, ct__call_keys(ct__stack_keys(a, op->schema.nargs)), stack);
+  ct__tls.depth--;
+  return st;
+}
+
+/* A typed frontend reaching a boxed-only kernel: box, call, unbox. The
+ * values are the op's arguments; the single result is returned as a tensor
+ * reference (for functional ops) or NULL. */
+static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n,
+                                       ct_tensor **result) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
+  ct_stack s;
+  ct_status st;
+  int i;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < n; i++) s.items[s.size++] = args[i];
+  st = ct__check_args(op, s.items, n);
+  if (st == CT_OK) st = ct__run_boxed(op, k, ks, &s);
+  if (st == CT_OK && result) {
+    ct_value v = ct_stack_pop(&s);
+    *result = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
+    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(*result);
+  }
+  ct_stack_free(&s);
+  return st;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__DISPATCH_IMPL */

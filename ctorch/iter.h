@@ -1,0 +1,131 @@
+/* ctorch/iter.h - the strided iteration helper every elementwise loop uses.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * A ct_iter walks N operands of one iteration shape. Operand 0 is usually
+ * the output. Each operand has byte strides over the shape; a broadcast
+ * dimension has stride 0 (so a reduction is an iteration whose output has
+ * stride 0 along the reduced dimensions). Building an iterator drops size-1
+ * dimensions and merges neighbours that are contiguous for every operand, so
+ * a contiguous or uniformly broadcast problem becomes one flat loop.
+ *
+ * A loop function gets the operands' base pointers, their innermost byte
+ * strides and a count; it is called once per row of the coalesced shape:
+ *     void loop(char **data, const int64_t *strides, int64_t n, void *ctx);
+ */
+#ifndef CT_ITER_H
+#define CT_ITER_H
+
+#include "tensor.h"
+
+CT_EXTERN_C_BEGIN
+
+#define CT_ITER_MAX_OPERANDS 4
+
+typedef void (*ct_loop_fn)(char **data, const int64_t *strides, int64_t n, void *ctx);
+
+typedef struct ct_iter {
+  int noperands;
+  int ndim;                                    /* after coalescing; dims stored innermost first */
+  int64_t numel;
+  int64_t shape[CT_MAX_DIMS];                  /* shape[0] is the innermost dimension */
+  int64_t strides[CT_MAX_DIMS][CT_ITER_MAX_OPERANDS]; /* bytes, per dim per operand */
+  char *data[CT_ITER_MAX_OPERANDS];            /* address of each operand's first element */
+} ct_iter;
+
+/* Broadcast shapes a and b (numpy rules) into out; returns its rank or -1
+ * with CT_ERR_SHAPE naming op. */
+CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, const int64_t *b, int64_t *out);
+
+/* Iterate `operands` over (ndim, shape); each operand must broadcast to it. */
+CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *operands, int ndim, const int64_t *shape);
+CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx);
+
+CT_EXTERN_C_END
+#endif /* CT_ITER_H */
+
+/* ==== implementation ==== */
+#if defined(CT__IMPLEMENT) && !defined(CT__ITER_IMPL)
+#define CT__ITER_IMPL
+CT_EXTERN_C_BEGIN
+
+CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, const int64_t *b, int64_t *out) {
+  int n = na > nb ? na : nb, i;
+  for (i = 0; i < n; i++) {
+    int ia = na - n + i, ib = nb - n + i;
+    int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+    if (sa != sb && sa != 1 && sb != 1) {
+      ct_fail(CT_ERR_SHAPE, op, "the size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+              (long long)sa, (long long)sb, i);
+      return -1;
+    }
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return n;
+}
+
+CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, int ndim, const int64_t *shape) {
+  int d, k, nd = 0;
+  it->noperands = noperands;
+  it->numel = 1;
+  for (d = 0; d < ndim; d++) it->numel *= shape[d];
+  for (k = 0; k < noperands; k++) it->data[k] = (char *)ct_data_ptr(ops[k]);
+  /* innermost first; size-1 dims dropped */
+  for (d = ndim - 1; d >= 0; d--) {
+    if (shape[d] == 1) continue;
+    it->shape[nd] = shape[d];
+    for (k = 0; k < noperands; k++) {
+      const ct_tensor *t = ops[k];
+      int td = t->ndim - (ndim - d);
+      int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype);
+      it->strides[nd][k] = (td >= 0 && t->sizes[td] != 1) ? t->strides[td] * es : 0;
+    }
+    nd++;
+  }
+  /* merge dim d+1 into d when every operand steps contiguously across them */
+  if (nd > 1) {
+    int w = 0;
+    for (d = 1; d < nd; d++) {
+      int ok = 1;
+      for (k = 0; k < noperands; k++)
+        if (it->strides[d][k] != it->strides[w][k] * it->shape[w]) ok = 0;
+      if (ok) {
+        it->shape[w] *= it->shape[d];
+      } else {
+        w++;
+        it->shape[w] = it->shape[d];
+        for (k = 0; k < noperands; k++) it->strides[w][k] = it->strides[d][k];
+      }
+    }
+    nd = w + 1;
+  }
+  it->ndim = nd;
+  return CT_OK;
+}
+
+CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx) {
+  char *ptrs[CT_ITER_MAX_OPERANDS];
+  int64_t inner[CT_ITER_MAX_OPERANDS], idx[CT_MAX_DIMS] = {0};
+  int k, d, n = it->noperands;
+  if (it->numel == 0) return;
+  for (k = 0; k < n; k++) {
+    ptrs[k] = it->data[k];
+    inner[k] = it->ndim ? it->strides[0][k] : 0;
+  }
+  if (it->ndim <= 1) {
+    loop(ptrs, inner, it->ndim ? it->shape[0] : 1, ctx);
+    return;
+  }
+  for (;;) {
+    loop(ptrs, inner, it->shape[0], ctx);
+    for (d = 1; d < it->ndim; d++) { /* odometer over the outer dims */
+      for (k = 0; k < n; k++) ptrs[k] += it->strides[d][k];
+      if (++idx[d] < it->shape[d]) break;
+      for (k = 0; k < n; k++) ptrs[k] -= it->strides[d][k] * it->shape[d];
+      idx[d] = 0;
+    }
+    if (d == it->ndim) return;
+  }
+}
+
+CT_EXTERN_C_END
+#endif /* CT__ITER_IMPL */

@@ -1,0 +1,1141 @@
+/* ctorch/tensor.h - storage, tensors, factories, views and element access.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Ownership: every function returning ct_tensor* returns a new reference
+ * (NULL on error) that you drop with ct_release, unless a temporaries scope
+ * (CT_SCOPE in guard.h) is open at your level, in which case the scope owns
+ * it and releases it at the scope's end; ct_keep() lets one escape.
+ * Views share storage with their base: writes through one show in the other.
+ */
+#ifndef CT_TENSOR_H
+#define CT_TENSOR_H
+
+#include "base.h"
+#include "dtype.h"
+#include "keys.h"
+
+CT_EXTERN_C_BEGIN
+
+typedef enum ct_device_type {
+  CT_DEVICE_CPU = 0, /* zero: the default device */
+  CT_DEVICE_CUDA,
+  CT_DEVICE_META, /* shapes and dtypes only, no data */
+  CT_DEVICE_PRIVATEUSE1,
+  CT_DEVICE_PRIVATEUSE2,
+  CT_DEVICE_PRIVATEUSE3,
+  CT_DEVICE_NUM
+} ct_device_type;
+
+typedef struct ct_device {
+  int8_t type;  /* ct_device_type */
+  int8_t index; /* which device of that type; 0 for the CPU */
+} ct_device;
+
+static inline ct_device ct_device_make(ct_device_type type, int index) {
+  ct_device d;
+  d.type = (int8_t)type;
+  d.index = (int8_t)index;
+  return d;
+}
+#define CT_CPU ct_device_make(CT_DEVICE_CPU, 0)
+#define CT_META ct_device_make(CT_DEVICE_META, 0)
+static inline bool ct_device_eq(ct_device a, ct_device b) { return a.type == b.type && a.index == b.index; }
+CTDEF const char *ct_device_type_name(ct_device_type t); /* "cpu", "cuda", "meta" */
+CTDEF ct_key ct_device_backend_key(ct_device_type t);  /* CT_KEY_CPU for the CPU */
+/* Install the allocator for a device type (backends do this at startup). */
+CTDEF ct_status ct_set_device_allocator(ct_device_type t, const ct_allocator *a);
+CTDEF const ct_allocator *ct_device_allocator(ct_device_type t);
+
+/* Refcounted memory shared by a tensor and its views. */
+typedef struct ct_storage {
+  int32_t refcount;               /* tensors referring to it */
+  uint32_t version;               /* bumped by every in-place write, through any view */
+  void *data;                     /* NULL for meta or zero-byte storage */
+  size_t nbytes;                  /* usable size of data */
+  ct_device device;
+  const ct_allocator *allocator;  /* frees data; NULL when a deleter owns it */
+  void (*deleter)(void *data, void *ctx); /* user buffers (ct_from_blob) */
+  void *deleter_ctx;
+} ct_storage;
+
+/* A view of a storage: metadata only, so views are cheap. Read the fields;
+ * change them only through the functions here. */
+typedef struct ct_tensor {
+  int32_t refcount;          /* owners of this handle */
+  int8_t dtype;              /* ct_dtype of every element */
+  int8_t ndim;               /* rank, 0 (a scalar) .. CT_MAX_DIMS */
+  uint8_t flags;             /* CT_TENSOR_* bits below */
+  ct_device device;          /* where the data lives (same as storage->device) */
+  ct_keyset keys;            /* dispatch keys: backend key (+ autograd key) */
+  ct_storage *storage;       /* never NULL; shared by views */
+  int64_t offset;            /* in elements, from storage->data to element [0,...,0] */
+  int64_t numel;             /* product of sizes */
+  int64_t sizes[CT_MAX_DIMS];   /* extent of each dimension */
+  int64_t strides[CT_MAX_DIMS]; /* in elements; 0 for broadcast (expanded) dims */
+  struct ct_autograd_meta *autograd; /* NULL unless autograd tracks this tensor */
+} ct_tensor;
+
+#define CT_TENSOR_WRAPPED_NUMBER 0x01u /* a bare number lifted to a tensor: low promotion priority */
+#define CT_TENSOR_REQUIRES_GRAD 0x02u
+
+/* Tensor creation options; a zeroed struct means float32 on the CPU. */
+typedef struct ct_options {
+  ct_dtype dtype;
+  ct_device device;
+} ct_options;
+static inline ct_options ct_opts(ct_dtype dtype, ct_device device) {
+  ct_options o;
+  o.dtype = dtype;
+  o.device = device;
+  return o;
+}
+
+/* CT_DIMS(2, 3) expands to `2, (const int64_t[]){2, 3}`: a rank and sizes. (C only) */
+#define CT__NARG(...) CT__NARG_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define CT__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#define CT_DIMS(...) CT__NARG(__VA_ARGS__), (const int64_t[]){__VA_ARGS__}
+
+/* ---- lifetime ---- */
+CTDEF ct_tensor *ct_retain(ct_tensor *t); /* returns t */
+CTDEF void ct_release(ct_tensor *t);      /* NULL is fine */
+
+/* ---- factories ---- */
+CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype);
+CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts);
+CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts);
+CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype);
+CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype);
+CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype);
+CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts);
+/* [start, end) in steps of step, as torch.arange. */
+CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype); /* 0-dim */
+/* Copies numel elements of `dtype` from data (row-major). */
+CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
+/* Wraps a user buffer without copying; deleter(data, ctx) runs when the last
+ * view dies (deleter may be NULL: the buffer must outlive the tensor).
+ * strides NULL means contiguous. */
+CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
+                              void (*deleter)(void *data, void *ctx), void *ctx);
+CTDEF ct_tensor *ct_empty_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
+
+/* ---- views: share storage, change only metadata ---- */
+CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes); /* one size may be -1 */
+CTDEF ct_tensor *ct_reshape(ct_tensor *t, int ndim, const int64_t *sizes); /* view if possible, else copy */
+CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1);
+CTDEF ct_tensor *ct_t(ct_tensor *t); /* transpose of a matrix (rank <= 2) */
+CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims);
+CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset);
+CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim);
+CTDEF ct_tensor *ct_squeeze(ct_tensor *t); /* drops every size-1 dim */
+CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *t, int64_t dim);
+CTDEF ct_tensor *ct_unsqueeze(ct_tensor *t, int64_t dim);
+CTDEF ct_tensor *ct_expand(ct_tensor *t, int ndim, const int64_t *sizes); /* -1 keeps a size */
+CTDEF ct_tensor *ct_broadcast_to(ct_tensor *t, int ndim, const int64_t *sizes);
+CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t length);
+/* Python's t[..., start:end:step, ...]: start/end wrap and clamp; step > 0. */
+CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step);
+CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index);
+CTDEF ct_tensor *ct_alias(ct_tensor *t); /* a new handle on the same view */
+
+/* ---- copies ---- */
+CTDEF ct_tensor *ct_clone(const ct_tensor *t);
+CTDEF ct_tensor *ct_contiguous(ct_tensor *t);         /* t itself (retained) if already contiguous */
+CTDEF ct_tensor *ct_to_dtype(ct_tensor *t, ct_dtype dtype); /* t itself (retained) if same dtype */
+CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device);
+/* copy_ and fill_ are operators: see ops.h. */
+
+/* ---- queries ---- */
+CTDEF bool ct_is_contiguous(const ct_tensor *t);
+CTDEF bool ct_same_shape(const ct_tensor *a, const ct_tensor *b);
+CTDEF int64_t ct_size(const ct_tensor *t, int64_t dim); /* dim may be negative; -1 on error */
+CTDEF void *ct_data_ptr(const ct_tensor *t);           /* address of element [0,...,0] */
+/* Writes "[2, 3]" into buf; returns buf. */
+CTDEF char *ct_shape_format(int ndim, const int64_t *sizes, char *buf, size_t cap);
+
+/* ---- elements (for tests and glue code; not for inner loops) ----
+ * Indices are logical row-major positions (0 .. numel-1), whatever the
+ * strides. ct_get returns NaN and sets an error for a bad index. */
+CTDEF double ct_get(const ct_tensor *t, int64_t index);
+CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index);
+CTDEF ct_status ct_set(ct_tensor *t, int64_t index, double value);
+CTDEF ct_status ct_item(const ct_tensor *t, double *value); /* exactly one element */
+/* Copies all elements, converted to `dtype`, into dst (numel of them). */
+CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst);
+
+/* ---- temporaries ----
+ * Inside CT_SCOPE { ... } (guard.h) every tensor returned to the code at that
+ * level is released when the scope ends. ct_keep(t) moves t out of the
+ * innermost scope: to the enclosing scope if there is one at the same level,
+ * else to the caller. Tensors not owned by the scope are left alone. */
+CTDEF ct_tensor *ct_keep(ct_tensor *t);
+
+CT_EXTERN_C_END
+
+/* internal, shared with the other components */
+typedef struct ct__scope {
+  struct ct__scope *parent;
+  int depth;            /* kernel-call depth the scope was opened at */
+  int n, cap;
+  ct_tensor **items;    /* owned references */
+  ct_tensor *inline_items[16];
+} ct__scope;
+
+#endif /* CT_TENSOR_H */
+
+/* ==== implementation ==== */
+#if defined(CT__IMPLEMENT) && !defined(CT__TENSOR_IMPL)
+#define CT__TENSOR_IMPL
+#include <math.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- devices ---- */
+static const char *const ct__device_names[CT_DEVICE_NUM] = {"cpu", "cuda", "meta", "privateuseone", "privateusetwo",
+                                                            "privateusethree"};
+static const ct_key ct__device_keys[CT_DEVICE_NUM] = {CT_KEY_CPU,          CT_KEY_CUDA,         CT_KEY_META,
+                                                      CT_KEY_PRIVATEUSE1, CT_KEY_PRIVATEUSE2, CT_KEY_PRIVATEUSE3};
+
+static void *ct__meta_alloc(void *ctx, size_t nbytes) {
+  (void)ctx;
+  (void)nbytes;
+  return NULL;
+}
+static void ct__meta_free(void *ctx, void *p, size_t nbytes) {
+  (void)ctx;
+  (void)p;
+  (void)nbytes;
+}
+static const ct_allocator ct__meta_allocator = {"meta", ct__meta_alloc, ct__meta_free, NULL};
+static const ct_allocator *ct__device_allocators[CT_DEVICE_NUM] = {&ct__cpu_allocator_instance, NULL,
+                                                                   &ct__meta_allocator};
+
+CTDEF const char *ct_device_type_name(ct_device_type t) {
+  return (unsigned)t < CT_DEVICE_NUM ? ct__device_names[t] : "invalid";
+}
+CTDEF ct_key ct_device_backend_key(ct_device_type t) {
+  return (unsigned)t < CT_DEVICE_NUM ? ct__device_keys[t] : CT_KEY_UNDEFINED;
+}
+CTDEF ct_status ct_set_device_allocator(ct_device_type t, const ct_allocator *a) {
+  if ((unsigned)t >= CT_DEVICE_NUM) return ct_fail(CT_ERR_DEVICE, "ct_set_device_allocator", "invalid device type %d", (int)t);
+  if (!a || !a->alloc || !a->free) return ct__fail_null("ct_set_device_allocator", "allocator");
+  ct__device_allocators[t] = a;
+  return CT_OK;
+}
+CTDEF const ct_allocator *ct_device_allocator(ct_device_type t) {
+  return (unsigned)t < CT_DEVICE_NUM ? ct__device_allocators[t] : NULL;
+}
+
+static void ct__init(void); /* dispatch.h: registers the built-in operators once */
+static int ct__initialized;
+
+/* ---- validation helpers ---- */
+static int64_t ct__wrap_dim(const char *op, int64_t dim, int ndim) {
+  int64_t n = ndim > 0 ? ndim : 1; /* a 0-dim tensor accepts dims 0 and -1 */
+  if (dim < -n || dim >= n) {
+    ct_fail(CT_ERR_INDEX, op, "dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+            (long long)-n, (long long)(n - 1), (long long)dim);
+    return -1;
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
+/* numel of a shape, or -1 after recording an error for a bad rank, a
+ * negative size or an element count whose byte size overflows. */
+static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype) {
+  int64_t numel = 1, limit;
+  int i;
+  if (ndim < 0 || ndim > CT_MAX_DIMS) {
+    ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS);
+    return -1;
+  }
+  if (ndim > 0 && !sizes) {
+    ct__fail_null(op, "sizes");
+    return -1;
+  }
+  if (!ct_dtype_valid(dtype)) {
+    ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
+    return -1;
+  }
+  limit = (int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : SIZE_MAX) / ct_dtype_size(dtype));
+  for (i = 0; i < ndim; i++) {
+    if (sizes[i] < 0) {
+      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)sizes[i], i);
+      return -1;
+    }
+  }
+  for (i = 0; i < ndim; i++) {
+    if (sizes[i] == 0) return 0;
+  }
+  for (i = 0; i < ndim; i++) {
+    if (numel > limit / sizes[i]) {
+      char buf[160];
+      ct_fail(CT_ERR_SIZE, op, "size %s overflows: numel * element size (%d) does not fit in memory",
+              ct_shape_format(ndim, sizes, buf, sizeof buf), (int)ct_dtype_size(dtype));
+      return -1;
+    }
+    numel *= sizes[i];
+  }
+  return numel;
+}
+
+static void ct__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
+  int64_t s = 1;
+  int i;
+  for (i = ndim - 1; i >= 0; i--) {
+    strides[i] = s;
+    s *= sizes[i] > 1 ? sizes[i] : 1;
+  }
+}
+
+CTDEF char *ct_shape_format(int ndim, const int64_t *sizes, char *buf, size_t cap) {
+  size_t len = 0;
+  int i, n;
+  if (!buf || cap < 3) return buf;
+  buf[len++] = '[';
+  buf[len] = '\0';
+  for (i = 0; i < ndim && sizes; i++) {
+    n = snprintf(buf + len, cap - len, "%s%lld", i ? ", " : "", (long long)sizes[i]);
+    if (n < 0 || (size_t)n >= cap - len - 1) break;
+    len += (size_t)n;
+  }
+  if (len < cap - 1) {
+    buf[len++] = ']';
+    buf[len] = '\0';
+  }
+  return buf;
+}
+
+/* ---- objects ---- */
+static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *op) {
+  const ct_allocator *a = ct_device_allocator((ct_device_type)device.type);
+  ct_storage *s;
+  if (!a) {
+    ct_fail(CT_ERR_DEVICE, op, "no allocator for device '%s' (is its backend linked?)",
+            ct_device_type_name((ct_device_type)device.type));
+    return NULL;
+  }
+  s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
+  if (!s) {
+    ct_fail(CT_ERR_OOM, op, "out of memory allocating a storage");
+    return NULL;
+  }
+  s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
+  if (nbytes && !s->data && device.type != CT_DEVICE_META) {
+    ct__pool_free(s, sizeof(ct_storage));
+    ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s", nbytes,
+            ct_device_type_name((ct_device_type)device.type));
+    return NULL;
+  }
+  s->refcount = 1;
+  s->version = 0;
+  s->nbytes = nbytes;
+  s->device = device;
+  s->allocator = a;
+  s->deleter = NULL;
+  s->deleter_ctx = NULL;
+  ct__stat_add(&ct__global_stats.live_storages, 1);
+  return s;
+}
+
+static void ct__storage_release(ct_storage *s) {
+  if (ct__atomic_add(&s->refcount, -1) != 0) return;
+  if (s->deleter)
+    s->deleter(s->data, s->deleter_ctx);
+  else if (s->allocator && s->data)
+    s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
+  ct__pool_free(s, sizeof(ct_storage));
+  ct__stat_add(&ct__global_stats.live_storages, -1);
+}
+
+/* A new tensor over `storage` (whose reference it takes over). */
+static ct_tensor *ct__tensor_wrap(ct_storage *storage, ct_dtype dtype, int ndim, const int64_t *sizes,
+                                  const int64_t *strides, int64_t offset, int64_t numel) {
+  ct_tensor *t = (ct_tensor *)ct__pool_alloc(sizeof(ct_tensor));
+  int i;
+  if (!t) {
+    ct__storage_release(storage);
+    ct_fail(CT_ERR_OOM, "ctorch", "out of memory allocating a tensor");
+    return NULL;
+  }
+  t->refcount = 1;
+  t->dtype = (int8_t)dtype;
+  t->ndim = (int8_t)ndim;
+  t->flags = 0;
+  t->device = storage->device;
+  t->keys = ct_keyset_of(ct_device_backend_key((ct_device_type)storage->device.type));
+  t->storage = storage;
+  t->offset = offset;
+  t->numel = numel;
+  for (i = 0; i < ndim; i++) {
+    t->sizes[i] = sizes[i];
+    t->strides[i] = strides[i];
+  }
+  t->autograd = NULL;
+  ct__stat_add(&ct__global_stats.live_tensors, 1);
+  return t;
+}
+
+/* Register a new tensor with the innermost temporaries scope at this level. */
+static ct_tensor *ct__track(ct_tensor *t) {
+  ct__scope *s = ct__tls.scope;
+  if (!t || !s || s->depth != ct__tls.depth) return t;
+  if (s->n == s->cap) {
+    int cap = s->cap * 2;
+    ct_tensor **items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)cap);
+    if (!items) return t; /* cannot track: the caller still gets a valid reference */
+    memcpy(items, s->items, sizeof(ct_tensor *) * (size_t)s->n);
+    if (s->items != s->inline_items) CT_FREE(s->items);
+    s->items = items;
+    s->cap = cap;
+  }
+  s->items[s->n++] = t;
+  return t;
+}
+
+/* Fresh contiguous tensor; untracked (kernels use it for their outputs). */
+static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
+  int64_t strides[CT_MAX_DIMS];
+  int64_t numel;
+  ct_storage *s;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, dtype);
+  if (numel < 0) return NULL;
+  if ((unsigned)device.type >= CT_DEVICE_NUM) {
+    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device.type);
+    return NULL;
+  }
+  s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
+  if (!s) return NULL;
+  ct__contiguous_strides(ndim, sizes, strides);
+  return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
+}
+
+static ct_tensor *ct__empty_like(const char *op, const ct_tensor *t, ct_dtype dtype) {
+  return ct__empty(op, t->ndim, t->sizes, dtype, t->device);
+}
+
+/* A view of t's storage with new metadata: the one place views are made. */
+static ct_tensor *ct__make_view(const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                                int64_t offset) {
+  int64_t numel = 1;
+  int i;
+  ct_tensor *v;
+  for (i = 0; i < ndim; i++) numel *= sizes[i];
+  ct__atomic_add(&t->storage->refcount, 1);
+  v = ct__tensor_wrap(t->storage, (ct_dtype)t->dtype, ndim, sizes, strides, offset, numel);
+  if (v) v->keys = t->keys;
+  return v;
+}
+
+CTDEF ct_tensor *ct_retain(ct_tensor *t) {
+  if (t) ct__atomic_add(&t->refcount, 1);
+  return t;
+}
+
+static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
+
+CTDEF void ct_release(ct_tensor *t) {
+  if (!t || ct__atomic_add(&t->refcount, -1) != 0) return;
+  if (t->autograd) ct__autograd_release(t);
+  ct__storage_release(t->storage);
+  ct__pool_free(t, sizeof(ct_tensor));
+  ct__stat_add(&ct__global_stats.live_tensors, -1);
+}
+
+static void ct__autograd_release(ct_tensor *t) { t->autograd = NULL; }
+
+/* ---- temporaries ---- */
+CTDEF ct_tensor *ct_keep(ct_tensor *t) {
+  ct__scope *s = ct__tls.scope;
+  int i;
+  if (!t || !s || s->depth != ct__tls.depth) return t;
+  for (i = s->n - 1; i >= 0; i--) {
+    if (s->items[i] == t) {
+      memmove(s->items + i, s->items + i + 1, sizeof(ct_tensor *) * (size_t)(s->n - i - 1));
+      s->n--;
+      if (s->parent && s->parent->depth == s->depth) {
+        ct__tls.scope = s->parent; /* hand it to the enclosing scope */
+        ct__track(t);
+        ct__tls.scope = s;
+      }
+      break;
+    }
+  }
+  return t;
+}
+
+/* ---- factories ---- */
+CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
+  return ct__track(ct__empty("ct_empty", ndim, sizes, opts.dtype, opts.device));
+}
+CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype) {
+  return ct__track(ct__empty("ct_empty", ndim, sizes, dtype, CT_CPU));
+}
+
+CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
+  static const char *op = "ct_empty_strided";
+  int64_t numel, extent = 1;
+  ct_storage *s;
+  int i;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, opts.dtype);
+  if (numel < 0) return NULL;
+  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    if (strides[i] < 0) {
+      ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i);
+      return NULL;
+    }
+    if (numel && strides[i] > (INT64_MAX / 2) / (sizes[i] ? sizes[i] : 1)) {
+      ct_fail(CT_ERR_SIZE, op, "stride %lld at dimension %d overflows", (long long)strides[i], i);
+      return NULL;
+    }
+    if (numel) extent += (sizes[i] - 1) * strides[i];
+  }
+  if (!numel) extent = 0;
+  if (extent > (int64_t)(INT64_MAX / 16)) {
+    ct_fail(CT_ERR_SIZE, op, "storage extent overflows");
+    return NULL;
+  }
+  s = ct__storage_new((size_t)extent * ct_dtype_size(opts.dtype), opts.device, op);
+  if (!s) return NULL;
+  return ct__track(ct__tensor_wrap(s, opts.dtype, ndim, sizes, strides, 0, numel));
+}
+
+static ct_tensor *ct__filled(const char *op, int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
+  ct_tensor *t = ct__empty(op, ndim, sizes, opts.dtype, opts.device);
+  if (t && ct_fill_(t, value) != CT_OK) {
+    ct_release(t);
+    return NULL;
+  }
+  return ct__track(t);
+}
+CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype) {
+  return ct__filled("ct_zeros", ndim, sizes, ct_int(0), ct_opts(dtype, CT_CPU));
+}
+CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype) {
+  return ct__filled("ct_ones", ndim, sizes, ct_int(1), ct_opts(dtype, CT_CPU));
+}
+CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype) {
+  return ct__filled("ct_full", ndim, sizes, value, ct_opts(dtype, CT_CPU));
+}
+CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
+  return ct__filled("ct_full", ndim, sizes, value, opts);
+}
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype) {
+  return ct__filled("ct_scalar_tensor", 0, NULL, value, ct_opts(dtype, CT_CPU));
+}
+
+CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
+  return ct__track(ct__empty_like("ct_empty_like", t, (ct_dtype)t->dtype));
+}
+CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
+  if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
+  return ct__filled("ct_full_like", t->ndim, t->sizes, value, ct_opts((ct_dtype)t->dtype, t->device));
+}
+CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_zeros_like", "t"), (ct_tensor *)NULL;
+  return ct__filled("ct_zeros_like", t->ndim, t->sizes, ct_int(0), ct_opts((ct_dtype)t->dtype, t->device));
+}
+CTDEF ct_tensor *ct_ones_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_ones_like", "t"), (ct_tensor *)NULL;
+  return ct__filled("ct_ones_like", t->ndim, t->sizes, ct_int(1), ct_opts((ct_dtype)t->dtype, t->device));
+}
+
+/* Store one double into an element of any dtype (the slow, general path). */
+static void ct__store_double(void *p, ct_dtype dtype, double v) {
+  switch (dtype) {
+  case CT_F32: *(float *)p = (float)v; break;
+  case CT_F64: *(double *)p = v; break;
+  case CT_F16: *(uint16_t *)p = ct_f32_to_f16((float)v); break;
+  case CT_BF16: *(uint16_t *)p = ct_f32_to_bf16((float)v); break;
+  case CT_I64: *(int64_t *)p = (int64_t)v; break;
+  case CT_I32: *(int32_t *)p = (int32_t)v; break;
+  case CT_U8: *(uint8_t *)p = (uint8_t)(int64_t)v; break;
+  case CT_BOOL: *(bool *)p = v != 0; break;
+  default: break;
+  }
+}
+static double ct__load_double(const void *p, ct_dtype dtype) {
+  switch (dtype) {
+  case CT_F32: return *(const float *)p;
+  case CT_F64: return *(const double *)p;
+  case CT_F16: return ct_f16_to_f32(*(const uint16_t *)p);
+  case CT_BF16: return ct_bf16_to_f32(*(const uint16_t *)p);
+  case CT_I64: return (double)*(const int64_t *)p;
+  case CT_I32: return *(const int32_t *)p;
+  case CT_U8: return *(const uint8_t *)p;
+  case CT_BOOL: return *(const bool *)p ? 1.0 : 0.0;
+  default: return 0;
+  }
+}
+
+CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
+  static const char *op = "ct_arange";
+  double n;
+  int64_t len, i;
+  ct_tensor *t;
+  if (step == 0 || step != step) return ct_fail(CT_ERR_INVALID, op, "step must be nonzero"), (ct_tensor *)NULL;
+  if (!isfinite(start) || !isfinite(end))
+    return ct_fail(CT_ERR_INVALID, op, "unsupported range: %g -> %g", start, end), (ct_tensor *)NULL;
+  if ((step > 0 && end < start) || (step < 0 && end > start))
+    return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign"), (ct_tensor *)NULL;
+  n = ceil((end - start) / step);
+  if (n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n), (ct_tensor *)NULL;
+  len = (int64_t)n;
+  t = ct__empty(op, 1, &len, dtype, CT_CPU);
+  if (!t) return NULL;
+  for (i = 0; i < len; i++)
+    ct__store_double((char *)t->storage->data + (size_t)i * ct_dtype_size(dtype), dtype, start + (double)i * step);
+  return ct__track(t);
+}
+
+CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data) {
+  ct_tensor *t;
+  if (!data) return ct__fail_null("ct_from_array", "data"), (ct_tensor *)NULL;
+  t = ct__empty("ct_from_array", ndim, sizes, dtype, CT_CPU);
+  if (!t) return NULL;
+  if (t->numel) memcpy(t->storage->data, data, (size_t)t->numel * ct_dtype_size(dtype));
+  return ct__track(t);
+}
+
+static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
+                                void (*deleter)(void *data, void *ctx), void *ctx) {
+  static const char *op = "ct_from_blob";
+  int64_t st[CT_MAX_DIMS], numel, extent = 1;
+  ct_storage *s;
+  int i;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, dtype);
+  if (numel < 0) return NULL;
+  if (!data && numel > 0) return ct__fail_null(op, "data"), (ct_tensor *)NULL;
+  if (strides) {
+    for (i = 0; i < ndim; i++) {
+      if (strides[i] < 0)
+        return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i),
+               (ct_tensor *)NULL;
+      st[i] = strides[i];
+      if (numel) extent += (sizes[i] - 1) * strides[i];
+    }
+  } else {
+    ct__contiguous_strides(ndim, sizes, st);
+    extent = numel;
+  }
+  s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
+  if (!s) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  s->refcount = 1;
+  s->version = 0;
+  s->data = data;
+  s->nbytes = numel ? (size_t)extent * ct_dtype_size(dtype) : 0;
+  s->device = CT_CPU;
+  s->allocator = NULL;
+  s->deleter = deleter;
+  s->deleter_ctx = ctx;
+  ct__stat_add(&ct__global_stats.live_storages, 1);
+  return ct__tensor_wrap(s, dtype, ndim, sizes, st, 0, numel);
+}
+CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
+                              void (*deleter)(void *data, void *ctx), void *ctx) {
+  return ct__track(ct__from_blob(data, ndim, sizes, strides, dtype, deleter, ctx));
+}
+
+/* ---- views ---- */
+#define CT__CHECK_T(op, t)                                            \
+  do {                                                                \
+    if (CT_UNLIKELY(!(t))) return ct__fail_null(op, #t), (ct_tensor *)NULL; \
+  } while (0)
+
+/* Strides for viewing (sizes, strides) as new_sizes without copying, or 0
+ * if the memory layout does not allow it (PyTorch's computeStride). */
+static int ct__view_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, int new_ndim,
+                            const int64_t *new_sizes, int64_t *new_strides) {
+  int64_t chunk, tensor_numel = 1, view_numel = 1;
+  int td, vd = new_ndim - 1;
+  if (numel == 0 || ndim == 0) {
+    ct__contiguous_strides(new_ndim, new_sizes, new_strides);
+    return 1;
+  }
+  chunk = strides[ndim - 1];
+  for (td = ndim - 1; td >= 0; td--) {
+    tensor_numel *= sizes[td];
+    if (td == 0 || (sizes[td - 1] != 1 && strides[td - 1] != tensor_numel * chunk)) {
+      while (vd >= 0 && (view_numel < tensor_numel || new_sizes[vd] == 1)) {
+        new_strides[vd] = view_numel * chunk;
+        view_numel *= new_sizes[vd];
+        vd--;
+      }
+      if (view_numel != tensor_numel) return 0;
+      if (td > 0) {
+        chunk = strides[td - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  return vd == -1;
+}
+
+/* Resolve a requested shape with at most one -1 against numel. */
+static int ct__infer_shape(const char *op, int ndim, const int64_t *sizes, int64_t numel, int64_t *out) {
+  int i, infer = -1;
+  int64_t known = 1;
+  char buf[160];
+  if (ndim < 0 || ndim > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), 0;
+  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), 0;
+  for (i = 0; i < ndim; i++) {
+    out[i] = sizes[i];
+    if (sizes[i] == -1) {
+      if (infer >= 0) return ct_fail(CT_ERR_SHAPE, op, "only one dimension can be inferred"), 0;
+      infer = i;
+    } else if (sizes[i] < 0) {
+      return ct_fail(CT_ERR_SIZE, op, "invalid shape dimension %lld", (long long)sizes[i]), 0;
+    } else if (sizes[i] && known > INT64_MAX / sizes[i]) {
+      return ct_fail(CT_ERR_SIZE, op, "shape %s overflows", ct_shape_format(ndim, sizes, buf, sizeof buf)), 0;
+    } else {
+      known *= sizes[i];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || numel % known != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
+                     ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
+             0;
+    out[infer] = numel / known;
+  } else if (known != numel) {
+    return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
+                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
+           0;
+  }
+  return 1;
+}
+
+CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes) {
+  static const char *op = "ct_view";
+  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  CT__CHECK_T(op, t);
+  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
+  if (!ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
+    return ct_fail(CT_ERR_VIEW, op,
+                   "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                   "across two contiguous subspaces). Use ct_reshape instead."),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
+}
+
+CTDEF ct_tensor *ct_reshape(ct_tensor *t, int ndim, const int64_t *sizes) {
+  static const char *op = "ct_reshape";
+  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  ct_tensor *c, *v;
+  CT__CHECK_T(op, t);
+  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
+  if (ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
+    return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
+  c = ct__empty_like(op, t, (ct_dtype)t->dtype);
+  if (!c) return NULL;
+  if (ct_copy_(c, t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  ct__contiguous_strides(ndim, shape, strides);
+  v = ct__make_view(c, ndim, shape, strides, 0);
+  ct_release(c);
+  return ct__track(v);
+}
+
+CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+  static const char *op = "ct_as_strided";
+  int64_t numel, last = 0, storage_elems;
+  int i;
+  char buf[160];
+  CT__CHECK_T(op, t);
+  numel = ct__checked_numel(op, ndim, sizes, (ct_dtype)t->dtype);
+  if (numel < 0) return NULL;
+  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
+  if (offset < 0) return ct_fail(CT_ERR_VIEW, op, "negative storage offset %lld", (long long)offset), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    if (strides[i] < 0)
+      return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d is not supported", (long long)strides[i], i),
+             (ct_tensor *)NULL;
+    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1))
+      return ct_fail(CT_ERR_VIEW, op, "stride %lld at dimension %d overflows", (long long)strides[i], i), (ct_tensor *)NULL;
+    if (numel) last += (sizes[i] - 1) * strides[i];
+  }
+  storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
+  if ((numel && (offset > storage_elems || last >= storage_elems - offset)) || (!numel && offset > storage_elems))
+    return ct_fail(CT_ERR_VIEW, op,
+                   "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
+                   "of %lld elements",
+                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)offset,
+                   (long long)(numel ? offset + last : offset), (long long)storage_elems),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
+}
+
+CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1) {
+  static const char *op = "ct_transpose";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], tmp;
+  CT__CHECK_T(op, t);
+  if ((dim0 = ct__wrap_dim(op, dim0, t->ndim)) < 0 || (dim1 = ct__wrap_dim(op, dim1, t->ndim)) < 0) return NULL;
+  memcpy(sizes, t->sizes, sizeof sizes);
+  memcpy(strides, t->strides, sizeof strides);
+  if (t->ndim > 0) {
+    tmp = sizes[dim0], sizes[dim0] = sizes[dim1], sizes[dim1] = tmp;
+    tmp = strides[dim0], strides[dim0] = strides[dim1], strides[dim1] = tmp;
+  }
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset));
+}
+
+CTDEF ct_tensor *ct_t(ct_tensor *t) {
+  CT__CHECK_T("ct_t", t);
+  if (t->ndim > 2)
+    return ct_fail(CT_ERR_RANK, "ct_t", "expects a tensor with <= 2 dimensions, but self is %dD", t->ndim), (ct_tensor *)NULL;
+  return ct_transpose(t, 0, t->ndim < 2 ? 0 : 1);
+}
+
+CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims) {
+  static const char *op = "ct_permute";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int seen[CT_MAX_DIMS] = {0};
+  int i;
+  CT__CHECK_T(op, t);
+  if (ndim != t->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "number of dims don't match in permute (input has %d, dims has %d)", t->ndim, ndim),
+           (ct_tensor *)NULL;
+  if (ndim > 0 && !dims) return ct__fail_null(op, "dims"), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    int64_t d = ct__wrap_dim(op, dims[i], ndim);
+    if (d < 0) return NULL;
+    if (seen[d]) return ct_fail(CT_ERR_INVALID, op, "repeated dim %lld in permute", (long long)dims[i]), (ct_tensor *)NULL;
+    seen[d] = 1;
+    sizes[i] = t->sizes[d];
+    strides[i] = t->strides[d];
+  }
+  return ct__track(ct__make_view(t, ndim, sizes, strides, t->offset));
+}
+
+CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
+  static const char *op = "ct_flatten";
+  int64_t sizes[CT_MAX_DIMS], n = 1;
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if ((start_dim = ct__wrap_dim(op, start_dim, t->ndim)) < 0 || (end_dim = ct__wrap_dim(op, end_dim, t->ndim)) < 0)
+    return NULL;
+  if (start_dim > end_dim)
+    return ct_fail(CT_ERR_INVALID, op, "start_dim cannot come after end_dim"), (ct_tensor *)NULL;
+  if (t->ndim == 0) {
+    int64_t one = 1;
+    return ct_reshape(t, 1, &one);
+  }
+  for (i = 0; i < start_dim; i++) sizes[k++] = t->sizes[i];
+  for (i = (int)start_dim; i <= end_dim; i++) n *= t->sizes[i];
+  sizes[k++] = n;
+  for (i = (int)end_dim + 1; i < t->ndim; i++) sizes[k++] = t->sizes[i];
+  return ct_reshape(t, k, sizes);
+}
+
+static ct_tensor *ct__squeeze_impl(ct_tensor *t, int64_t only_dim) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int i, k = 0;
+  for (i = 0; i < t->ndim; i++) {
+    if (t->sizes[i] == 1 && (only_dim < 0 || only_dim == i)) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
+}
+CTDEF ct_tensor *ct_squeeze(ct_tensor *t) {
+  CT__CHECK_T("ct_squeeze", t);
+  return ct__squeeze_impl(t, -1);
+}
+CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *t, int64_t dim) {
+  CT__CHECK_T("ct_squeeze_dim", t);
+  if ((dim = ct__wrap_dim("ct_squeeze_dim", dim, t->ndim)) < 0) return NULL;
+  return ct__squeeze_impl(t, t->ndim ? dim : -2);
+}
+
+CTDEF ct_tensor *ct_unsqueeze(ct_tensor *t, int64_t dim) {
+  static const char *op = "ct_unsqueeze";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if (t->ndim >= CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "result rank %d exceeds CT_MAX_DIMS (%d)", t->ndim + 1, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim + 1)) < 0) return NULL;
+  for (i = 0; i <= t->ndim; i++) {
+    if (i == dim) {
+      sizes[k] = 1;
+      strides[k++] = i < t->ndim ? t->sizes[i] * t->strides[i] : 1;
+    }
+    if (i < t->ndim) {
+      sizes[k] = t->sizes[i];
+      strides[k++] = t->strides[i];
+    }
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
+}
+
+static ct_tensor *ct__expand(const char *op, ct_tensor *t, int ndim, const int64_t *sizes, int allow_minus_one) {
+  int64_t out_sizes[CT_MAX_DIMS], out_strides[CT_MAX_DIMS];
+  int i;
+  char b1[160], b2[160];
+  CT__CHECK_T(op, t);
+  if (ndim < 0 || ndim > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), (ct_tensor *)NULL;
+  if (ndim < t->ndim)
+    return ct_fail(CT_ERR_SHAPE, op,
+                   "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the "
+                   "tensor (%d)",
+                   ndim, t->ndim),
+           (ct_tensor *)NULL;
+  for (i = ndim - 1; i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    int64_t want = sizes[i];
+    if (j < 0) {
+      if (want < 0)
+        return ct_fail(CT_ERR_SHAPE, op, "the expanded size of the tensor (%lld) isn't allowed in a leading, "
+                       "non-existing dimension %d", (long long)want, i),
+               (ct_tensor *)NULL;
+      out_sizes[i] = want;
+      out_strides[i] = 0;
+      continue;
+    }
+    if (want == -1 && allow_minus_one) want = t->sizes[j];
+    if (want < 0) return ct_fail(CT_ERR_SIZE, op, "invalid size %lld at dimension %d", (long long)want, i), (ct_tensor *)NULL;
+    if (t->sizes[j] == want) {
+      out_sizes[i] = want;
+      out_strides[i] = t->strides[j];
+    } else if (t->sizes[j] == 1) {
+      out_sizes[i] = want;
+      out_strides[i] = 0;
+    } else {
+      return ct_fail(CT_ERR_SHAPE, op,
+                     "the expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+                     "dimension %d. Target sizes: %s. Tensor sizes: %s",
+                     (long long)want, (long long)t->sizes[j], i, ct_shape_format(ndim, sizes, b1, sizeof b1),
+                     ct_shape_format(t->ndim, t->sizes, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    }
+  }
+  if (ct__checked_numel(op, ndim, out_sizes, (ct_dtype)t->dtype) < 0) return NULL;
+  return ct__track(ct__make_view(t, ndim, out_sizes, out_strides, t->offset));
+}
+CTDEF ct_tensor *ct_expand(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
+CTDEF ct_tensor *ct_broadcast_to(ct_tensor *t, int ndim, const int64_t *sizes) {
+  return ct__expand("ct_broadcast_to", t, ndim, sizes, 1);
+}
+
+CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  static const char *op = "ct_slice";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "slice() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  if (step <= 0) return ct_fail(CT_ERR_INVALID, op, "slice step must be positive (got %lld)", (long long)step), (ct_tensor *)NULL;
+  n = t->sizes[dim];
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  start = start < 0 ? 0 : start > n ? n : start;
+  end = end < start ? start : end > n ? n : end;
+  memcpy(sizes, t->sizes, sizeof sizes);
+  memcpy(strides, t->strides, sizeof strides);
+  sizes[dim] = (end - start + step - 1) / step;
+  strides[dim] = t->strides[dim] * step;
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]));
+}
+
+CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
+  static const char *op = "ct_narrow";
+  int64_t n;
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  n = t->sizes[dim];
+  if (start < -n || start > n)
+    return ct_fail(CT_ERR_INDEX, op, "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                   (long long)-n, (long long)n, (long long)start),
+           (ct_tensor *)NULL;
+  if (start < 0) start += n;
+  if (length < 0 || start > n - length)
+    return ct_fail(CT_ERR_INDEX, op, "start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start,
+                   (long long)length, (long long)n),
+           (ct_tensor *)NULL;
+  return ct_slice(t, dim, start, start + length, 1);
+}
+
+CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index) {
+  static const char *op = "ct_select";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
+  int i, k = 0;
+  char buf[160];
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "select() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  n = t->sizes[dim];
+  if (index < -n || index >= n)
+    return ct_fail(CT_ERR_INDEX, op, "index %lld out of range for tensor of size %s at dimension %lld", (long long)index,
+                   ct_shape_format(t->ndim, t->sizes, buf, sizeof buf), (long long)dim),
+           (ct_tensor *)NULL;
+  if (index < 0) index += n;
+  for (i = 0; i < t->ndim; i++) {
+    if (i == dim) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset + index * t->strides[dim]));
+}
+
+CTDEF ct_tensor *ct_alias(ct_tensor *t) {
+  CT__CHECK_T("ct_alias", t);
+  return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
+}
+
+/* ---- copies ---- */
+CTDEF ct_tensor *ct_clone(const ct_tensor *t) {
+  ct_tensor *c;
+  CT__CHECK_T("ct_clone", t);
+  c = ct__empty_like("ct_clone", t, (ct_dtype)t->dtype);
+  if (c && ct_copy_(c, (ct_tensor *)t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return ct__track(c);
+}
+
+CTDEF ct_tensor *ct_contiguous(ct_tensor *t) {
+  CT__CHECK_T("ct_contiguous", t);
+  if (ct_is_contiguous(t)) return ct__track(ct_retain(t));
+  return ct_clone(t);
+}
+
+CTDEF ct_tensor *ct_to_dtype(ct_tensor *t, ct_dtype dtype) {
+  ct_tensor *c;
+  CT__CHECK_T("ct_to_dtype", t);
+  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  if (t->dtype == dtype) return ct__track(ct_retain(t));
+  c = ct__empty_like("ct_to_dtype", t, dtype);
+  if (c && ct_copy_(c, t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return ct__track(c);
+}
+
+CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) {
+  ct_tensor *c;
+  CT__CHECK_T("ct_to_device", t);
+  if (ct_device_eq(t->device, device)) return ct__track(ct_retain(t));
+  c = ct__empty("ct_to_device", t->ndim, t->sizes, (ct_dtype)t->dtype, device);
+  if (c && ct_copy_(c, t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return ct__track(c);
+}
+
+/* ---- queries ---- */
+CTDEF bool ct_is_contiguous(const ct_tensor *t) {
+  int64_t expected = 1;
+  int i;
+  if (!t) return false;
+  if (t->numel < 2) return true;
+  for (i = t->ndim - 1; i >= 0; i--) {
+    if (t->sizes[i] == 1) continue;
+    if (t->strides[i] != expected) return false;
+    expected *= t->sizes[i];
+  }
+  return true;
+}
+
+CTDEF bool ct_same_shape(const ct_tensor *a, const ct_tensor *b) {
+  int i;
+  if (!a || !b || a->ndim != b->ndim) return false;
+  for (i = 0; i < a->ndim; i++)
+    if (a->sizes[i] != b->sizes[i]) return false;
+  return true;
+}
+
+CTDEF int64_t ct_size(const ct_tensor *t, int64_t dim) {
+  if (!t) return ct__fail_null("ct_size", "t"), -1;
+  if (t->ndim == 0) return ct_fail(CT_ERR_INDEX, "ct_size", "a 0-dim tensor has no dimension %lld", (long long)dim), -1;
+  if ((dim = ct__wrap_dim("ct_size", dim, t->ndim)) < 0) return -1;
+  return t->sizes[dim];
+}
+
+CTDEF void *ct_data_ptr(const ct_tensor *t) {
+  if (!t || !t->storage->data) return NULL;
+  return (char *)t->storage->data + (size_t)t->offset * ct_dtype_size((ct_dtype)t->dtype);
+}
+
+/* ---- elements ---- */
+static const char *ct__element_ptr(const char *op, const ct_tensor *t, int64_t index) {
+  int64_t off = t->offset;
+  int i;
+  if (index < 0 || index >= t->numel) {
+    ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for a tensor of %lld elements", (long long)index,
+            (long long)t->numel);
+    return NULL;
+  }
+  if (t->device.type != CT_DEVICE_CPU) {
+    ct_fail(CT_ERR_DEVICE, op, "element access needs a CPU tensor, got one on %s",
+            ct_device_type_name((ct_device_type)t->device.type));
+    return NULL;
+  }
+  for (i = t->ndim - 1; i >= 0; i--) {
+    off += (index % t->sizes[i]) * t->strides[i];
+    index /= t->sizes[i];
+  }
+  return (const char *)t->storage->data + (size_t)off * ct_dtype_size((ct_dtype)t->dtype);
+}
+
+CTDEF double ct_get(const ct_tensor *t, int64_t index) {
+  const char *p;
+  if (!t) return ct__fail_null("ct_get", "t"), NAN;
+  p = ct__element_ptr("ct_get", t, index);
+  return p ? ct__load_double(p, (ct_dtype)t->dtype) : NAN;
+}
+CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index) {
+  const char *p;
+  if (!t) return ct__fail_null("ct_get_int", "t"), 0;
+  p = ct__element_ptr("ct_get_int", t, index);
+  if (!p) return 0;
+  if (t->dtype == CT_I64) return *(const int64_t *)p;
+  return (int64_t)ct__load_double(p, (ct_dtype)t->dtype);
+}
+CTDEF ct_status ct_set(ct_tensor *t, int64_t index, double value) {
+  const char *p;
+  if (!t) return ct__fail_null("ct_set", "t");
+  p = ct__element_ptr("ct_set", t, index);
+  if (!p) return ct_last_error();
+  ct__store_double((void *)p, (ct_dtype)t->dtype, value);
+  t->storage->version++;
+  return CT_OK;
+}
+CTDEF ct_status ct_item(const ct_tensor *t, double *value) {
+  if (!t) return ct__fail_null("ct_item", "t");
+  if (!value) return ct__fail_null("ct_item", "value");
+  if (t->numel != 1)
+    return ct_fail(CT_ERR_SHAPE, "ct_item", "a tensor with %lld elements cannot be converted to a scalar",
+                   (long long)t->numel);
+  if (!ct__element_ptr("ct_item", t, 0)) return ct_last_error();
+  *value = ct_get(t, 0);
+  return CT_OK;
+}
+CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
+  ct_tensor *view;
+  ct_status st;
+  if (!t) return ct__fail_null("ct_to_array", "t");
+  if (!dst) return ct__fail_null("ct_to_array", "dst");
+  view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
+  if (!view) return ct_last_error();
+  st = ct_copy_(view, (ct_tensor *)t);
+  ct_release(view);
+  return st;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__TENSOR_IMPL */
