@@ -192,6 +192,21 @@ CT_EXTERN_C_END
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#if defined(__SANITIZE_ADDRESS__)
+#define CT__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CT__ASAN 1
+#endif
+#endif
+#ifdef CT__ASAN /* cached blocks are poisoned, so use-after-free is caught even when memory is reused */
+#include <sanitizer/asan_interface.h>
+#define CT__POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define CT__UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define CT__POISON(p, n) ((void)(p), (void)(n))
+#define CT__UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
 #if !defined(CT_NO_THREADS) && !defined(_WIN32)
 #include <pthread.h>
 #define CT__HAVE_PTHREAD 1
@@ -350,6 +365,7 @@ CTDEF void ct_empty_cache(void) {
     ct__free_block *b = ct__cache.lists[c];
     while (b) {
       ct__free_block *next = b->next;
+      CT__UNPOISON(b, (size_t)64 << c);
       ct__system_free(b);
       b = next;
     }
@@ -382,6 +398,7 @@ static void *ct__pool_alloc(size_t nbytes) {
   void *p;
   if (c >= 0 && ct__cache.lists[c]) {
     ct__free_block *b = ct__cache.lists[c];
+    CT__UNPOISON(b, (size_t)64 << c);
     ct__cache.lists[c] = b->next;
     ct__cache.cached -= (size_t)64 << c;
     ct__stat_add(&ct__global_stats.cached_bytes, -((int64_t)64 << c));
@@ -400,6 +417,7 @@ static void ct__pool_free(void *p, size_t nbytes) {
     ct__free_block *b = (ct__free_block *)p;
     b->next = ct__cache.lists[c];
     ct__cache.lists[c] = b;
+    CT__POISON((char *)b + sizeof *b, ((size_t)64 << c) - sizeof *b);
     ct__cache.cached += (size_t)64 << c;
     ct__stat_add(&ct__global_stats.cached_bytes, (int64_t)64 << c);
     return;

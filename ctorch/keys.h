@@ -123,8 +123,6 @@ CTDEF ct_keyset ct_global_keys_get(void);
 /* Process-wide keys (e.g. a profiler switched on for every thread). */
 CTDEF void ct_global_keys_set(ct_keyset ks);
 
-CT_EXTERN_C_END
-
 /* Internal: the per-thread state, read on every dispatch. */
 typedef struct ct__thread_state {
   ct_local_keys keys;
@@ -140,6 +138,8 @@ static ct_keyset ct__global_keys;
 extern CT__TLS ct__thread_state ct__tls;
 extern ct_keyset ct__global_keys;
 #endif
+
+CT_EXTERN_C_END
 
 #endif /* CT_KEYS_H */
 

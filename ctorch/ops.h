@@ -569,8 +569,8 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   ct_iter_run(&it, ct__binary_loops[kind][common], &ctx);
   if (out && dst != out) st = ct__copy_impl(out, dst);
 done:
-  if (ca != a && ca != &wa->t) ct_release(ca);
-  if (cb != b && cb != &wb->t) ct_release(cb);
+  if (ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
+  if (cb != &wb->t) ct_release(cb);
   if (st == CT_OK && !out) {
     *result = dst;
     return CT_OK;
@@ -682,6 +682,9 @@ static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **r
   if (!ct__unary_loops[kind][common])
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));
   out_dtype = out ? (ct_dtype)out->dtype : common;
+  if (out && kind != CT__EXP && out_dtype != common) /* like PyTorch: only float ops cast to out= */
+    return ct_fail(CT_ERR_DTYPE, op, "found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
+                   ct__dtype_torch_name(common));
   if (out && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
