@@ -1,0 +1,5256 @@
+/* ctorch.h - v0.1.0 - PyTorch's eager core in C: tensors, dispatch, autograd.
+ * MIT licence (see LICENSE at the end of this file's documentation).
+ *
+ * DO THIS in exactly one C or C++ file:
+ *     #define CTORCH_IMPLEMENTATION
+ *     #include "ctorch.h"
+ * Everywhere else just #include "ctorch.h". Nothing else is needed: the
+ * header has portable reference kernels for every operator. Compiled
+ * backends (backends/: BLIS on the CPU, CUDA) register faster kernels at
+ * startup when linked.
+ *
+ * CONFIGURATION (define before the include that has CTORCH_IMPLEMENTATION):
+ *     CT_STATIC            every function static (private embedding)
+ *     CT_MAX_DIMS          maximum rank (default 8)
+ *     CT_MALLOC, CT_REALLOC, CT_FREE   system allocator (all three or none)
+ *     CT_CPU_CACHE_LIMIT   bytes of freed CPU blocks each thread keeps (64 MiB)
+ *     CT_NO_THREADS        no TLS, atomics or locks (single-threaded programs)
+ *
+ * WHAT IT IS
+ *   Tensors are views (sizes, strides, offset, dtype) over refcounted
+ *   storage. Every operator is dispatched: the call's key set is the union
+ *   of its tensors' keys, plus this thread's included keys and the global
+ *   keys, minus this thread's excluded keys, masked by the keys the operator
+ *   does not fall through; the highest key picks the kernel. Functionality
+ *   (autograd, tracing, profiling) sits above backends (CPU, CUDA, Meta) and
+ *   redispatches below itself. See ctorch/keys.h for the bit layout and
+ *   ctorch/dispatch.h for def / impl / fallback / fallthrough and the boxed
+ *   calling convention.
+ *
+ * COMPONENTS (each is ctorch/NAME.h; this file includes them in order)
+ *   base      configuration, errors, atomics, the caching CPU allocator
+ *   dtype     dtypes, half/bfloat16, scalars, type promotion
+ *   keys      dispatch keys, key sets, thread-local key state
+ *   tensor    storage, tensors, factories, views, element access, ct_keep
+ *   dispatch  schemas, operator registry, kernels, boxed values and stacks
+ *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
+ *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
+ *   iter      the strided iteration helper used by every elementwise loop
+ *   ops       built-in operators: frontends and reference kernels
+ *   print     PyTorch-style printing
+ *
+ * OWNERSHIP
+ *   Functions returning ct_tensor* return a new reference: ct_release it.
+ *   Or open a temporaries scope, which releases everything returned inside:
+ *       CT_SCOPE {
+ *         ct_tensor *y = ct_relu(ct_add(ct_mm(x, w), b)); // no leaks
+ *         result = ct_keep(y);                             // escapes the scope
+ *       }
+ *
+ * ERRORS
+ *   Failures return NULL or a negative ct_status and leave a thread-local
+ *   message (ct_last_error_message()) naming the op, the argument and what
+ *   was expected. Nothing aborts. ct_set_error_handler installs a callback.
+ *
+ * THREADS
+ *   Tensors may be shared between threads (refcounts are atomic); writing
+ *   one tensor from two threads at once is a data race, as in PyTorch.
+ *   Registration (ct_def, ct_impl, ...) takes a lock; dispatch does not.
+ *
+ * LICENSE
+ *   Copyright (c) 2026 the ctorch authors. Permission is hereby granted,
+ *   free of charge, to any person obtaining a copy of this software and
+ *   associated documentation files (the "Software"), to deal in the Software
+ *   without restriction, including without limitation the rights to use,
+ *   copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+ *   of the Software, and to permit persons to whom the Software is furnished
+ *   to do so, subject to the following conditions: The above copyright
+ *   notice and this permission notice shall be included in all copies or
+ *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
+ *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
+ */
+/* Single-file build: generated from ctorch.h and the ctorch/ components by tools/amalgamate.sh; do not edit. */
+#ifndef CTORCH_H
+#define CTORCH_H
+/* ---- ctorch/base.h ---- */
+/* ctorch/base.h - configuration, errors, threads and the CPU allocator.
+ *
+ * Part of ctorch (see ../ctorch.h for the overview and licence). Include
+ * ctorch.h rather than this file; it is a component of the single header.
+ *
+ * Everything below is declared in the first half; the second half (after the
+ * "implementation" marker) is compiled only in the translation unit that
+ * defines CTORCH_IMPLEMENTATION before including ctorch.h.
+ */
+#ifndef CT_BASE_H
+#define CT_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#define CT_VERSION_MAJOR 0
+#define CT_VERSION_MINOR 1
+#define CT_VERSION_PATCH 0
+#define CT_VERSION_STRING "0.1.0"
+
+/* ---- configuration (define before including ctorch.h) -------------------
+ * CT_STATIC          every function gets internal linkage (private embedding)
+ * CT_MAX_DIMS        maximum tensor rank, default 8 (metadata is inline)
+ * CT_MALLOC/CT_REALLOC/CT_FREE   system allocator; define all three or none
+ * CT_CPU_CACHE_LIMIT bytes of freed CPU blocks a thread keeps for reuse
+ *                    (default 64 MiB; 0 disables caching)
+ * CT_NO_THREADS      single-threaded build: no TLS, atomics or mutexes
+ */
+#ifdef CT_STATIC
+#if defined(__GNUC__)
+#define CTDEF static __attribute__((unused))
+#else
+#define CTDEF static
+#endif
+#else
+#define CTDEF extern
+#endif
+
+#ifndef CT_MAX_DIMS
+#define CT_MAX_DIMS 8
+#endif
+
+#if defined(CT_MALLOC) && defined(CT_FREE) && defined(CT_REALLOC)
+/* all three given */
+#elif !defined(CT_MALLOC) && !defined(CT_FREE) && !defined(CT_REALLOC)
+#include <stdlib.h>
+#define CT_MALLOC(n) malloc(n)
+#define CT_REALLOC(p, n) realloc(p, n)
+#define CT_FREE(p) free(p)
+#else
+#error "ctorch: define all of CT_MALLOC, CT_REALLOC and CT_FREE, or none of them"
+#endif
+
+#ifndef CT_CPU_CACHE_LIMIT
+#define CT_CPU_CACHE_LIMIT (64u << 20)
+#endif
+
+#ifdef __cplusplus
+#define CT_EXTERN_C_BEGIN extern "C" {
+#define CT_EXTERN_C_END }
+#else
+#define CT_EXTERN_C_BEGIN
+#define CT_EXTERN_C_END
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define CT__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define CT_HAVE_CLEANUP 1 /* guards run their exit action on every exit path */
+#else
+#define CT_LIKELY(x) (x)
+#define CT_UNLIKELY(x) (x)
+#define CT__PRINTF(f, a)
+#define CT_HAVE_CLEANUP 0
+#endif
+
+CT_EXTERN_C_BEGIN
+
+/* ---- errors --------------------------------------------------------------
+ * Every fallible function returns NULL (pointers) or a negative ct_status and
+ * leaves a thread-local message "op: what was expected versus what was given".
+ * A NULL tensor argument while an earlier error is pending passes that error
+ * through unchanged, so `ct_relu(ct_add(ct_mm(x, w), b))` reports the first
+ * failure of the chain. Nothing is leaked and no state changes on failure.
+ */
+#define CT_ERROR_TABLE(X)                                                    \
+  X(CT_OK, 0, "success")                                                     \
+  X(CT_ERR_NULL, -1, "NULL argument")                                        \
+  X(CT_ERR_INVALID, -2, "invalid argument")                                  \
+  X(CT_ERR_SHAPE, -3, "shape mismatch")                                      \
+  X(CT_ERR_DTYPE, -4, "dtype mismatch or unsupported dtype")                 \
+  X(CT_ERR_DEVICE, -5, "device mismatch or unsupported device")              \
+  X(CT_ERR_RANK, -6, "rank out of range")                                    \
+  X(CT_ERR_SIZE, -7, "negative or overflowing size")                         \
+  X(CT_ERR_VIEW, -8, "invalid view")                                         \
+  X(CT_ERR_INDEX, -9, "index out of range")                                  \
+  X(CT_ERR_NO_KERNEL, -10, "no kernel registered")                           \
+  X(CT_ERR_REGISTRATION, -11, "duplicate or conflicting registration")       \
+  X(CT_ERR_SCHEMA, -12, "malformed schema")                                  \
+  X(CT_ERR_OOM, -13, "out of memory")                                        \
+  X(CT_ERR_STATE, -14, "invalid state")                                      \
+  X(CT_ERR_UNSUPPORTED, -15, "not supported")
+
+typedef enum ct_status {
+#define CT__X(name, value, text) name = value,
+  CT_ERROR_TABLE(CT__X)
+#undef CT__X
+  CT__STATUS_MIN = -16
+} ct_status;
+
+CTDEF ct_status ct_last_error(void);           /* CT_OK if none pending */
+CTDEF const char *ct_last_error_message(void); /* "" if none pending */
+CTDEF void ct_clear_error(void);
+CTDEF const char *ct_status_name(ct_status s); /* "CT_ERR_SHAPE" */
+CTDEF const char *ct_status_text(ct_status s); /* "shape mismatch" */
+
+/* Called on every error, on the failing thread, after the message is set.
+ * Install one to log, or to abort if you prefer a hard stop. */
+typedef void (*ct_error_handler)(ct_status code, const char *message, void *user);
+CTDEF void ct_set_error_handler(ct_error_handler handler, void *user);
+
+/* Record an error (for kernels and custom ops): the message is
+ * "<op>: <formatted>". Returns `code` so callers can `return ct_fail(...)`. */
+CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) CT__PRINTF(3, 4);
+
+/* ---- CPU allocator ------------------------------------------------------
+ * The default CPU allocator caches freed blocks per thread in power-of-two
+ * size classes (64 B .. 1 MiB), so a steady-state loop makes no system
+ * allocations after its first iteration. Blocks are 64-byte aligned.
+ */
+typedef struct ct_allocator {
+  const char *name;
+  void *(*alloc)(void *ctx, size_t nbytes);          /* NULL on failure */
+  void (*free)(void *ctx, void *ptr, size_t nbytes); /* nbytes as allocated */
+  void *ctx;
+} ct_allocator;
+
+typedef struct ct_memory_stats {
+  int64_t live_bytes;     /* handed out and not yet freed */
+  int64_t peak_bytes;     /* high-water mark of live_bytes */
+  int64_t live_blocks;    /* allocations not yet freed */
+  int64_t system_allocs;  /* calls to the system allocator so far */
+  int64_t system_frees;   /* blocks returned to the system so far */
+  int64_t cached_bytes;   /* freed blocks kept for reuse, all threads */
+  int64_t live_tensors;   /* ct_tensor objects alive */
+  int64_t live_storages;  /* ct_storage objects alive */
+} ct_memory_stats;
+
+CTDEF const ct_allocator *ct_cpu_allocator(void);
+CTDEF ct_memory_stats ct_memory_stats_get(void);
+CTDEF void ct_reset_peak_memory(void);
+/* Return the calling thread's cached blocks to the system. Threads that exit
+ * do this automatically where POSIX threads are available. */
+CTDEF void ct_empty_cache(void);
+
+CT_EXTERN_C_END
+
+/* ---- internal helpers shared by the components -------------------------- */
+#ifdef CT_NO_THREADS
+#define CT__TLS
+#elif defined(__cplusplus)
+#define CT__TLS thread_local
+#elif defined(_MSC_VER)
+#define CT__TLS __declspec(thread)
+#else
+#define CT__TLS _Thread_local
+#endif
+
+#if defined(CT_NO_THREADS)
+#define ct__atomic_add(p, v) (*(p) += (v))
+#define ct__atomic_load(p) (*(p))
+#define ct__atomic_store(p, v) (*(p) = (v))
+#elif defined(__GNUC__) || defined(__clang__)
+#define ct__atomic_add(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
+#define ct__atomic_load(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define ct__atomic_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#else
+#error "ctorch: atomics need GCC/Clang builtins here; define CT_NO_THREADS or port ct__atomic_*"
+#endif
+
+#endif /* CT_BASE_H */
+
+/* ---- ctorch/dtype.h ---- */
+/* ctorch/dtype.h - element types, scalars and PyTorch's type promotion.
+ * Component of ctorch.h; see there for the overview and licence. */
+#ifndef CT_DTYPE_H
+#define CT_DTYPE_H
+
+
+CT_EXTERN_C_BEGIN
+
+/* Zero is float32, the default dtype, so zeroed descriptors mean "default". */
+#define CT_DTYPE_TABLE(X)                 \
+  X(CT_F32, float, 4, "float32", 'f')     \
+  X(CT_F64, double, 8, "float64", 'f')    \
+  X(CT_F16, uint16_t, 2, "float16", 'f')  \
+  X(CT_BF16, uint16_t, 2, "bfloat16", 'f') \
+  X(CT_I64, int64_t, 8, "int64", 'i')     \
+  X(CT_I32, int32_t, 4, "int32", 'i')     \
+  X(CT_U8, uint8_t, 1, "uint8", 'i')      \
+  X(CT_BOOL, bool, 1, "bool", 'b')
+
+typedef enum ct_dtype {
+  CT_DTYPE_NONE = -1, /* "not given" in optional dtype arguments */
+#define CT__X(name, ctype, size, str, kind) name,
+  CT_DTYPE_TABLE(CT__X)
+#undef CT__X
+  CT_DTYPE_NUM
+} ct_dtype;
+
+CTDEF size_t ct_dtype_size(ct_dtype t);        /* 0 for an invalid dtype */
+CTDEF const char *ct_dtype_name(ct_dtype t);   /* "float32" */
+CTDEF bool ct_dtype_valid(ct_dtype t);
+CTDEF bool ct_dtype_is_floating(ct_dtype t);   /* f32 f64 f16 bf16 */
+CTDEF bool ct_dtype_is_integral(ct_dtype t, bool include_bool);
+/* torch.promote_types: the smallest dtype both convert to without losing
+ * category (bool < integer < floating). f16 with bf16 gives f32. */
+CTDEF ct_dtype ct_promote_types(ct_dtype a, ct_dtype b);
+/* torch.can_cast: false for floating -> integer and anything -> bool. */
+CTDEF bool ct_can_cast(ct_dtype from, ct_dtype to);
+
+/* IEEE half and bfloat16 as bits (round to nearest even when narrowing). */
+CTDEF float ct_f16_to_f32(uint16_t h);
+CTDEF uint16_t ct_f32_to_f16(float f);
+CTDEF float ct_bf16_to_f32(uint16_t h);
+CTDEF uint16_t ct_f32_to_bf16(float f);
+
+/* ---- scalars: a number with a category, as a Python number is ----------- */
+typedef enum ct_scalar_kind { CT_SCALAR_NONE = 0, CT_SCALAR_FLOAT, CT_SCALAR_INT, CT_SCALAR_BOOL } ct_scalar_kind;
+typedef struct ct_scalar {
+  ct_scalar_kind kind;
+  union {
+    double f;
+    int64_t i;
+    bool b;
+  } v;
+} ct_scalar;
+
+static inline ct_scalar ct_float(double x) {
+  ct_scalar s;
+  s.kind = CT_SCALAR_FLOAT;
+  s.v.f = x;
+  return s;
+}
+static inline ct_scalar ct_int(int64_t x) {
+  ct_scalar s;
+  s.kind = CT_SCALAR_INT;
+  s.v.i = x;
+  return s;
+}
+static inline ct_scalar ct_bool(bool x) {
+  ct_scalar s;
+  s.kind = CT_SCALAR_BOOL;
+  s.v.b = x;
+  return s;
+}
+static inline double ct_scalar_to_double(ct_scalar s) {
+  return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : (double)s.v.b;
+}
+static inline int64_t ct_scalar_to_int(ct_scalar s) {
+  return s.kind == CT_SCALAR_FLOAT ? (int64_t)s.v.f : s.kind == CT_SCALAR_INT ? s.v.i : (int64_t)s.v.b;
+}
+/* The dtype a bare number takes: float32 (the default), int64 or bool. */
+CTDEF ct_dtype ct_scalar_dtype(ct_scalar s);
+
+CT_EXTERN_C_END
+#endif /* CT_DTYPE_H */
+
+/* ---- ctorch/keys.h ---- */
+/* ctorch/keys.h - dispatch keys, 64-bit key sets, thread-local key state.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Note [Key set layout]
+ * ---------------------
+ * A key set is a uint64_t; bit k set means key k is present. Priority is the
+ * bit position: dispatch takes the highest set bit (count leading zeros), so
+ * choosing a kernel is an OR, an AND-NOT, an AND, a clz and a table load.
+ *
+ *   bit   key                      what it is for
+ *   63    (unused; guards the clz arithmetic)
+ *   56    Profiler                 boxed fallback that times every op
+ *   52-55 Custom1..Custom4         users' own modes (tracing, logging, ...)
+ *   48    Tracer                   records calls
+ *   44-45 AutocastCPU/AutocastCUDA mixed precision
+ *   39    AutogradOther            autograd for backends without their own
+ *   32-37 Autograd<backend>        bit = backend bit + 30 (Meta 32, CPU 33, ...)
+ *   24    ADInplaceOrView          version counters and view bookkeeping
+ *   20    BackendSelect            factories choosing a backend
+ *   2-9   backends: Meta=2, CPU=3, CUDA=4, PrivateUse1..3=5..7
+ *   0-1   Undefined (never set: an empty set is 0)
+ *
+ * Invariants:
+ *  - Functionality keys sit above every backend key: a functionality wraps
+ *    a backend and redispatches below itself (ks & ct_keys_below(key)).
+ *  - ctorch maps (Autograd, backend) to one flat key per backend, so the
+ *    dispatch table has one slot per bit (64 slots) and no second lookup.
+ *  - A tensor's own key set holds its backend key, plus the backend's
+ *    autograd key while it takes part in autograd.
+ *  - Alias keys (CompositeImplicitAutograd, CompositeExplicitAutograd,
+ *    Autograd) exist only for registration; they expand to runtime keys.
+ */
+#ifndef CT_KEYS_H
+#define CT_KEYS_H
+
+
+CT_EXTERN_C_BEGIN
+
+typedef uint64_t ct_keyset;
+
+#define CT_KEY_TABLE(X)                                   \
+  X(CT_KEY_UNDEFINED, 0, "Undefined")                     \
+  X(CT_KEY_META, 2, "Meta")                               \
+  X(CT_KEY_CPU, 3, "CPU")                                 \
+  X(CT_KEY_CUDA, 4, "CUDA")                               \
+  X(CT_KEY_PRIVATEUSE1, 5, "PrivateUse1")                 \
+  X(CT_KEY_PRIVATEUSE2, 6, "PrivateUse2")                 \
+  X(CT_KEY_PRIVATEUSE3, 7, "PrivateUse3")                 \
+  X(CT_KEY_BACKEND_SELECT, 20, "BackendSelect")           \
+  X(CT_KEY_AD_INPLACE_OR_VIEW, 24, "ADInplaceOrView")     \
+  X(CT_KEY_AUTOGRAD_META, 32, "AutogradMeta")             \
+  X(CT_KEY_AUTOGRAD_CPU, 33, "AutogradCPU")               \
+  X(CT_KEY_AUTOGRAD_CUDA, 34, "AutogradCUDA")             \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE1, 35, "AutogradPrivateUse1") \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE2, 36, "AutogradPrivateUse2") \
+  X(CT_KEY_AUTOGRAD_PRIVATEUSE3, 37, "AutogradPrivateUse3") \
+  X(CT_KEY_AUTOGRAD_OTHER, 39, "AutogradOther")           \
+  X(CT_KEY_AUTOCAST_CPU, 44, "AutocastCPU")               \
+  X(CT_KEY_AUTOCAST_CUDA, 45, "AutocastCUDA")             \
+  X(CT_KEY_TRACER, 48, "Tracer")                          \
+  X(CT_KEY_CUSTOM1, 52, "Custom1")                        \
+  X(CT_KEY_CUSTOM2, 53, "Custom2")                        \
+  X(CT_KEY_CUSTOM3, 54, "Custom3")                        \
+  X(CT_KEY_CUSTOM4, 55, "Custom4")                        \
+  X(CT_KEY_PROFILER, 56, "Profiler")                      \
+  /* alias keys: registration only, never in a key set */ \
+  X(CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, 64, "CompositeImplicitAutograd") \
+  X(CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, 65, "CompositeExplicitAutograd") \
+  X(CT_KEY_AUTOGRAD, 66, "Autograd")
+
+typedef enum ct_key {
+#define CT__X(name, bit, str) name = bit,
+  CT_KEY_TABLE(CT__X)
+#undef CT__X
+  CT_NUM_RUNTIME_KEYS = 64, /* runtime keys are < this: one bit each */
+  CT_NUM_KEYS = 67          /* runtime + alias keys */
+} ct_key;
+
+#define CT_AUTOGRAD_KEY_OFFSET 30 /* Autograd<B> = B + 30 for the backends above */
+#define CT_BACKEND_KEYS ((ct_keyset)0x3FC)              /* bits 2..9 */
+#define CT_AUTOGRAD_KEYS ((ct_keyset)0xFF << 32)        /* bits 32..39 */
+#define CT_FUNCTIONALITY_KEYS (~(ct_keyset)0x3FF)       /* bits 10..63 */
+
+static inline ct_keyset ct_keyset_of(ct_key k) { return (unsigned)k < 64 ? (ct_keyset)1 << k : 0; }
+static inline bool ct_keyset_has(ct_keyset ks, ct_key k) { return (ks & ct_keyset_of(k)) != 0; }
+/* Highest-priority key in the set; CT_KEY_UNDEFINED for the empty set. */
+static inline ct_key ct_keyset_highest(ct_keyset ks) {
+#if defined(__GNUC__) || defined(__clang__)
+  return ks ? (ct_key)(63 - __builtin_clzll(ks)) : CT_KEY_UNDEFINED;
+#else
+  int k = 63;
+  if (!ks) return CT_KEY_UNDEFINED;
+  while (!(ks >> k)) k--;
+  return (ct_key)k;
+#endif
+}
+/* Every key of lower priority than k: what a kernel at k redispatches to. */
+static inline ct_keyset ct_keys_below(ct_key k) { return ((ct_keyset)1 << k) - 1; }
+static inline bool ct_key_is_backend(ct_key k) { return (ct_keyset_of(k) & CT_BACKEND_KEYS) != 0; }
+static inline bool ct_key_is_autograd(ct_key k) { return (ct_keyset_of(k) & CT_AUTOGRAD_KEYS) != 0; }
+/* The autograd key serving backend key b (AutogradOther for unknown ones). */
+static inline ct_key ct_autograd_key_for(ct_key b) {
+  return (b >= CT_KEY_META && b <= CT_KEY_PRIVATEUSE3) ? (ct_key)(b + CT_AUTOGRAD_KEY_OFFSET) : CT_KEY_AUTOGRAD_OTHER;
+}
+
+CTDEF const char *ct_key_name(ct_key k); /* "AutogradCPU"; "?" if unknown */
+CTDEF bool ct_key_valid(ct_key k);       /* a named runtime or alias key */
+/* Writes "CPU, AutogradCPU" (lowest first) into buf; returns buf. */
+CTDEF char *ct_keyset_format(ct_keyset ks, char *buf, size_t cap);
+
+/* ---- thread-local and global key state ----------------------------------
+ * Zero-initialised state is the default: nothing included, nothing excluded.
+ * Prefer the guard macros in guard.h to the raw setters. */
+typedef struct ct_local_keys {
+  ct_keyset included; /* added to every call's key set on this thread */
+  ct_keyset excluded; /* removed from every call's key set on this thread */
+} ct_local_keys;
+
+CTDEF ct_local_keys ct_local_keys_get(void);
+CTDEF void ct_local_keys_set(ct_local_keys k);
+CTDEF ct_keyset ct_global_keys_get(void);
+/* Process-wide keys (e.g. a profiler switched on for every thread). */
+CTDEF void ct_global_keys_set(ct_keyset ks);
+
+/* Internal: the per-thread state, read on every dispatch. */
+typedef struct ct__thread_state {
+  ct_local_keys keys;
+  int grad_disabled; /* 0: grad mode on (zero is the default) */
+  int depth;         /* nesting of kernel calls; temporaries scopes use it */
+  struct ct__scope *scope;
+  int8_t device_index[8]; /* current device index per device type */
+} ct__thread_state;
+#ifdef CT_STATIC
+static CT__TLS ct__thread_state ct__tls;
+static ct_keyset ct__global_keys;
+#else
+extern CT__TLS ct__thread_state ct__tls;
+extern ct_keyset ct__global_keys;
+#endif
+
+CT_EXTERN_C_END
+
+#endif /* CT_KEYS_H */
+
+/* ---- ctorch/tensor.h ---- */
+/* ctorch/tensor.h - storage, tensors, factories, views and element access.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Ownership: every function returning ct_tensor* returns a new reference
+ * (NULL on error) that you drop with ct_release, unless a temporaries scope
+ * (CT_SCOPE in guard.h) is open at your level, in which case the scope owns
+ * it and releases it at the scope's end; ct_keep() lets one escape.
+ * Views share storage with their base: writes through one show in the other.
+ */
+#ifndef CT_TENSOR_H
+#define CT_TENSOR_H
+
+
+CT_EXTERN_C_BEGIN
+
+typedef enum ct_device_type {
+  CT_DEVICE_CPU = 0, /* zero: the default device */
+  CT_DEVICE_CUDA,
+  CT_DEVICE_META, /* shapes and dtypes only, no data */
+  CT_DEVICE_PRIVATEUSE1,
+  CT_DEVICE_PRIVATEUSE2,
+  CT_DEVICE_PRIVATEUSE3,
+  CT_DEVICE_NUM
+} ct_device_type;
+
+typedef struct ct_device {
+  int8_t type;  /* ct_device_type */
+  int8_t index; /* which device of that type; 0 for the CPU */
+} ct_device;
+
+static inline ct_device ct_device_make(ct_device_type type, int index) {
+  ct_device d;
+  d.type = (int8_t)type;
+  d.index = (int8_t)index;
+  return d;
+}
+#define CT_CPU ct_device_make(CT_DEVICE_CPU, 0)
+#define CT_META ct_device_make(CT_DEVICE_META, 0)
+static inline bool ct_device_eq(ct_device a, ct_device b) { return a.type == b.type && a.index == b.index; }
+CTDEF const char *ct_device_type_name(ct_device_type t); /* "cpu", "cuda", "meta" */
+CTDEF ct_key ct_device_backend_key(ct_device_type t);  /* CT_KEY_CPU for the CPU */
+/* Install the allocator for a device type (backends do this at startup). */
+CTDEF ct_status ct_set_device_allocator(ct_device_type t, const ct_allocator *a);
+CTDEF const ct_allocator *ct_device_allocator(ct_device_type t);
+
+/* Refcounted memory shared by a tensor and its views. */
+typedef struct ct_storage {
+  int32_t refcount;               /* tensors referring to it */
+  uint32_t version;               /* bumped by every in-place write, through any view */
+  void *data;                     /* NULL for meta or zero-byte storage */
+  size_t nbytes;                  /* usable size of data */
+  ct_device device;
+  const ct_allocator *allocator;  /* frees data; NULL when a deleter owns it */
+  void (*deleter)(void *data, void *ctx); /* user buffers (ct_from_blob) */
+  void *deleter_ctx;
+} ct_storage;
+
+/* A view of a storage: metadata only, so views are cheap. Read the fields;
+ * change them only through the functions here. */
+typedef struct ct_tensor {
+  int32_t refcount;          /* owners of this handle */
+  int8_t dtype;              /* ct_dtype of every element */
+  int8_t ndim;               /* rank, 0 (a scalar) .. CT_MAX_DIMS */
+  uint8_t flags;             /* CT_TENSOR_* bits below */
+  ct_device device;          /* where the data lives (same as storage->device) */
+  ct_keyset keys;            /* dispatch keys: backend key (+ autograd key) */
+  ct_storage *storage;       /* never NULL; shared by views */
+  int64_t offset;            /* in elements, from storage->data to element [0,...,0] */
+  int64_t numel;             /* product of sizes */
+  int64_t sizes[CT_MAX_DIMS];   /* extent of each dimension */
+  int64_t strides[CT_MAX_DIMS]; /* in elements; 0 for broadcast (expanded) dims */
+  struct ct_autograd_meta *autograd; /* NULL unless autograd tracks this tensor */
+} ct_tensor;
+
+#define CT_TENSOR_WRAPPED_NUMBER 0x01u /* a bare number lifted to a tensor: low promotion priority */
+#define CT_TENSOR_REQUIRES_GRAD 0x02u
+
+/* Tensor creation options; a zeroed struct means float32 on the CPU. */
+typedef struct ct_options {
+  ct_dtype dtype;
+  ct_device device;
+} ct_options;
+static inline ct_options ct_opts(ct_dtype dtype, ct_device device) {
+  ct_options o;
+  o.dtype = dtype;
+  o.device = device;
+  return o;
+}
+
+/* CT_DIMS(2, 3) expands to `2, (const int64_t[]){2, 3}`: a rank and sizes. (C only) */
+#define CT__NARG(...) CT__NARG_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define CT__NARG_(a1, a2, a3, a4, a5, a6, a7, a8, n, ...) n
+#define CT_DIMS(...) CT__NARG(__VA_ARGS__), (const int64_t[]){__VA_ARGS__}
+
+/* ---- lifetime ---- */
+CTDEF ct_tensor *ct_retain(ct_tensor *t); /* returns t */
+CTDEF void ct_release(ct_tensor *t);      /* NULL is fine */
+
+/* ---- factories ---- */
+CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype);
+CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts);
+CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts);
+CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype);
+CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype);
+CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype);
+CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts);
+/* [start, end) in steps of step, as torch.arange. */
+CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype);
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype); /* 0-dim */
+/* Copies numel elements of `dtype` from data (row-major). */
+CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data);
+/* Wraps a user buffer without copying; deleter(data, ctx) runs when the last
+ * view dies (deleter may be NULL: the buffer must outlive the tensor).
+ * strides NULL means contiguous. */
+CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
+                              void (*deleter)(void *data, void *ctx), void *ctx);
+CTDEF ct_tensor *ct_empty_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
+CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
+
+/* ---- views: share storage, change only metadata ---- */
+CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes); /* one size may be -1 */
+CTDEF ct_tensor *ct_reshape(ct_tensor *t, int ndim, const int64_t *sizes); /* view if possible, else copy */
+CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1);
+CTDEF ct_tensor *ct_t(ct_tensor *t); /* transpose of a matrix (rank <= 2) */
+CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims);
+CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset);
+CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim);
+CTDEF ct_tensor *ct_squeeze(ct_tensor *t); /* drops every size-1 dim */
+CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *t, int64_t dim);
+CTDEF ct_tensor *ct_unsqueeze(ct_tensor *t, int64_t dim);
+CTDEF ct_tensor *ct_expand(ct_tensor *t, int ndim, const int64_t *sizes); /* -1 keeps a size */
+CTDEF ct_tensor *ct_broadcast_to(ct_tensor *t, int ndim, const int64_t *sizes);
+CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t length);
+/* Python's t[..., start:end:step, ...]: start/end wrap and clamp; step > 0. */
+CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step);
+CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index);
+CTDEF ct_tensor *ct_alias(ct_tensor *t); /* a new handle on the same view */
+
+/* ---- copies ---- */
+CTDEF ct_tensor *ct_clone(const ct_tensor *t);
+CTDEF ct_tensor *ct_contiguous(ct_tensor *t);         /* t itself (retained) if already contiguous */
+CTDEF ct_tensor *ct_to_dtype(ct_tensor *t, ct_dtype dtype); /* t itself (retained) if same dtype */
+CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device);
+/* copy_ and fill_ are operators: see ops.h. */
+
+/* ---- queries ---- */
+CTDEF bool ct_is_contiguous(const ct_tensor *t);
+CTDEF bool ct_same_shape(const ct_tensor *a, const ct_tensor *b);
+CTDEF int64_t ct_size(const ct_tensor *t, int64_t dim); /* dim may be negative; -1 on error */
+CTDEF void *ct_data_ptr(const ct_tensor *t);           /* address of element [0,...,0] */
+/* Writes "[2, 3]" into buf; returns buf. */
+CTDEF char *ct_shape_format(int ndim, const int64_t *sizes, char *buf, size_t cap);
+
+/* ---- elements (for tests and glue code; not for inner loops) ----
+ * Indices are logical row-major positions (0 .. numel-1), whatever the
+ * strides. ct_get returns NaN and sets an error for a bad index. */
+CTDEF double ct_get(const ct_tensor *t, int64_t index);
+CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index);
+CTDEF ct_status ct_set(ct_tensor *t, int64_t index, double value);
+CTDEF ct_status ct_item(const ct_tensor *t, double *value); /* exactly one element */
+/* Copies all elements, converted to `dtype`, into dst (numel of them). */
+CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst);
+
+/* ---- temporaries ----
+ * Inside CT_SCOPE { ... } (guard.h) every tensor returned to the code at that
+ * level is released when the scope ends. ct_keep(t) moves t out of the
+ * innermost scope: to the enclosing scope if there is one at the same level,
+ * else to the caller. Tensors not owned by the scope are left alone. */
+CTDEF ct_tensor *ct_keep(ct_tensor *t);
+
+CT_EXTERN_C_END
+
+/* internal, shared with the other components */
+typedef struct ct__scope {
+  struct ct__scope *parent;
+  int depth;            /* kernel-call depth the scope was opened at */
+  int n, cap;
+  ct_tensor **items;    /* owned references */
+  ct_tensor *inline_items[16];
+} ct__scope;
+
+#endif /* CT_TENSOR_H */
+
+/* ---- ctorch/dispatch.h ---- */
+/* ctorch/dispatch.h - operators, schemas, dispatch tables, boxed values.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * An operator has a schema (PyTorch notation), a dispatch table with one
+ * kernel slot per runtime key, and two calling conventions:
+ *   unboxed: a typed C function `R kernel(ct_keyset ks, args...)`, the fast
+ *            path frontends use; R is ct_tensor* for a new tensor and
+ *            ct_status for ops returning a mutated argument (Tensor(a!)).
+ *   boxed:   `ct_status kernel(const ct_kernel *self, const ct_op *op,
+ *            ct_keyset ks, ct_stack *stack)` over tagged values; the op's
+ *            arguments are the top values of the stack, and the kernel
+ *            replaces them with its results. One boxed fallback serves every
+ *            operator whatever its signature.
+ * A kernel registered unboxed is reached from boxed calls through the
+ * signature adapter for its schema (ct_register_adapter); a boxed-only kernel
+ * is reached from typed frontends by boxing the arguments.
+ *
+ * Registration verbs: ct_def (schema), ct_impl (kernel at a key or alias
+ * key), ct_fallback (boxed kernel for a key across all ops), ct_fallthrough
+ * (skip a key for one op or for all). Each op's table and its
+ * non-fallthrough mask are recomputed at registration time, so a call is:
+ *   ks = (inputs' keys | thread include | global) & ~thread exclude & op mask
+ *   kernel = table[highest bit of ks]
+ */
+#ifndef CT_DISPATCH_H
+#define CT_DISPATCH_H
+
+
+CT_EXTERN_C_BEGIN
+
+#define CT_MAX_ARGS 16
+#define CT_MAX_RETURNS 4
+
+/* ---- schemas ---- */
+typedef enum ct_type {
+  CT_TYPE_TENSOR = 1,
+  CT_TYPE_INT,
+  CT_TYPE_FLOAT,
+  CT_TYPE_BOOL,
+  CT_TYPE_SCALAR,
+  CT_TYPE_SCALAR_TYPE,
+  CT_TYPE_INT_LIST,
+  CT_TYPE_TENSOR_LIST,
+  CT_TYPE_STR
+} ct_type;
+
+typedef struct ct_arg {
+  ct_type type;
+  bool optional;    /* T? : may be None */
+  bool is_write;    /* Tensor(a!) : mutated and returned */
+  char alias;       /* the alias set letter, 0 if none */
+  bool kwarg_only;  /* after the '*' */
+  int list_size;    /* int[2] -> 2; 0 if unsized */
+  char name[32];
+  char default_value[32]; /* text of the default, "" if none */
+} ct_arg;
+
+typedef struct ct_schema {
+  char name[64];     /* "add" or "myns::op" */
+  char overload[32]; /* "Tensor", "" for the default overload */
+  int nargs, nrets;
+  ct_arg args[CT_MAX_ARGS];
+  ct_arg rets[CT_MAX_RETURNS];
+  char signature[96]; /* codes of the C signature, e.g. "T,T,S->T": picks the boxing adapter */
+} ct_schema;
+
+/* Parse a schema; on failure returns CT_ERR_SCHEMA naming the position. */
+CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out);
+
+/* ---- boxed values ---- */
+typedef struct ct_int_list {
+  const int64_t *data;
+  int64_t n;
+} ct_int_list;
+typedef struct ct_tensor_list {
+  ct_tensor *const *data;
+  int64_t n;
+} ct_tensor_list;
+
+typedef enum ct_value_tag {
+  CT_VALUE_NONE = 0,
+  CT_VALUE_TENSOR,
+  CT_VALUE_INT,
+  CT_VALUE_DOUBLE,
+  CT_VALUE_BOOL,
+  CT_VALUE_SCALAR,
+  CT_VALUE_DTYPE,
+  CT_VALUE_INT_LIST,
+  CT_VALUE_TENSOR_LIST,
+  CT_VALUE_STRING
+} ct_value_tag;
+
+/* One tagged value (PyTorch's IValue). Argument tensors and lists are
+ * borrowed for the call; returned tensors are owned by the stack (owned=1)
+ * until popped. */
+typedef struct ct_value {
+  uint8_t tag;   /* ct_value_tag */
+  uint8_t owned; /* the stack holds a reference to v.tensor */
+  union {
+    ct_tensor *tensor;
+    int64_t i;
+    double d;
+    bool b;
+    ct_scalar scalar;
+    ct_dtype dtype;
+    ct_int_list ints;
+    ct_tensor_list tensors;
+    const char *str;
+  } v;
+} ct_value;
+
+CTDEF ct_value ct_value_none(void);
+CTDEF ct_value ct_value_tensor(ct_tensor *t); /* borrowed; NULL becomes None */
+CTDEF ct_value ct_value_int(int64_t i);
+CTDEF ct_value ct_value_double(double d);
+CTDEF ct_value ct_value_bool(bool b);
+CTDEF ct_value ct_value_scalar(ct_scalar s);
+CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
+CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
+CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
+CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
+
+typedef struct ct_stack {
+  ct_value *items;
+  int size, cap;
+  int heap; /* items was allocated by the stack (grown past the caller's buffer) */
+} ct_stack;
+
+/* A stack over the caller's buffer (which may be NULL with cap 0); it grows
+ * onto the heap when needed. ct_stack_free releases owned values. */
+CTDEF void ct_stack_init(ct_stack *s, ct_value *buf, int cap);
+CTDEF ct_status ct_stack_push(ct_stack *s, ct_value v);
+CTDEF ct_value ct_stack_pop(ct_stack *s); /* an owned tensor becomes the caller's */
+CTDEF void ct_stack_drop(ct_stack *s, int n);
+CTDEF void ct_stack_free(ct_stack *s);
+
+/* ---- kernels and operators ---- */
+typedef struct ct_op ct_op;
+typedef struct ct_kernel ct_kernel;
+typedef void (*ct_unboxed_fn)(void); /* cast to the op's C signature to call */
+typedef ct_status (*ct_boxed_fn)(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *stack);
+
+struct ct_kernel {
+  ct_unboxed_fn unboxed; /* typed entry, or NULL for a boxed-only kernel */
+  ct_boxed_fn boxed;     /* boxed entry (filled with the op's adapter for unboxed kernels) */
+  void *user;            /* for boxed kernels: their own context */
+  const char *source;    /* where it was registered, for ct_op_dump */
+};
+
+static inline ct_kernel ct_kernel_unboxed(ct_unboxed_fn fn) {
+  ct_kernel k;
+  memset(&k, 0, sizeof k);
+  k.unboxed = fn;
+  return k;
+}
+static inline ct_kernel ct_kernel_boxed(ct_boxed_fn fn, void *user) {
+  ct_kernel k;
+  memset(&k, 0, sizeof k);
+  k.boxed = fn;
+  k.user = user;
+  return k;
+}
+#define CT_FN(f) ((ct_unboxed_fn)(void (*)(void))(f))
+
+struct ct_op {
+  ct_keyset mask;                           /* keys that are not fallthrough for this op */
+  ct_kernel table[CT_NUM_RUNTIME_KEYS];     /* resolved kernel per runtime key */
+  ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included */
+  ct_keyset fallthrough;                    /* op-specific fallthrough keys */
+  ct_boxed_fn adapter;                      /* boxed entry for unboxed kernels; NULL if none */
+  ct_schema schema;
+  char full_name[100];                      /* "add.Tensor" */
+};
+
+CTDEF ct_op *ct_def(const char *schema);
+CTDEF ct_op *ct_op_find(const char *name); /* "add.Tensor", or "add" for the default overload */
+CTDEF ct_status ct_impl(const char *op, ct_key key, ct_kernel kernel);
+CTDEF ct_status ct_impl_remove(const char *op, ct_key key);
+CTDEF ct_status ct_fallthrough(const char *op, ct_key key); /* op NULL: for every op */
+CTDEF ct_status ct_fallback(ct_key key, ct_kernel kernel);  /* boxed kernel for every op */
+CTDEF ct_status ct_fallback_remove(ct_key key);             /* drops a fallback or global fallthrough */
+/* Boxing adapter for a C signature code (ct_schema.signature). Generated
+ * code and CT_DEFINE_OP register one per distinct signature. */
+CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter);
+/* Writes the op's table ("CPU: unboxed (builtin) ...") into buf; returns buf. */
+CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap);
+
+/* The key set a call sees: inputs' keys with this thread's and the global
+ * state applied (unmasked). */
+CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys);
+/* Kernel for ks (already including thread state), masked by the op; NULL
+ * with CT_ERR_NO_KERNEL if none. *chosen gets the masked key set. */
+CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keyset *chosen);
+/* Boxed call: the op's arguments are the top of the stack. */
+CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack);
+/* Boxed call with an explicit key set: what a kernel at key k uses with
+ * ks & ct_keys_below(k) to continue below itself. */
+CTDEF ct_status ct_redispatch_boxed(const ct_op *op, ct_keyset ks, ct_stack *stack);
+
+CT_EXTERN_C_END
+
+/* ---- internal fast path used by frontends ---- */
+static inline ct_keyset ct__call_keys(ct_keyset input_keys) {
+  return (input_keys | ct__tls.keys.included | ct__global_keys) & ~ct__tls.keys.excluded;
+}
+
+#endif /* CT_DISPATCH_H */
+
+/* ---- ctorch/guard.h ---- */
+/* ctorch/guard.h - scoped guards: no-grad, inference mode, key include and
+ * exclude, device, and temporaries scopes.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Every guard is an explicit pair, usable in any C compiler (MSVC too):
+ *     ct_guard g; ct_no_grad_begin(&g); ...; ct_guard_end(&g);
+ * and a block macro over the same pair:
+ *     CT_NO_GRAD { ... }
+ * The macro is a single-pass `for` whose exit action runs when the body
+ * finishes. Where CT_HAVE_CLEANUP is 1 (GCC, Clang) the guard variable also
+ * carries __attribute__((cleanup)), so `return`, `goto` and `break` out of
+ * the body restore the state too. Not allowed inside a guard block:
+ *   - longjmp out of it (nothing runs);
+ *   - without CT_HAVE_CLEANUP: return, goto or break out of it (the exit
+ *     action is skipped; use the explicit pair instead);
+ *   - `break`/`continue` meant for an enclosing loop: they bind to the
+ *     guard's own loop (break leaves the guard, continue ends the body).
+ * Guards nest and are per thread. A guard records what it changed and
+ * restores exactly that, so inner guards never undo outer ones.
+ */
+#ifndef CT_GUARD_H
+#define CT_GUARD_H
+
+
+CT_EXTERN_C_BEGIN
+
+typedef struct ct_guard {
+  void (*end)(struct ct_guard *g); /* the exit action, set by *_begin */
+  int state;                       /* 0 before begin, 1 active, 2 ended */
+  ct_keyset changed;               /* keys this guard actually added */
+  int saved_int;                   /* previous grad mode / device index */
+  int8_t device_type;
+  ct__scope scope; /* temporaries (ct_scope_begin only) */
+} ct_guard;
+
+CTDEF void ct_guard_end(ct_guard *g); /* runs the exit action once */
+
+CTDEF void ct_no_grad_begin(ct_guard *g);       /* autograd records nothing */
+CTDEF void ct_enable_grad_begin(ct_guard *g);   /* undo an outer no-grad */
+CTDEF void ct_inference_mode_begin(ct_guard *g); /* no-grad and autograd keys excluded */
+CTDEF void ct_include_keys_begin(ct_guard *g, ct_keyset ks);
+CTDEF void ct_exclude_keys_begin(ct_guard *g, ct_keyset ks);
+CTDEF void ct_device_begin(ct_guard *g, ct_device device);
+CTDEF void ct_scope_begin(ct_guard *g); /* releases the tensors returned inside */
+
+CTDEF bool ct_is_grad_enabled(void);
+CTDEF int ct_current_device(ct_device_type type); /* index set by device guards */
+
+CT_EXTERN_C_END
+
+/* internal */
+static inline ct_guard ct__guard_zero(void) {
+  ct_guard g;
+  memset(&g, 0, sizeof g);
+  return g;
+}
+static inline void ct__guard_cleanup(ct_guard *g) {
+  if (g->state == 1) ct_guard_end(g);
+}
+#if CT_HAVE_CLEANUP
+#define CT__CLEANUP __attribute__((cleanup(ct__guard_cleanup)))
+#else
+#define CT__CLEANUP
+#endif
+#define CT__CAT_(a, b) a##b
+#define CT__CAT(a, b) CT__CAT_(a, b)
+#ifdef __COUNTER__
+#define CT__UNIQUE(prefix) CT__CAT(prefix, __COUNTER__)
+#else
+#define CT__UNIQUE(prefix) CT__CAT(prefix, __LINE__)
+#endif
+#define CT__GUARD_LOOP(g, begin) \
+  for (ct_guard g CT__CLEANUP = ct__guard_zero(); g.state == 0 ? ((begin), g.state = 1) : (ct_guard_end(&g), 0);)
+
+#define CT__NO_GRAD(g) CT__GUARD_LOOP(g, ct_no_grad_begin(&g))
+#define CT__ENABLE_GRAD(g) CT__GUARD_LOOP(g, ct_enable_grad_begin(&g))
+#define CT__INFERENCE_MODE(g) CT__GUARD_LOOP(g, ct_inference_mode_begin(&g))
+#define CT__INCLUDE_KEYS(g, ks) CT__GUARD_LOOP(g, ct_include_keys_begin(&g, (ks)))
+#define CT__EXCLUDE_KEYS(g, ks) CT__GUARD_LOOP(g, ct_exclude_keys_begin(&g, (ks)))
+#define CT__DEVICE_GUARD(g, d) CT__GUARD_LOOP(g, ct_device_begin(&g, (d)))
+#define CT__SCOPE(g) CT__GUARD_LOOP(g, ct_scope_begin(&g))
+
+/* public block macros */
+#define CT_NO_GRAD CT__NO_GRAD(CT__UNIQUE(ct__guard_))
+#define CT_ENABLE_GRAD CT__ENABLE_GRAD(CT__UNIQUE(ct__guard_))
+#define CT_INFERENCE_MODE CT__INFERENCE_MODE(CT__UNIQUE(ct__guard_))
+#define CT_INCLUDE_KEYS(ks) CT__INCLUDE_KEYS(CT__UNIQUE(ct__guard_), ks)
+#define CT_EXCLUDE_KEYS(ks) CT__EXCLUDE_KEYS(CT__UNIQUE(ct__guard_), ks)
+#define CT_DEVICE_GUARD(d) CT__DEVICE_GUARD(CT__UNIQUE(ct__guard_), d)
+#define CT_SCOPE CT__SCOPE(CT__UNIQUE(ct__guard_))
+
+#endif /* CT_GUARD_H */
+
+/* ---- ctorch/iter.h ---- */
+/* ctorch/iter.h - the strided iteration helper every elementwise loop uses.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * A ct_iter walks N operands of one iteration shape. Operand 0 is usually
+ * the output. Each operand has byte strides over the shape; a broadcast
+ * dimension has stride 0 (so a reduction is an iteration whose output has
+ * stride 0 along the reduced dimensions). Building an iterator drops size-1
+ * dimensions and merges neighbours that are contiguous for every operand, so
+ * a contiguous or uniformly broadcast problem becomes one flat loop.
+ *
+ * A loop function gets the operands' base pointers, their innermost byte
+ * strides and a count; it is called once per row of the coalesced shape:
+ *     void loop(char **data, const int64_t *strides, int64_t n, void *ctx);
+ */
+#ifndef CT_ITER_H
+#define CT_ITER_H
+
+
+CT_EXTERN_C_BEGIN
+
+#define CT_ITER_MAX_OPERANDS 4
+
+typedef void (*ct_loop_fn)(char **data, const int64_t *strides, int64_t n, void *ctx);
+
+typedef struct ct_iter {
+  int noperands;
+  int ndim;                                    /* after coalescing; dims stored innermost first */
+  int64_t numel;
+  int64_t shape[CT_MAX_DIMS];                  /* shape[0] is the innermost dimension */
+  int64_t strides[CT_MAX_DIMS][CT_ITER_MAX_OPERANDS]; /* bytes, per dim per operand */
+  char *data[CT_ITER_MAX_OPERANDS];            /* address of each operand's first element */
+} ct_iter;
+
+/* Broadcast shapes a and b (numpy rules) into out; returns its rank or -1
+ * with CT_ERR_SHAPE naming op. */
+CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, const int64_t *b, int64_t *out);
+
+/* Iterate `operands` over (ndim, shape); each operand must broadcast to it. */
+CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *operands, int ndim, const int64_t *shape);
+CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx);
+
+CT_EXTERN_C_END
+#endif /* CT_ITER_H */
+
+/* ---- ctorch/ops.h ---- */
+/* ctorch/ops.h - built-in operators: typed frontends and reference kernels.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Naming: ct_OP is the functional form (new tensor or NULL), ct_OP_ the
+ * in-place form and ct_OP_out the out= form (both return ct_status and bump
+ * the written tensor's version). ct_OP_ex takes every schema argument
+ * (e.g. add's alpha); the short forms use the schema's defaults.
+ * ct_OP_scalar takes a number for `other`, as PyTorch's .Scalar overloads.
+ *
+ * All built-ins are dispatched (see CT__BUILTIN_OPS below for their schemas).
+ * The reference kernels here serve the CPU and Meta keys: every kernel runs
+ * its checks and output allocation, and skips the arithmetic when the
+ * output lives on the meta device, so meta execution is the same code.
+ */
+#ifndef CT_OPS_H
+#define CT_OPS_H
+
+
+CT_EXTERN_C_BEGIN
+
+/* binary arithmetic: PyTorch broadcasting and type promotion */
+CTDEF ct_tensor *ct_add(ct_tensor *self, ct_tensor *other);
+CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha); /* self + alpha * other */
+CTDEF ct_status ct_add_(ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_add_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+CTDEF ct_tensor *ct_add_scalar(ct_tensor *self, ct_scalar other);
+CTDEF ct_status ct_add_scalar_(ct_tensor *self, ct_scalar other);
+CTDEF ct_tensor *ct_sub(ct_tensor *self, ct_tensor *other);
+CTDEF ct_tensor *ct_sub_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha); /* self - alpha * other */
+CTDEF ct_status ct_sub_(ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_sub_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+CTDEF ct_tensor *ct_sub_scalar(ct_tensor *self, ct_scalar other);
+CTDEF ct_status ct_sub_scalar_(ct_tensor *self, ct_scalar other);
+CTDEF ct_tensor *ct_mul(ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_mul_(ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other);
+CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other);
+CTDEF ct_tensor *ct_div(ct_tensor *self, ct_tensor *other); /* true division: integers give float32 */
+CTDEF ct_status ct_div_(ct_tensor *self, ct_tensor *other);
+CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other);
+CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
+
+/* unary */
+CTDEF ct_tensor *ct_neg(ct_tensor *self);
+CTDEF ct_status ct_neg_(ct_tensor *self);
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_tensor *ct_relu(ct_tensor *self);
+CTDEF ct_status ct_relu_(ct_tensor *self);
+CTDEF ct_tensor *ct_exp(ct_tensor *self); /* integers give float32 */
+CTDEF ct_status ct_exp_(ct_tensor *self);
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self);
+
+/* reductions: integers and bool sum to int64 unless dtype says otherwise */
+CTDEF ct_tensor *ct_sum(ct_tensor *self);
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype); /* CT_DTYPE_NONE: default */
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int ndims, const int64_t *dims, bool keepdim);
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int ndims, const int64_t *dims, bool keepdim, ct_dtype dtype);
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int ndims, const int64_t *dims, bool keepdim);
+
+/* matrix product of two 2-D tensors (naive reference kernel) */
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+
+/* copies and fills: any strides, any dtypes, src broadcast to self */
+CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
+CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value);
+
+CT_EXTERN_C_END
+#endif /* CT_OPS_H */
+
+/* ---- ctorch/print.h ---- */
+/* ctorch/print.h - tensors as text, character for character as PyTorch prints them.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * The text is what torch 1.13's repr(tensor) / str(tensor) gives with the
+ * default print options (precision 4, threshold 1000, edgeitems 3, linewidth
+ * 80): floats in integer mode ("1.", "-0."), fixed mode ("0.5000") or
+ * scientific mode ("1.0000e+05") chosen by torch's _Formatter rules, a common
+ * width, nan/inf, True/False, "..." summaries of tensors over 1000 elements,
+ * rows wrapped at 80 columns, and the dtype / device / size suffixes
+ * (", dtype=torch.float64", "tensor(..., device='meta', size=(2, 3))").
+ */
+#ifndef CT_PRINT_H
+#define CT_PRINT_H
+
+#include <stdio.h>
+
+CT_EXTERN_C_BEGIN
+
+/* Writes the text into buf as snprintf does: at most cap - 1 characters and
+ * a NUL when cap > 0 (buf may be NULL when cap is 0). Returns the length the
+ * whole text needs, so a return >= cap means it was cut short; 0 on error. */
+CTDEF size_t ct_format(const ct_tensor *t, char *buf, size_t cap);
+/* The text and a newline, to stdout / to f, as Python's print(t). */
+CTDEF ct_status ct_print(const ct_tensor *t);
+CTDEF ct_status ct_fprint(FILE *f, const ct_tensor *t);
+
+CT_EXTERN_C_END
+#endif /* CT_PRINT_H */
+
+#endif /* CTORCH_H */
+
+#if defined(CTORCH_IMPLEMENTATION) && !defined(CT__IMPLEMENT)
+#define CT__IMPLEMENT
+/* ---- ctorch/base.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__BASE_IMPL)
+#define CT__BASE_IMPL
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#if defined(__SANITIZE_ADDRESS__)
+#define CT__ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CT__ASAN 1
+#endif
+#endif
+#ifdef CT__ASAN /* cached blocks are poisoned, so use-after-free is caught even when memory is reused */
+#include <sanitizer/asan_interface.h>
+#define CT__POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define CT__UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define CT__POISON(p, n) ((void)(p), (void)(n))
+#define CT__UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+#if !defined(CT_NO_THREADS) && !defined(_WIN32)
+#include <pthread.h>
+#define CT__HAVE_PTHREAD 1
+#endif
+
+CT_EXTERN_C_BEGIN
+
+/* ---- mutex: one global lock guards registration and allocator bookkeeping */
+#ifdef CT__HAVE_PTHREAD
+static pthread_mutex_t ct__lock_mutex = PTHREAD_MUTEX_INITIALIZER;
+static void ct__lock(void) { pthread_mutex_lock(&ct__lock_mutex); }
+static void ct__unlock(void) { pthread_mutex_unlock(&ct__lock_mutex); }
+#else
+static void ct__lock(void) {}
+static void ct__unlock(void) {}
+#endif
+
+/* ---- errors -------------------------------------------------------------- */
+typedef struct ct__error_state {
+  ct_status code;
+  char message[512];
+} ct__error_state;
+static CT__TLS ct__error_state ct__error;
+static ct_error_handler ct__error_handler_fn;
+static void *ct__error_handler_user;
+
+CTDEF ct_status ct_last_error(void) { return ct__error.code; }
+CTDEF const char *ct_last_error_message(void) { return ct__error.message; }
+CTDEF void ct_clear_error(void) {
+  ct__error.code = CT_OK;
+  ct__error.message[0] = '\0';
+}
+CTDEF void ct_set_error_handler(ct_error_handler handler, void *user) {
+  ct__error_handler_fn = handler;
+  ct__error_handler_user = user;
+}
+
+CTDEF const char *ct_status_name(ct_status s) {
+  switch (s) {
+#define CT__X(name, value, text) \
+  case name:                     \
+    return #name;
+    CT_ERROR_TABLE(CT__X)
+#undef CT__X
+  default:
+    return "CT_ERR_UNKNOWN";
+  }
+}
+
+CTDEF const char *ct_status_text(ct_status s) {
+  switch (s) {
+#define CT__X(name, value, text) \
+  case name:                     \
+    return text;
+    CT_ERROR_TABLE(CT__X)
+#undef CT__X
+  default:
+    return "unknown error";
+  }
+}
+
+CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
+  int n = snprintf(ct__error.message, sizeof ct__error.message, "%s: ", op ? op : "ctorch");
+  if (n < 0) n = 0;
+  if ((size_t)n < sizeof ct__error.message) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ct__error.message + n, sizeof ct__error.message - (size_t)n, fmt, ap);
+    va_end(ap);
+  }
+  ct__error.code = code;
+  if (ct__error_handler_fn) ct__error_handler_fn(code, ct__error.message, ct__error_handler_user);
+  return code;
+}
+
+/* A NULL argument: pass a pending error through, else report this one. */
+static ct_status ct__fail_null(const char *op, const char *arg) {
+  if (ct__error.code != CT_OK) return ct__error.code;
+  return ct_fail(CT_ERR_NULL, op, "argument '%s' is NULL", arg);
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+typedef struct ct__stats {
+  int64_t live_bytes, peak_bytes, live_blocks, system_allocs, system_frees;
+  int64_t cached_bytes, live_tensors, live_storages;
+} ct__stats;
+static ct__stats ct__global_stats;
+
+static int64_t ct__stat_add(int64_t *counter, int64_t delta) { return ct__atomic_add(counter, delta); }
+
+CTDEF ct_memory_stats ct_memory_stats_get(void) {
+  ct_memory_stats s;
+  s.live_bytes = ct__atomic_load(&ct__global_stats.live_bytes);
+  s.peak_bytes = ct__atomic_load(&ct__global_stats.peak_bytes);
+  s.live_blocks = ct__atomic_load(&ct__global_stats.live_blocks);
+  s.system_allocs = ct__atomic_load(&ct__global_stats.system_allocs);
+  s.system_frees = ct__atomic_load(&ct__global_stats.system_frees);
+  s.cached_bytes = ct__atomic_load(&ct__global_stats.cached_bytes);
+  s.live_tensors = ct__atomic_load(&ct__global_stats.live_tensors);
+  s.live_storages = ct__atomic_load(&ct__global_stats.live_storages);
+  return s;
+}
+
+CTDEF void ct_reset_peak_memory(void) {
+  ct__atomic_store(&ct__global_stats.peak_bytes, ct__atomic_load(&ct__global_stats.live_bytes));
+}
+
+/* ---- system blocks: 64-byte aligned on top of CT_MALLOC -------------------
+ * The original pointer is kept just below the aligned address so that any
+ * user-supplied CT_MALLOC works. */
+#define CT__ALIGN 64
+static void *ct__system_alloc(size_t nbytes) {
+  void *raw;
+  uintptr_t aligned;
+  if (nbytes > SIZE_MAX - 2 * CT__ALIGN) return NULL;
+  raw = CT_MALLOC(nbytes + 2 * CT__ALIGN);
+  if (!raw) return NULL;
+  aligned = ((uintptr_t)raw + CT__ALIGN + (CT__ALIGN - 1)) & ~(uintptr_t)(CT__ALIGN - 1);
+  ((void **)aligned)[-1] = raw;
+  ct__stat_add(&ct__global_stats.system_allocs, 1);
+  return (void *)aligned;
+}
+static void ct__system_free(void *p) {
+  if (!p) return;
+  ct__stat_add(&ct__global_stats.system_frees, 1);
+  CT_FREE(((void **)p)[-1]);
+}
+
+/* ---- thread caches ---------------------------------------------------------
+ * Size class c holds blocks of 64 << c bytes. A freed block goes on the
+ * freeing thread's list (the block's memory is the list node). */
+#define CT__NUM_CLASSES 15 /* 64 B .. 1 MiB */
+typedef struct ct__free_block {
+  struct ct__free_block *next;
+} ct__free_block;
+typedef struct ct__thread_cache {
+  ct__free_block *lists[CT__NUM_CLASSES];
+  size_t cached;
+  int registered; /* thread-exit hook installed */
+} ct__thread_cache;
+static CT__TLS ct__thread_cache ct__cache;
+
+static int ct__size_class(size_t nbytes) {
+  int c = 0;
+  size_t cap = 64;
+  while (cap < nbytes) {
+    cap <<= 1;
+    if (++c >= CT__NUM_CLASSES) return -1;
+  }
+  return c;
+}
+
+CTDEF void ct_empty_cache(void) {
+  int c;
+  for (c = 0; c < CT__NUM_CLASSES; c++) {
+    ct__free_block *b = ct__cache.lists[c];
+    while (b) {
+      ct__free_block *next = b->next;
+      CT__UNPOISON(b, (size_t)64 << c);
+      ct__system_free(b);
+      b = next;
+    }
+    ct__cache.lists[c] = NULL;
+  }
+  ct__stat_add(&ct__global_stats.cached_bytes, -(int64_t)ct__cache.cached);
+  ct__cache.cached = 0;
+}
+
+#ifdef CT__HAVE_PTHREAD
+static pthread_key_t ct__exit_key;
+static pthread_once_t ct__exit_once = PTHREAD_ONCE_INIT;
+static void ct__thread_exit(void *unused) {
+  (void)unused;
+  ct_empty_cache();
+}
+static void ct__exit_key_init(void) { pthread_key_create(&ct__exit_key, ct__thread_exit); }
+static void ct__register_thread(void) {
+  pthread_once(&ct__exit_once, ct__exit_key_init);
+  pthread_setspecific(ct__exit_key, &ct__cache);
+  ct__cache.registered = 1;
+}
+#else
+static void ct__register_thread(void) { ct__cache.registered = 1; }
+#endif
+
+/* Pooled allocation used for data, tensor and storage objects alike. */
+static void *ct__pool_alloc(size_t nbytes) {
+  int c = ct__size_class(nbytes ? nbytes : 1);
+  void *p;
+  if (c >= 0 && ct__cache.lists[c]) {
+    ct__free_block *b = ct__cache.lists[c];
+    CT__UNPOISON(b, (size_t)64 << c);
+    ct__cache.lists[c] = b->next;
+    ct__cache.cached -= (size_t)64 << c;
+    ct__stat_add(&ct__global_stats.cached_bytes, -((int64_t)64 << c));
+    return b;
+  }
+  if (CT_UNLIKELY(!ct__cache.registered)) ct__register_thread();
+  p = ct__system_alloc(c >= 0 ? (size_t)64 << c : nbytes);
+  return p;
+}
+
+static void ct__pool_free(void *p, size_t nbytes) {
+  int c;
+  if (!p) return;
+  c = ct__size_class(nbytes ? nbytes : 1);
+  if (c >= 0 && ct__cache.cached + ((size_t)64 << c) <= (size_t)CT_CPU_CACHE_LIMIT) {
+    ct__free_block *b = (ct__free_block *)p;
+    b->next = ct__cache.lists[c];
+    ct__cache.lists[c] = b;
+    CT__POISON((char *)b + sizeof *b, ((size_t)64 << c) - sizeof *b);
+    ct__cache.cached += (size_t)64 << c;
+    ct__stat_add(&ct__global_stats.cached_bytes, (int64_t)64 << c);
+    return;
+  }
+  ct__system_free(p);
+}
+
+static void *ct__cpu_alloc(void *ctx, size_t nbytes) {
+  void *p = ct__pool_alloc(nbytes);
+  int64_t live;
+  (void)ctx;
+  if (!p) return NULL;
+  live = ct__stat_add(&ct__global_stats.live_bytes, (int64_t)nbytes);
+  ct__stat_add(&ct__global_stats.live_blocks, 1);
+  if (CT_UNLIKELY(live > ct__global_stats.peak_bytes)) ct__atomic_store(&ct__global_stats.peak_bytes, live);
+  return p;
+}
+static void ct__cpu_free(void *ctx, void *p, size_t nbytes) {
+  (void)ctx;
+  if (!p) return;
+  ct__stat_add(&ct__global_stats.live_bytes, -(int64_t)nbytes);
+  ct__stat_add(&ct__global_stats.live_blocks, -1);
+  ct__pool_free(p, nbytes);
+}
+
+static const ct_allocator ct__cpu_allocator_instance = {"cpu", ct__cpu_alloc, ct__cpu_free, NULL};
+CTDEF const ct_allocator *ct_cpu_allocator(void) { return &ct__cpu_allocator_instance; }
+
+CT_EXTERN_C_END
+#endif /* CT__BASE_IMPL */
+/* ---- ctorch/dtype.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__DTYPE_IMPL)
+#define CT__DTYPE_IMPL
+CT_EXTERN_C_BEGIN
+
+static const size_t ct__dtype_sizes[] = {
+#define CT__X(name, ctype, size, str, kind) size,
+    CT_DTYPE_TABLE(CT__X)
+#undef CT__X
+};
+static const char *const ct__dtype_names[] = {
+#define CT__X(name, ctype, size, str, kind) str,
+    CT_DTYPE_TABLE(CT__X)
+#undef CT__X
+};
+static const char ct__dtype_kinds[] = {
+#define CT__X(name, ctype, size, str, kind) kind,
+    CT_DTYPE_TABLE(CT__X)
+#undef CT__X
+};
+typedef char ct__dtype_table_check[(sizeof ct__dtype_sizes / sizeof ct__dtype_sizes[0] == CT_DTYPE_NUM) ? 1 : -1];
+
+CTDEF bool ct_dtype_valid(ct_dtype t) { return (int)t >= 0 && t < CT_DTYPE_NUM; }
+CTDEF size_t ct_dtype_size(ct_dtype t) { return ct_dtype_valid(t) ? ct__dtype_sizes[t] : 0; }
+CTDEF const char *ct_dtype_name(ct_dtype t) { return ct_dtype_valid(t) ? ct__dtype_names[t] : "invalid"; }
+CTDEF bool ct_dtype_is_floating(ct_dtype t) { return ct_dtype_valid(t) && ct__dtype_kinds[t] == 'f'; }
+CTDEF bool ct_dtype_is_integral(ct_dtype t, bool include_bool) {
+  return ct_dtype_valid(t) && (ct__dtype_kinds[t] == 'i' || (include_bool && t == CT_BOOL));
+}
+
+/* Rank within the promotion lattice; f16 and bf16 share a rank. */
+static int ct__promo_rank(ct_dtype t) {
+  switch (t) {
+  case CT_BOOL: return 0;
+  case CT_U8: return 1;
+  case CT_I32: return 2;
+  case CT_I64: return 3;
+  case CT_F16:
+  case CT_BF16: return 4;
+  case CT_F32: return 5;
+  case CT_F64: return 6;
+  default: return -1;
+  }
+}
+
+CTDEF ct_dtype ct_promote_types(ct_dtype a, ct_dtype b) {
+  if (a == b) return a;
+  if (!ct_dtype_valid(a)) return b;
+  if (!ct_dtype_valid(b)) return a;
+  if ((a == CT_F16 && b == CT_BF16) || (a == CT_BF16 && b == CT_F16)) return CT_F32;
+  return ct__promo_rank(a) >= ct__promo_rank(b) ? a : b;
+}
+
+CTDEF bool ct_can_cast(ct_dtype from, ct_dtype to) {
+  if (ct_dtype_is_floating(from) && ct_dtype_is_integral(to, true)) return false;
+  if (from != CT_BOOL && to == CT_BOOL) return false;
+  return true;
+}
+
+CTDEF ct_dtype ct_scalar_dtype(ct_scalar s) {
+  return s.kind == CT_SCALAR_FLOAT ? CT_F32 : s.kind == CT_SCALAR_BOOL ? CT_BOOL : CT_I64;
+}
+
+CTDEF float ct_f16_to_f32(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu, bits;
+  float f;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (man << 13); /* inf / nan */
+  } else if (exp != 0) {
+    bits = sign | ((exp + 112u) << 23) | (man << 13);
+  } else if (man == 0) {
+    bits = sign;
+  } else { /* subnormal half: normalise */
+    int e = -1;
+    do {
+      e++;
+      man <<= 1;
+    } while ((man & 0x400u) == 0);
+    bits = sign | ((uint32_t)(112 - e) << 23) | ((man & 0x3ffu) << 13);
+  }
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+CTDEF uint16_t ct_f32_to_f16(float f) {
+  uint32_t x, sign, man;
+  int32_t exp;
+  memcpy(&x, &f, 4);
+  sign = (x >> 16) & 0x8000u;
+  exp = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+  man = x & 0x7fffffu;
+  if (((x >> 23) & 0xff) == 0xff) return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0u));
+  if (exp >= 0x1f) return (uint16_t)(sign | 0x7c00u); /* overflow -> inf */
+  if (exp <= 0) {                                      /* subnormal or zero */
+    uint32_t shift, half, rest;
+    if (exp < -10) return (uint16_t)sign;
+    man |= 0x800000u;
+    shift = (uint32_t)(14 - exp);
+    half = man >> shift;
+    rest = man & ((1u << shift) - 1);
+    if (rest > (1u << (shift - 1)) || (rest == (1u << (shift - 1)) && (half & 1u))) half++;
+    return (uint16_t)(sign | half);
+  }
+  {
+    uint32_t h = sign | ((uint32_t)exp << 10) | (man >> 13), rest = man & 0x1fffu;
+    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) h++; /* may carry into exp: correct */
+    return (uint16_t)h;
+  }
+}
+
+CTDEF float ct_bf16_to_f32(uint16_t h) {
+  uint32_t bits = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+CTDEF uint16_t ct_f32_to_bf16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u); /* quiet nan */
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return (uint16_t)(x >> 16);
+}
+
+CT_EXTERN_C_END
+#endif /* CT__DTYPE_IMPL */
+/* ---- ctorch/keys.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__KEYS_IMPL)
+#define CT__KEYS_IMPL
+CT_EXTERN_C_BEGIN
+
+#ifndef CT_STATIC
+CT__TLS ct__thread_state ct__tls;
+ct_keyset ct__global_keys;
+#endif
+
+CTDEF const char *ct_key_name(ct_key k) {
+  switch ((int)k) {
+#define CT__X(name, bit, str) \
+  case bit:                   \
+    return str;
+    CT_KEY_TABLE(CT__X)
+#undef CT__X
+  default:
+    return "?";
+  }
+}
+CTDEF bool ct_key_valid(ct_key k) { return k != CT_KEY_UNDEFINED && ct_key_name(k)[0] != '?'; }
+
+CTDEF char *ct_keyset_format(ct_keyset ks, char *buf, size_t cap) {
+  size_t len = 0;
+  int k;
+  if (!buf || cap == 0) return buf;
+  buf[0] = '\0';
+  for (k = 0; k < 64; k++) {
+    if (ks & ((ct_keyset)1 << k)) {
+      const char *name = ct_key_name((ct_key)k);
+      int n = snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", name);
+      if (n < 0 || (size_t)n >= cap - len) break;
+      len += (size_t)n;
+    }
+  }
+  return buf;
+}
+
+CTDEF ct_local_keys ct_local_keys_get(void) { return ct__tls.keys; }
+CTDEF void ct_local_keys_set(ct_local_keys k) { ct__tls.keys = k; }
+CTDEF ct_keyset ct_global_keys_get(void) { return ct__atomic_load(&ct__global_keys); }
+CTDEF void ct_global_keys_set(ct_keyset ks) { ct__atomic_store(&ct__global_keys, ks & ~CT_BACKEND_KEYS); }
+
+CT_EXTERN_C_END
+#endif /* CT__KEYS_IMPL */
+/* ---- ctorch/tensor.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__TENSOR_IMPL)
+#define CT__TENSOR_IMPL
+#include <math.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- devices ---- */
+static const char *const ct__device_names[CT_DEVICE_NUM] = {"cpu", "cuda", "meta", "privateuseone", "privateusetwo",
+                                                            "privateusethree"};
+static const ct_key ct__device_keys[CT_DEVICE_NUM] = {CT_KEY_CPU,          CT_KEY_CUDA,         CT_KEY_META,
+                                                      CT_KEY_PRIVATEUSE1, CT_KEY_PRIVATEUSE2, CT_KEY_PRIVATEUSE3};
+
+static void *ct__meta_alloc(void *ctx, size_t nbytes) {
+  (void)ctx;
+  (void)nbytes;
+  return NULL;
+}
+static void ct__meta_free(void *ctx, void *p, size_t nbytes) {
+  (void)ctx;
+  (void)p;
+  (void)nbytes;
+}
+static const ct_allocator ct__meta_allocator = {"meta", ct__meta_alloc, ct__meta_free, NULL};
+static const ct_allocator *ct__device_allocators[CT_DEVICE_NUM] = {&ct__cpu_allocator_instance, NULL,
+                                                                   &ct__meta_allocator};
+
+CTDEF const char *ct_device_type_name(ct_device_type t) {
+  return (unsigned)t < CT_DEVICE_NUM ? ct__device_names[t] : "invalid";
+}
+CTDEF ct_key ct_device_backend_key(ct_device_type t) {
+  return (unsigned)t < CT_DEVICE_NUM ? ct__device_keys[t] : CT_KEY_UNDEFINED;
+}
+CTDEF ct_status ct_set_device_allocator(ct_device_type t, const ct_allocator *a) {
+  if ((unsigned)t >= CT_DEVICE_NUM) return ct_fail(CT_ERR_DEVICE, "ct_set_device_allocator", "invalid device type %d", (int)t);
+  if (!a || !a->alloc || !a->free) return ct__fail_null("ct_set_device_allocator", "allocator");
+  ct__device_allocators[t] = a;
+  return CT_OK;
+}
+CTDEF const ct_allocator *ct_device_allocator(ct_device_type t) {
+  return (unsigned)t < CT_DEVICE_NUM ? ct__device_allocators[t] : NULL;
+}
+
+static void ct__init(void); /* dispatch.h: registers the built-in operators once */
+static int ct__initialized;
+
+/* ---- validation helpers ---- */
+static int64_t ct__wrap_dim(const char *op, int64_t dim, int ndim) {
+  int64_t n = ndim > 0 ? ndim : 1; /* a 0-dim tensor accepts dims 0 and -1 */
+  if (dim < -n || dim >= n) {
+    ct_fail(CT_ERR_INDEX, op, "dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+            (long long)-n, (long long)(n - 1), (long long)dim);
+    return -1;
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
+/* numel of a shape, or -1 after recording an error for a bad rank, a
+ * negative size or an element count whose byte size overflows. */
+static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype) {
+  int64_t numel = 1, limit;
+  int i;
+  if (ndim < 0 || ndim > CT_MAX_DIMS) {
+    ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS);
+    return -1;
+  }
+  if (ndim > 0 && !sizes) {
+    ct__fail_null(op, "sizes");
+    return -1;
+  }
+  if (!ct_dtype_valid(dtype)) {
+    ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
+    return -1;
+  }
+  limit = (int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : SIZE_MAX) / ct_dtype_size(dtype));
+  for (i = 0; i < ndim; i++) {
+    if (sizes[i] < 0) {
+      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)sizes[i], i);
+      return -1;
+    }
+  }
+  for (i = 0; i < ndim; i++) {
+    if (sizes[i] == 0) return 0;
+  }
+  for (i = 0; i < ndim; i++) {
+    if (numel > limit / sizes[i]) {
+      char buf[160];
+      ct_fail(CT_ERR_SIZE, op, "size %s overflows: numel * element size (%d) does not fit in memory",
+              ct_shape_format(ndim, sizes, buf, sizeof buf), (int)ct_dtype_size(dtype));
+      return -1;
+    }
+    numel *= sizes[i];
+  }
+  return numel;
+}
+
+static void ct__contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides) {
+  int64_t s = 1;
+  int i;
+  for (i = ndim - 1; i >= 0; i--) {
+    strides[i] = s;
+    s *= sizes[i] > 1 ? sizes[i] : 1;
+  }
+}
+
+CTDEF char *ct_shape_format(int ndim, const int64_t *sizes, char *buf, size_t cap) {
+  size_t len = 0;
+  int i, n;
+  if (!buf || cap < 3) return buf;
+  buf[len++] = '[';
+  buf[len] = '\0';
+  for (i = 0; i < ndim && sizes; i++) {
+    n = snprintf(buf + len, cap - len, "%s%lld", i ? ", " : "", (long long)sizes[i]);
+    if (n < 0 || (size_t)n >= cap - len - 1) break;
+    len += (size_t)n;
+  }
+  if (len < cap - 1) {
+    buf[len++] = ']';
+    buf[len] = '\0';
+  }
+  return buf;
+}
+
+/* ---- objects ---- */
+static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *op) {
+  const ct_allocator *a = ct_device_allocator((ct_device_type)device.type);
+  ct_storage *s;
+  if (!a) {
+    ct_fail(CT_ERR_DEVICE, op, "no allocator for device '%s' (is its backend linked?)",
+            ct_device_type_name((ct_device_type)device.type));
+    return NULL;
+  }
+  s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
+  if (!s) {
+    ct_fail(CT_ERR_OOM, op, "out of memory allocating a storage");
+    return NULL;
+  }
+  s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
+  if (nbytes && !s->data && device.type != CT_DEVICE_META) {
+    ct__pool_free(s, sizeof(ct_storage));
+    ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s", nbytes,
+            ct_device_type_name((ct_device_type)device.type));
+    return NULL;
+  }
+  s->refcount = 1;
+  s->version = 0;
+  s->nbytes = nbytes;
+  s->device = device;
+  s->allocator = a;
+  s->deleter = NULL;
+  s->deleter_ctx = NULL;
+  ct__stat_add(&ct__global_stats.live_storages, 1);
+  return s;
+}
+
+static void ct__storage_release(ct_storage *s) {
+  if (ct__atomic_add(&s->refcount, -1) != 0) return;
+  if (s->deleter)
+    s->deleter(s->data, s->deleter_ctx);
+  else if (s->allocator && s->data)
+    s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
+  ct__pool_free(s, sizeof(ct_storage));
+  ct__stat_add(&ct__global_stats.live_storages, -1);
+}
+
+/* A new tensor over `storage` (whose reference it takes over). */
+static ct_tensor *ct__tensor_wrap(ct_storage *storage, ct_dtype dtype, int ndim, const int64_t *sizes,
+                                  const int64_t *strides, int64_t offset, int64_t numel) {
+  ct_tensor *t = (ct_tensor *)ct__pool_alloc(sizeof(ct_tensor));
+  int i;
+  if (!t) {
+    ct__storage_release(storage);
+    ct_fail(CT_ERR_OOM, "ctorch", "out of memory allocating a tensor");
+    return NULL;
+  }
+  t->refcount = 1;
+  t->dtype = (int8_t)dtype;
+  t->ndim = (int8_t)ndim;
+  t->flags = 0;
+  t->device = storage->device;
+  t->keys = ct_keyset_of(ct_device_backend_key((ct_device_type)storage->device.type));
+  t->storage = storage;
+  t->offset = offset;
+  t->numel = numel;
+  for (i = 0; i < ndim; i++) {
+    t->sizes[i] = sizes[i];
+    t->strides[i] = strides[i];
+  }
+  t->autograd = NULL;
+  ct__stat_add(&ct__global_stats.live_tensors, 1);
+  return t;
+}
+
+/* Register a new tensor with the innermost temporaries scope at this level. */
+static ct_tensor *ct__track(ct_tensor *t) {
+  ct__scope *s = ct__tls.scope;
+  if (!t || !s || s->depth != ct__tls.depth) return t;
+  if (s->n == s->cap) {
+    int cap = s->cap * 2;
+    ct_tensor **items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)cap);
+    if (!items) return t; /* cannot track: the caller still gets a valid reference */
+    memcpy(items, s->items, sizeof(ct_tensor *) * (size_t)s->n);
+    if (s->items != s->inline_items) CT_FREE(s->items);
+    s->items = items;
+    s->cap = cap;
+  }
+  s->items[s->n++] = t;
+  return t;
+}
+
+/* Fresh contiguous tensor; untracked (kernels use it for their outputs). */
+static ct_tensor *ct__empty(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype, ct_device device) {
+  int64_t strides[CT_MAX_DIMS];
+  int64_t numel;
+  ct_storage *s;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, dtype);
+  if (numel < 0) return NULL;
+  if ((unsigned)device.type >= CT_DEVICE_NUM) {
+    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)device.type);
+    return NULL;
+  }
+  s = ct__storage_new((size_t)numel * ct_dtype_size(dtype), device, op);
+  if (!s) return NULL;
+  ct__contiguous_strides(ndim, sizes, strides);
+  return ct__tensor_wrap(s, dtype, ndim, sizes, strides, 0, numel);
+}
+
+static ct_tensor *ct__empty_like(const char *op, const ct_tensor *t, ct_dtype dtype) {
+  return ct__empty(op, t->ndim, t->sizes, dtype, t->device);
+}
+
+/* A view of t's storage with new metadata: the one place views are made. */
+static ct_tensor *ct__make_view(const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                                int64_t offset) {
+  int64_t numel = 1;
+  int i;
+  ct_tensor *v;
+  for (i = 0; i < ndim; i++) numel *= sizes[i];
+  ct__atomic_add(&t->storage->refcount, 1);
+  v = ct__tensor_wrap(t->storage, (ct_dtype)t->dtype, ndim, sizes, strides, offset, numel);
+  if (v) v->keys = t->keys;
+  return v;
+}
+
+CTDEF ct_tensor *ct_retain(ct_tensor *t) {
+  if (t) ct__atomic_add(&t->refcount, 1);
+  return t;
+}
+
+static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
+
+CTDEF void ct_release(ct_tensor *t) {
+  if (!t || ct__atomic_add(&t->refcount, -1) != 0) return;
+  if (t->autograd) ct__autograd_release(t);
+  ct__storage_release(t->storage);
+  ct__pool_free(t, sizeof(ct_tensor));
+  ct__stat_add(&ct__global_stats.live_tensors, -1);
+}
+
+static void ct__autograd_release(ct_tensor *t) { t->autograd = NULL; }
+
+/* ---- temporaries ---- */
+CTDEF ct_tensor *ct_keep(ct_tensor *t) {
+  ct__scope *s = ct__tls.scope;
+  int i;
+  if (!t || !s || s->depth != ct__tls.depth) return t;
+  for (i = s->n - 1; i >= 0; i--) {
+    if (s->items[i] == t) {
+      memmove(s->items + i, s->items + i + 1, sizeof(ct_tensor *) * (size_t)(s->n - i - 1));
+      s->n--;
+      if (s->parent && s->parent->depth == s->depth) {
+        ct__tls.scope = s->parent; /* hand it to the enclosing scope */
+        ct__track(t);
+        ct__tls.scope = s;
+      }
+      break;
+    }
+  }
+  return t;
+}
+
+/* ---- factories ---- */
+CTDEF ct_tensor *ct_empty_opts(int ndim, const int64_t *sizes, ct_options opts) {
+  return ct__track(ct__empty("ct_empty", ndim, sizes, opts.dtype, opts.device));
+}
+CTDEF ct_tensor *ct_empty(int ndim, const int64_t *sizes, ct_dtype dtype) {
+  return ct__track(ct__empty("ct_empty", ndim, sizes, dtype, CT_CPU));
+}
+
+CTDEF ct_tensor *ct_empty_strided(int ndim, const int64_t *sizes, const int64_t *strides, ct_options opts) {
+  static const char *op = "ct_empty_strided";
+  int64_t numel, extent = 1;
+  ct_storage *s;
+  int i;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, opts.dtype);
+  if (numel < 0) return NULL;
+  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    if (strides[i] < 0) {
+      ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i);
+      return NULL;
+    }
+    if (numel && strides[i] > (INT64_MAX / 2) / (sizes[i] ? sizes[i] : 1)) {
+      ct_fail(CT_ERR_SIZE, op, "stride %lld at dimension %d overflows", (long long)strides[i], i);
+      return NULL;
+    }
+    if (numel) extent += (sizes[i] - 1) * strides[i];
+  }
+  if (!numel) extent = 0;
+  if (extent > (int64_t)(INT64_MAX / 16)) {
+    ct_fail(CT_ERR_SIZE, op, "storage extent overflows");
+    return NULL;
+  }
+  s = ct__storage_new((size_t)extent * ct_dtype_size(opts.dtype), opts.device, op);
+  if (!s) return NULL;
+  return ct__track(ct__tensor_wrap(s, opts.dtype, ndim, sizes, strides, 0, numel));
+}
+
+static ct_tensor *ct__filled(const char *op, int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
+  ct_tensor *t = ct__empty(op, ndim, sizes, opts.dtype, opts.device);
+  if (t && ct_fill_(t, value) != CT_OK) {
+    ct_release(t);
+    return NULL;
+  }
+  return ct__track(t);
+}
+CTDEF ct_tensor *ct_zeros(int ndim, const int64_t *sizes, ct_dtype dtype) {
+  return ct__filled("ct_zeros", ndim, sizes, ct_int(0), ct_opts(dtype, CT_CPU));
+}
+CTDEF ct_tensor *ct_ones(int ndim, const int64_t *sizes, ct_dtype dtype) {
+  return ct__filled("ct_ones", ndim, sizes, ct_int(1), ct_opts(dtype, CT_CPU));
+}
+CTDEF ct_tensor *ct_full(int ndim, const int64_t *sizes, ct_scalar value, ct_dtype dtype) {
+  return ct__filled("ct_full", ndim, sizes, value, ct_opts(dtype, CT_CPU));
+}
+CTDEF ct_tensor *ct_full_opts(int ndim, const int64_t *sizes, ct_scalar value, ct_options opts) {
+  return ct__filled("ct_full", ndim, sizes, value, opts);
+}
+CTDEF ct_tensor *ct_scalar_tensor(ct_scalar value, ct_dtype dtype) {
+  return ct__filled("ct_scalar_tensor", 0, NULL, value, ct_opts(dtype, CT_CPU));
+}
+
+CTDEF ct_tensor *ct_empty_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_empty_like", "t"), (ct_tensor *)NULL;
+  return ct__track(ct__empty_like("ct_empty_like", t, (ct_dtype)t->dtype));
+}
+CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value) {
+  if (!t) return ct__fail_null("ct_full_like", "t"), (ct_tensor *)NULL;
+  return ct__filled("ct_full_like", t->ndim, t->sizes, value, ct_opts((ct_dtype)t->dtype, t->device));
+}
+CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_zeros_like", "t"), (ct_tensor *)NULL;
+  return ct__filled("ct_zeros_like", t->ndim, t->sizes, ct_int(0), ct_opts((ct_dtype)t->dtype, t->device));
+}
+CTDEF ct_tensor *ct_ones_like(const ct_tensor *t) {
+  if (!t) return ct__fail_null("ct_ones_like", "t"), (ct_tensor *)NULL;
+  return ct__filled("ct_ones_like", t->ndim, t->sizes, ct_int(1), ct_opts((ct_dtype)t->dtype, t->device));
+}
+
+/* Store one double into an element of any dtype (the slow, general path). */
+static void ct__store_double(void *p, ct_dtype dtype, double v) {
+  switch (dtype) {
+  case CT_F32: *(float *)p = (float)v; break;
+  case CT_F64: *(double *)p = v; break;
+  case CT_F16: *(uint16_t *)p = ct_f32_to_f16((float)v); break;
+  case CT_BF16: *(uint16_t *)p = ct_f32_to_bf16((float)v); break;
+  case CT_I64: *(int64_t *)p = (int64_t)v; break;
+  case CT_I32: *(int32_t *)p = (int32_t)v; break;
+  case CT_U8: *(uint8_t *)p = (uint8_t)(int64_t)v; break;
+  case CT_BOOL: *(bool *)p = v != 0; break;
+  default: break;
+  }
+}
+static double ct__load_double(const void *p, ct_dtype dtype) {
+  switch (dtype) {
+  case CT_F32: return *(const float *)p;
+  case CT_F64: return *(const double *)p;
+  case CT_F16: return ct_f16_to_f32(*(const uint16_t *)p);
+  case CT_BF16: return ct_bf16_to_f32(*(const uint16_t *)p);
+  case CT_I64: return (double)*(const int64_t *)p;
+  case CT_I32: return *(const int32_t *)p;
+  case CT_U8: return *(const uint8_t *)p;
+  case CT_BOOL: return *(const bool *)p ? 1.0 : 0.0;
+  default: return 0;
+  }
+}
+
+CTDEF ct_tensor *ct_arange(double start, double end, double step, ct_dtype dtype) {
+  static const char *op = "ct_arange";
+  double n;
+  int64_t len, i;
+  ct_tensor *t;
+  if (step == 0 || step != step) return ct_fail(CT_ERR_INVALID, op, "step must be nonzero"), (ct_tensor *)NULL;
+  if (!isfinite(start) || !isfinite(end))
+    return ct_fail(CT_ERR_INVALID, op, "unsupported range: %g -> %g", start, end), (ct_tensor *)NULL;
+  if ((step > 0 && end < start) || (step < 0 && end > start))
+    return ct_fail(CT_ERR_INVALID, op, "upper bound and larger bound inconsistent with step sign"), (ct_tensor *)NULL;
+  n = ceil((end - start) / step);
+  if (n > 9.0e15) return ct_fail(CT_ERR_SIZE, op, "too many elements (%g)", n), (ct_tensor *)NULL;
+  len = (int64_t)n;
+  t = ct__empty(op, 1, &len, dtype, CT_CPU);
+  if (!t) return NULL;
+  for (i = 0; i < len; i++)
+    ct__store_double((char *)t->storage->data + (size_t)i * ct_dtype_size(dtype), dtype, start + (double)i * step);
+  return ct__track(t);
+}
+
+CTDEF ct_tensor *ct_from_array(int ndim, const int64_t *sizes, ct_dtype dtype, const void *data) {
+  ct_tensor *t;
+  if (!data) return ct__fail_null("ct_from_array", "data"), (ct_tensor *)NULL;
+  t = ct__empty("ct_from_array", ndim, sizes, dtype, CT_CPU);
+  if (!t) return NULL;
+  if (t->numel) memcpy(t->storage->data, data, (size_t)t->numel * ct_dtype_size(dtype));
+  return ct__track(t);
+}
+
+static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
+                                void (*deleter)(void *data, void *ctx), void *ctx) {
+  static const char *op = "ct_from_blob";
+  int64_t st[CT_MAX_DIMS], numel, extent = 1;
+  ct_storage *s;
+  int i;
+  if (CT_UNLIKELY(!ct__initialized)) ct__init();
+  numel = ct__checked_numel(op, ndim, sizes, dtype);
+  if (numel < 0) return NULL;
+  if (!data && numel > 0) return ct__fail_null(op, "data"), (ct_tensor *)NULL;
+  if (strides) {
+    for (i = 0; i < ndim; i++) {
+      if (strides[i] < 0)
+        return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i),
+               (ct_tensor *)NULL;
+      st[i] = strides[i];
+      if (numel) extent += (sizes[i] - 1) * strides[i];
+    }
+  } else {
+    ct__contiguous_strides(ndim, sizes, st);
+    extent = numel;
+  }
+  s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
+  if (!s) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  s->refcount = 1;
+  s->version = 0;
+  s->data = data;
+  s->nbytes = numel ? (size_t)extent * ct_dtype_size(dtype) : 0;
+  s->device = CT_CPU;
+  s->allocator = NULL;
+  s->deleter = deleter;
+  s->deleter_ctx = ctx;
+  ct__stat_add(&ct__global_stats.live_storages, 1);
+  return ct__tensor_wrap(s, dtype, ndim, sizes, st, 0, numel);
+}
+CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
+                              void (*deleter)(void *data, void *ctx), void *ctx) {
+  return ct__track(ct__from_blob(data, ndim, sizes, strides, dtype, deleter, ctx));
+}
+
+/* ---- views ---- */
+#define CT__CHECK_T(op, t)                                            \
+  do {                                                                \
+    if (CT_UNLIKELY(!(t))) return ct__fail_null(op, #t), (ct_tensor *)NULL; \
+  } while (0)
+
+/* Strides for viewing (sizes, strides) as new_sizes without copying, or 0
+ * if the memory layout does not allow it (PyTorch's computeStride). */
+static int ct__view_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, int new_ndim,
+                            const int64_t *new_sizes, int64_t *new_strides) {
+  int64_t chunk, tensor_numel = 1, view_numel = 1;
+  int td, vd = new_ndim - 1;
+  if (numel == 0 || ndim == 0) {
+    ct__contiguous_strides(new_ndim, new_sizes, new_strides);
+    return 1;
+  }
+  chunk = strides[ndim - 1];
+  for (td = ndim - 1; td >= 0; td--) {
+    tensor_numel *= sizes[td];
+    if (td == 0 || (sizes[td - 1] != 1 && strides[td - 1] != tensor_numel * chunk)) {
+      while (vd >= 0 && (view_numel < tensor_numel || new_sizes[vd] == 1)) {
+        new_strides[vd] = view_numel * chunk;
+        view_numel *= new_sizes[vd];
+        vd--;
+      }
+      if (view_numel != tensor_numel) return 0;
+      if (td > 0) {
+        chunk = strides[td - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  return vd == -1;
+}
+
+/* Resolve a requested shape with at most one -1 against numel. */
+static int ct__infer_shape(const char *op, int ndim, const int64_t *sizes, int64_t numel, int64_t *out) {
+  int i, infer = -1;
+  int64_t known = 1;
+  char buf[160];
+  if (ndim < 0 || ndim > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), 0;
+  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), 0;
+  for (i = 0; i < ndim; i++) {
+    out[i] = sizes[i];
+    if (sizes[i] == -1) {
+      if (infer >= 0) return ct_fail(CT_ERR_SHAPE, op, "only one dimension can be inferred"), 0;
+      infer = i;
+    } else if (sizes[i] < 0) {
+      return ct_fail(CT_ERR_SIZE, op, "invalid shape dimension %lld", (long long)sizes[i]), 0;
+    } else if (sizes[i] && known > INT64_MAX / sizes[i]) {
+      return ct_fail(CT_ERR_SIZE, op, "shape %s overflows", ct_shape_format(ndim, sizes, buf, sizeof buf)), 0;
+    } else {
+      known *= sizes[i];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || numel % known != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
+                     ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
+             0;
+    out[infer] = numel / known;
+  } else if (known != numel) {
+    return ct_fail(CT_ERR_SHAPE, op, "shape '%s' is invalid for input of size %lld",
+                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)numel),
+           0;
+  }
+  return 1;
+}
+
+CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes) {
+  static const char *op = "ct_view";
+  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  CT__CHECK_T(op, t);
+  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
+  if (!ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
+    return ct_fail(CT_ERR_VIEW, op,
+                   "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+                   "across two contiguous subspaces). Use ct_reshape instead."),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
+}
+
+CTDEF ct_tensor *ct_reshape(ct_tensor *t, int ndim, const int64_t *sizes) {
+  static const char *op = "ct_reshape";
+  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  ct_tensor *c, *v;
+  CT__CHECK_T(op, t);
+  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
+  if (ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
+    return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
+  c = ct__empty_like(op, t, (ct_dtype)t->dtype);
+  if (!c) return NULL;
+  if (ct_copy_(c, t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  ct__contiguous_strides(ndim, shape, strides);
+  v = ct__make_view(c, ndim, shape, strides, 0);
+  ct_release(c);
+  return ct__track(v);
+}
+
+CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+  static const char *op = "ct_as_strided";
+  int64_t numel, last = 0, storage_elems;
+  int i;
+  char buf[160];
+  CT__CHECK_T(op, t);
+  numel = ct__checked_numel(op, ndim, sizes, (ct_dtype)t->dtype);
+  if (numel < 0) return NULL;
+  if (ndim > 0 && !strides) return ct__fail_null(op, "strides"), (ct_tensor *)NULL;
+  if (offset < 0) return ct_fail(CT_ERR_VIEW, op, "negative storage offset %lld", (long long)offset), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    if (strides[i] < 0)
+      return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d is not supported", (long long)strides[i], i),
+             (ct_tensor *)NULL;
+    if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX - last) / (sizes[i] - 1))
+      return ct_fail(CT_ERR_VIEW, op, "stride %lld at dimension %d overflows", (long long)strides[i], i), (ct_tensor *)NULL;
+    if (numel) last += (sizes[i] - 1) * strides[i];
+  }
+  storage_elems = (int64_t)(t->storage->nbytes / ct_dtype_size((ct_dtype)t->dtype));
+  if ((numel && (offset > storage_elems || last >= storage_elems - offset)) || (!numel && offset > storage_elems))
+    return ct_fail(CT_ERR_VIEW, op,
+                   "setStorage: sizes %s, strides with offset %lld reach element %lld, out of bounds for storage "
+                   "of %lld elements",
+                   ct_shape_format(ndim, sizes, buf, sizeof buf), (long long)offset,
+                   (long long)(numel ? offset + last : offset), (long long)storage_elems),
+           (ct_tensor *)NULL;
+  return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
+}
+
+CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1) {
+  static const char *op = "ct_transpose";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], tmp;
+  CT__CHECK_T(op, t);
+  if ((dim0 = ct__wrap_dim(op, dim0, t->ndim)) < 0 || (dim1 = ct__wrap_dim(op, dim1, t->ndim)) < 0) return NULL;
+  memcpy(sizes, t->sizes, sizeof sizes);
+  memcpy(strides, t->strides, sizeof strides);
+  if (t->ndim > 0) {
+    tmp = sizes[dim0], sizes[dim0] = sizes[dim1], sizes[dim1] = tmp;
+    tmp = strides[dim0], strides[dim0] = strides[dim1], strides[dim1] = tmp;
+  }
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset));
+}
+
+CTDEF ct_tensor *ct_t(ct_tensor *t) {
+  CT__CHECK_T("ct_t", t);
+  if (t->ndim > 2)
+    return ct_fail(CT_ERR_RANK, "ct_t", "expects a tensor with <= 2 dimensions, but self is %dD", t->ndim), (ct_tensor *)NULL;
+  return ct_transpose(t, 0, t->ndim < 2 ? 0 : 1);
+}
+
+CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims) {
+  static const char *op = "ct_permute";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int seen[CT_MAX_DIMS] = {0};
+  int i;
+  CT__CHECK_T(op, t);
+  if (ndim != t->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "number of dims don't match in permute (input has %d, dims has %d)", t->ndim, ndim),
+           (ct_tensor *)NULL;
+  if (ndim > 0 && !dims) return ct__fail_null(op, "dims"), (ct_tensor *)NULL;
+  for (i = 0; i < ndim; i++) {
+    int64_t d = ct__wrap_dim(op, dims[i], ndim);
+    if (d < 0) return NULL;
+    if (seen[d]) return ct_fail(CT_ERR_INVALID, op, "repeated dim %lld in permute", (long long)dims[i]), (ct_tensor *)NULL;
+    seen[d] = 1;
+    sizes[i] = t->sizes[d];
+    strides[i] = t->strides[d];
+  }
+  return ct__track(ct__make_view(t, ndim, sizes, strides, t->offset));
+}
+
+CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
+  static const char *op = "ct_flatten";
+  int64_t sizes[CT_MAX_DIMS], n = 1;
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if ((start_dim = ct__wrap_dim(op, start_dim, t->ndim)) < 0 || (end_dim = ct__wrap_dim(op, end_dim, t->ndim)) < 0)
+    return NULL;
+  if (start_dim > end_dim)
+    return ct_fail(CT_ERR_INVALID, op, "start_dim cannot come after end_dim"), (ct_tensor *)NULL;
+  if (t->ndim == 0) {
+    int64_t one = 1;
+    return ct_reshape(t, 1, &one);
+  }
+  for (i = 0; i < start_dim; i++) sizes[k++] = t->sizes[i];
+  for (i = (int)start_dim; i <= end_dim; i++) n *= t->sizes[i];
+  sizes[k++] = n;
+  for (i = (int)end_dim + 1; i < t->ndim; i++) sizes[k++] = t->sizes[i];
+  return ct_reshape(t, k, sizes);
+}
+
+static ct_tensor *ct__squeeze_impl(ct_tensor *t, int64_t only_dim) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int i, k = 0;
+  for (i = 0; i < t->ndim; i++) {
+    if (t->sizes[i] == 1 && (only_dim < 0 || only_dim == i)) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
+}
+CTDEF ct_tensor *ct_squeeze(ct_tensor *t) {
+  CT__CHECK_T("ct_squeeze", t);
+  return ct__squeeze_impl(t, -1);
+}
+CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *t, int64_t dim) {
+  CT__CHECK_T("ct_squeeze_dim", t);
+  if ((dim = ct__wrap_dim("ct_squeeze_dim", dim, t->ndim)) < 0) return NULL;
+  return ct__squeeze_impl(t, t->ndim ? dim : -2);
+}
+
+CTDEF ct_tensor *ct_unsqueeze(ct_tensor *t, int64_t dim) {
+  static const char *op = "ct_unsqueeze";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int i, k = 0;
+  CT__CHECK_T(op, t);
+  if (t->ndim >= CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "result rank %d exceeds CT_MAX_DIMS (%d)", t->ndim + 1, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim + 1)) < 0) return NULL;
+  for (i = 0; i <= t->ndim; i++) {
+    if (i == dim) {
+      sizes[k] = 1;
+      strides[k++] = i < t->ndim ? t->sizes[i] * t->strides[i] : 1;
+    }
+    if (i < t->ndim) {
+      sizes[k] = t->sizes[i];
+      strides[k++] = t->strides[i];
+    }
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
+}
+
+static ct_tensor *ct__expand(const char *op, ct_tensor *t, int ndim, const int64_t *sizes, int allow_minus_one) {
+  int64_t out_sizes[CT_MAX_DIMS], out_strides[CT_MAX_DIMS];
+  int i;
+  char b1[160], b2[160];
+  CT__CHECK_T(op, t);
+  if (ndim < 0 || ndim > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS), (ct_tensor *)NULL;
+  if (ndim > 0 && !sizes) return ct__fail_null(op, "sizes"), (ct_tensor *)NULL;
+  if (ndim < t->ndim)
+    return ct_fail(CT_ERR_SHAPE, op,
+                   "the number of sizes provided (%d) must be greater or equal to the number of dimensions in the "
+                   "tensor (%d)",
+                   ndim, t->ndim),
+           (ct_tensor *)NULL;
+  for (i = ndim - 1; i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    int64_t want = sizes[i];
+    if (j < 0) {
+      if (want < 0)
+        return ct_fail(CT_ERR_SHAPE, op, "the expanded size of the tensor (%lld) isn't allowed in a leading, "
+                       "non-existing dimension %d", (long long)want, i),
+               (ct_tensor *)NULL;
+      out_sizes[i] = want;
+      out_strides[i] = 0;
+      continue;
+    }
+    if (want == -1 && allow_minus_one) want = t->sizes[j];
+    if (want < 0) return ct_fail(CT_ERR_SIZE, op, "invalid size %lld at dimension %d", (long long)want, i), (ct_tensor *)NULL;
+    if (t->sizes[j] == want) {
+      out_sizes[i] = want;
+      out_strides[i] = t->strides[j];
+    } else if (t->sizes[j] == 1) {
+      out_sizes[i] = want;
+      out_strides[i] = 0;
+    } else {
+      return ct_fail(CT_ERR_SHAPE, op,
+                     "the expanded size of the tensor (%lld) must match the existing size (%lld) at non-singleton "
+                     "dimension %d. Target sizes: %s. Tensor sizes: %s",
+                     (long long)want, (long long)t->sizes[j], i, ct_shape_format(ndim, sizes, b1, sizeof b1),
+                     ct_shape_format(t->ndim, t->sizes, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    }
+  }
+  if (ct__checked_numel(op, ndim, out_sizes, (ct_dtype)t->dtype) < 0) return NULL;
+  return ct__track(ct__make_view(t, ndim, out_sizes, out_strides, t->offset));
+}
+CTDEF ct_tensor *ct_expand(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
+CTDEF ct_tensor *ct_broadcast_to(ct_tensor *t, int ndim, const int64_t *sizes) {
+  return ct__expand("ct_broadcast_to", t, ndim, sizes, 1);
+}
+
+CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  static const char *op = "ct_slice";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "slice() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  if (step <= 0) return ct_fail(CT_ERR_INVALID, op, "slice step must be positive (got %lld)", (long long)step), (ct_tensor *)NULL;
+  n = t->sizes[dim];
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  start = start < 0 ? 0 : start > n ? n : start;
+  end = end < start ? start : end > n ? n : end;
+  memcpy(sizes, t->sizes, sizeof sizes);
+  memcpy(strides, t->strides, sizeof strides);
+  sizes[dim] = (end - start + step - 1) / step;
+  strides[dim] = t->strides[dim] * step;
+  return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]));
+}
+
+CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
+  static const char *op = "ct_narrow";
+  int64_t n;
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "narrow() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  n = t->sizes[dim];
+  if (start < -n || start > n)
+    return ct_fail(CT_ERR_INDEX, op, "start out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                   (long long)-n, (long long)n, (long long)start),
+           (ct_tensor *)NULL;
+  if (start < 0) start += n;
+  if (length < 0 || start > n - length)
+    return ct_fail(CT_ERR_INDEX, op, "start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start,
+                   (long long)length, (long long)n),
+           (ct_tensor *)NULL;
+  return ct_slice(t, dim, start, start + length, 1);
+}
+
+CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index) {
+  static const char *op = "ct_select";
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
+  int i, k = 0;
+  char buf[160];
+  CT__CHECK_T(op, t);
+  if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "select() cannot be applied to a 0-dim tensor"), (ct_tensor *)NULL;
+  if ((dim = ct__wrap_dim(op, dim, t->ndim)) < 0) return NULL;
+  n = t->sizes[dim];
+  if (index < -n || index >= n)
+    return ct_fail(CT_ERR_INDEX, op, "index %lld out of range for tensor of size %s at dimension %lld", (long long)index,
+                   ct_shape_format(t->ndim, t->sizes, buf, sizeof buf), (long long)dim),
+           (ct_tensor *)NULL;
+  if (index < 0) index += n;
+  for (i = 0; i < t->ndim; i++) {
+    if (i == dim) continue;
+    sizes[k] = t->sizes[i];
+    strides[k++] = t->strides[i];
+  }
+  return ct__track(ct__make_view(t, k, sizes, strides, t->offset + index * t->strides[dim]));
+}
+
+CTDEF ct_tensor *ct_alias(ct_tensor *t) {
+  CT__CHECK_T("ct_alias", t);
+  return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
+}
+
+/* ---- copies ---- */
+CTDEF ct_tensor *ct_clone(const ct_tensor *t) {
+  ct_tensor *c;
+  CT__CHECK_T("ct_clone", t);
+  c = ct__empty_like("ct_clone", t, (ct_dtype)t->dtype);
+  if (c && ct_copy_(c, (ct_tensor *)t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return ct__track(c);
+}
+
+CTDEF ct_tensor *ct_contiguous(ct_tensor *t) {
+  CT__CHECK_T("ct_contiguous", t);
+  if (ct_is_contiguous(t)) return ct__track(ct_retain(t));
+  return ct_clone(t);
+}
+
+CTDEF ct_tensor *ct_to_dtype(ct_tensor *t, ct_dtype dtype) {
+  ct_tensor *c;
+  CT__CHECK_T("ct_to_dtype", t);
+  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  if (t->dtype == dtype) return ct__track(ct_retain(t));
+  c = ct__empty_like("ct_to_dtype", t, dtype);
+  if (c && ct_copy_(c, t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return ct__track(c);
+}
+
+CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) {
+  ct_tensor *c;
+  CT__CHECK_T("ct_to_device", t);
+  if (ct_device_eq(t->device, device)) return ct__track(ct_retain(t));
+  c = ct__empty("ct_to_device", t->ndim, t->sizes, (ct_dtype)t->dtype, device);
+  if (c && ct_copy_(c, t) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return ct__track(c);
+}
+
+/* ---- queries ---- */
+CTDEF bool ct_is_contiguous(const ct_tensor *t) {
+  int64_t expected = 1;
+  int i;
+  if (!t) return false;
+  if (t->numel < 2) return true;
+  for (i = t->ndim - 1; i >= 0; i--) {
+    if (t->sizes[i] == 1) continue;
+    if (t->strides[i] != expected) return false;
+    expected *= t->sizes[i];
+  }
+  return true;
+}
+
+CTDEF bool ct_same_shape(const ct_tensor *a, const ct_tensor *b) {
+  int i;
+  if (!a || !b || a->ndim != b->ndim) return false;
+  for (i = 0; i < a->ndim; i++)
+    if (a->sizes[i] != b->sizes[i]) return false;
+  return true;
+}
+
+CTDEF int64_t ct_size(const ct_tensor *t, int64_t dim) {
+  if (!t) return ct__fail_null("ct_size", "t"), -1;
+  if (t->ndim == 0) return ct_fail(CT_ERR_INDEX, "ct_size", "a 0-dim tensor has no dimension %lld", (long long)dim), -1;
+  if ((dim = ct__wrap_dim("ct_size", dim, t->ndim)) < 0) return -1;
+  return t->sizes[dim];
+}
+
+CTDEF void *ct_data_ptr(const ct_tensor *t) {
+  if (!t || !t->storage->data) return NULL;
+  return (char *)t->storage->data + (size_t)t->offset * ct_dtype_size((ct_dtype)t->dtype);
+}
+
+/* ---- elements ---- */
+static const char *ct__element_ptr(const char *op, const ct_tensor *t, int64_t index) {
+  int64_t off = t->offset;
+  int i;
+  if (index < 0 || index >= t->numel) {
+    ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for a tensor of %lld elements", (long long)index,
+            (long long)t->numel);
+    return NULL;
+  }
+  if (t->device.type != CT_DEVICE_CPU) {
+    ct_fail(CT_ERR_DEVICE, op, "element access needs a CPU tensor, got one on %s",
+            ct_device_type_name((ct_device_type)t->device.type));
+    return NULL;
+  }
+  for (i = t->ndim - 1; i >= 0; i--) {
+    off += (index % t->sizes[i]) * t->strides[i];
+    index /= t->sizes[i];
+  }
+  return (const char *)t->storage->data + (size_t)off * ct_dtype_size((ct_dtype)t->dtype);
+}
+
+CTDEF double ct_get(const ct_tensor *t, int64_t index) {
+  const char *p;
+  if (!t) return ct__fail_null("ct_get", "t"), NAN;
+  p = ct__element_ptr("ct_get", t, index);
+  return p ? ct__load_double(p, (ct_dtype)t->dtype) : NAN;
+}
+CTDEF int64_t ct_get_int(const ct_tensor *t, int64_t index) {
+  const char *p;
+  if (!t) return ct__fail_null("ct_get_int", "t"), 0;
+  p = ct__element_ptr("ct_get_int", t, index);
+  if (!p) return 0;
+  if (t->dtype == CT_I64) return *(const int64_t *)p;
+  return (int64_t)ct__load_double(p, (ct_dtype)t->dtype);
+}
+CTDEF ct_status ct_set(ct_tensor *t, int64_t index, double value) {
+  const char *p;
+  if (!t) return ct__fail_null("ct_set", "t");
+  p = ct__element_ptr("ct_set", t, index);
+  if (!p) return ct_last_error();
+  ct__store_double((void *)p, (ct_dtype)t->dtype, value);
+  t->storage->version++;
+  return CT_OK;
+}
+CTDEF ct_status ct_item(const ct_tensor *t, double *value) {
+  if (!t) return ct__fail_null("ct_item", "t");
+  if (!value) return ct__fail_null("ct_item", "value");
+  if (t->numel != 1)
+    return ct_fail(CT_ERR_SHAPE, "ct_item", "a tensor with %lld elements cannot be converted to a scalar",
+                   (long long)t->numel);
+  if (!ct__element_ptr("ct_item", t, 0)) return ct_last_error();
+  *value = ct_get(t, 0);
+  return CT_OK;
+}
+CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
+  ct_tensor *view;
+  ct_status st;
+  if (!t) return ct__fail_null("ct_to_array", "t");
+  if (!dst) return ct__fail_null("ct_to_array", "dst");
+  view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
+  if (!view) return ct_last_error();
+  st = ct_copy_(view, (ct_tensor *)t);
+  ct_release(view);
+  return st;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__TENSOR_IMPL */
+/* ---- ctorch/dispatch.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__DISPATCH_IMPL)
+#define CT__DISPATCH_IMPL
+#include <stdio.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- schema parser ----
+ * name[.overload](Type name[=default], ..., *, ...) -> Ret | (Ret, Ret) */
+typedef struct ct__parser {
+  const char *text, *p;
+  const char *err;
+} ct__parser;
+
+static void ct__skip_ws(ct__parser *ps) {
+  while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n') ps->p++;
+}
+static int ct__is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+static int ct__ident(ct__parser *ps, char *out, size_t cap, int allow_ns) {
+  size_t n = 0;
+  ct__skip_ws(ps);
+  while (ct__is_ident(*ps->p) || (allow_ns && ps->p[0] == ':' && ps->p[1] == ':')) {
+    int w = (*ps->p == ':') ? 2 : 1;
+    if (n + (size_t)w >= cap) {
+      ps->err = "name too long";
+      return 0;
+    }
+    memcpy(out + n, ps->p, (size_t)w);
+    n += (size_t)w;
+    ps->p += w;
+  }
+  out[n] = '\0';
+  if (!n) ps->err = "expected a name";
+  return n > 0;
+}
+static int ct__expect(ct__parser *ps, char c, const char *what) {
+  ct__skip_ws(ps);
+  if (*ps->p != c) {
+    ps->err = what;
+    return 0;
+  }
+  ps->p++;
+  return 1;
+}
+
+static int ct__parse_type(ct__parser *ps, ct_arg *a) {
+  char word[32];
+  if (!ct__ident(ps, word, sizeof word, 0)) {
+    ps->err = "expected a type";
+    return 0;
+  }
+  if (!strcmp(word, "Tensor")) a->type = CT_TYPE_TENSOR;
+  else if (!strcmp(word, "int") || !strcmp(word, "SymInt")) a->type = CT_TYPE_INT;
+  else if (!strcmp(word, "float")) a->type = CT_TYPE_FLOAT;
+  else if (!strcmp(word, "bool")) a->type = CT_TYPE_BOOL;
+  else if (!strcmp(word, "Scalar")) a->type = CT_TYPE_SCALAR;
+  else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
+  else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
+  else {
+    ps->err = "unknown type";
+    ps->p -= strlen(word);
+    return 0;
+  }
+  if (*ps->p == '(') { /* alias annotation (a) or (a!) */
+    ps->p++;
+    if (*ps->p < 'a' || *ps->p > 'z') {
+      ps->err = "expected an alias letter";
+      return 0;
+    }
+    a->alias = *ps->p++;
+    if (*ps->p == '!') {
+      a->is_write = true;
+      ps->p++;
+    }
+    if (*ps->p++ != ')') {
+      ps->p--;
+      ps->err = "expected ')' after alias annotation";
+      return 0;
+    }
+    if (a->type != CT_TYPE_TENSOR) {
+      ps->err = "alias annotation on a non-tensor";
+      return 0;
+    }
+  }
+  if (*ps->p == '[') { /* list, optionally sized */
+    ps->p++;
+    while (*ps->p >= '0' && *ps->p <= '9') a->list_size = a->list_size * 10 + (*ps->p++ - '0');
+    if (*ps->p++ != ']') {
+      ps->p--;
+      ps->err = "expected ']'";
+      return 0;
+    }
+    if (a->type == CT_TYPE_INT) a->type = CT_TYPE_INT_LIST;
+    else if (a->type == CT_TYPE_TENSOR) a->type = CT_TYPE_TENSOR_LIST;
+    else {
+      ps->err = "only int[] and Tensor[] lists are supported";
+      return 0;
+    }
+  }
+  if (*ps->p == '?') {
+    a->optional = true;
+    ps->p++;
+  }
+  return 1;
+}
+
+static const char *ct__type_code(const ct_arg *a) {
+  switch (a->type) {
+  case CT_TYPE_TENSOR: return a->is_write ? "Tw" : a->optional ? "T?" : "T";
+  case CT_TYPE_INT: return a->optional ? "i?" : "i";
+  case CT_TYPE_FLOAT: return a->optional ? "f?" : "f";
+  case CT_TYPE_BOOL: return a->optional ? "b?" : "b";
+  case CT_TYPE_SCALAR: return a->optional ? "S?" : "S";
+  case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
+  case CT_TYPE_INT_LIST: return "I";    /* n < 0 ... see ct_int_list: data NULL = None */
+  case CT_TYPE_TENSOR_LIST: return "L";
+  case CT_TYPE_STR: return "s";
+  }
+  return "?";
+}
+
+CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) {
+  static const char *op = "ct_schema_parse";
+  ct__parser ps;
+  int kw = 0, i;
+  size_t len = 0;
+  if (!text) return ct__fail_null(op, "schema");
+  if (!out) return ct__fail_null(op, "out");
+  memset(out, 0, sizeof *out);
+  ps.text = ps.p = text;
+  ps.err = NULL;
+  if (!ct__ident(&ps, out->name, sizeof out->name, 1)) goto fail;
+  if (*ps.p == '.') {
+    ps.p++;
+    if (!ct__ident(&ps, out->overload, sizeof out->overload, 0)) goto fail;
+  }
+  if (!ct__expect(&ps, '(', "expected '('")) goto fail;
+  ct__skip_ws(&ps);
+  while (*ps.p != ')') {
+    ct_arg *a;
+    if ((out->nargs || kw) && !ct__expect(&ps, ',', "expected ',' or ')'")) goto fail;
+    ct__skip_ws(&ps);
+    if (*ps.p == '*') {
+      if (kw) {
+        ps.err = "'*' given twice";
+        goto fail;
+      }
+      kw = 1;
+      ps.p++;
+      ct__skip_ws(&ps);
+      continue;
+    }
+    if (out->nargs >= CT_MAX_ARGS) {
+      ps.err = "too many arguments";
+      goto fail;
+    }
+    a = &out->args[out->nargs];
+    if (!ct__parse_type(&ps, a)) goto fail;
+    if (!ct__ident(&ps, a->name, sizeof a->name, 0)) goto fail;
+    a->kwarg_only = kw != 0;
+    for (i = 0; i < out->nargs; i++) {
+      if (!strcmp(out->args[i].name, a->name)) {
+        ps.err = "duplicate argument name";
+        goto fail;
+      }
+    }
+    ct__skip_ws(&ps);
+    if (*ps.p == '=') {
+      size_t n = 0;
+      int depth = 0;
+      ps.p++;
+      ct__skip_ws(&ps);
+      while (*ps.p && (depth > 0 || (*ps.p != ',' && *ps.p != ')'))) {
+        if (*ps.p == '[' || *ps.p == '(') depth++;
+        if (*ps.p == ']' || *ps.p == ')') depth--;
+        if (n + 1 >= sizeof a->default_value) {
+          ps.err = "default value too long";
+          goto fail;
+        }
+        a->default_value[n++] = *ps.p++;
+      }
+      while (n && a->default_value[n - 1] == ' ') n--;
+      a->default_value[n] = '\0';
+      if (!n) {
+        ps.err = "expected a default value";
+        goto fail;
+      }
+    }
+    out->nargs++;
+    ct__skip_ws(&ps);
+    if (!*ps.p) {
+      ps.err = "expected ',' or ')'";
+      goto fail;
+    }
+  }
+  ps.p++;
+  ct__skip_ws(&ps);
+  if (ps.p[0] != '-' || ps.p[1] != '>') {
+    ps.err = "expected '->'";
+    goto fail;
+  }
+  ps.p += 2;
+  ct__skip_ws(&ps);
+  if (*ps.p == '(') { /* tuple of returns, possibly empty */
+    ps.p++;
+    ct__skip_ws(&ps);
+    while (*ps.p != ')') {
+      if (out->nrets && !ct__expect(&ps, ',', "expected ',' or ')' in returns")) goto fail;
+      if (out->nrets >= CT_MAX_RETURNS) {
+        ps.err = "too many returns";
+        goto fail;
+      }
+      if (!ct__parse_type(&ps, &out->rets[out->nrets])) goto fail;
+      ct__skip_ws(&ps);
+      if (ct__is_ident(*ps.p) && !ct__ident(&ps, out->rets[out->nrets].name, sizeof out->rets[0].name, 0)) goto fail;
+      out->nrets++;
+      ct__skip_ws(&ps);
+      if (!*ps.p) {
+        ps.err = "expected ')' after returns";
+        goto fail;
+      }
+    }
+    ps.p++;
+  } else {
+    if (!ct__parse_type(&ps, &out->rets[0])) goto fail;
+    out->nrets = 1;
+  }
+  ct__skip_ws(&ps);
+  if (*ps.p) {
+    ps.err = "unexpected text after the returns";
+    goto fail;
+  }
+  /* C signature code: argument codes, "->", return codes */
+  for (i = 0; i < out->nargs; i++) {
+    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "", ct__type_code(&out->args[i]));
+    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
+    len += (size_t)n;
+  }
+  for (i = 0; i < out->nrets; i++) {
+    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "->", ct__type_code(&out->rets[i]));
+    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
+    len += (size_t)n;
+  }
+  if (out->nrets == 0 && len + 2 < sizeof out->signature) memcpy(out->signature + len, "->", 3);
+  return CT_OK;
+fail:
+  return ct_fail(CT_ERR_SCHEMA, op, "malformed schema '%s' at offset %d: %s", text, (int)(ps.p - ps.text),
+                 ps.err ? ps.err : "syntax error");
+}
+
+/* ---- values and stacks ---- */
+static ct_value ct__value(ct_value_tag tag) {
+  ct_value v;
+  memset(&v, 0, sizeof v);
+  v.tag = (uint8_t)tag;
+  return v;
+}
+CTDEF ct_value ct_value_none(void) { return ct__value(CT_VALUE_NONE); }
+CTDEF ct_value ct_value_tensor(ct_tensor *t) {
+  ct_value v = ct__value(t ? CT_VALUE_TENSOR : CT_VALUE_NONE);
+  v.v.tensor = t;
+  return v;
+}
+CTDEF ct_value ct_value_int(int64_t i) {
+  ct_value v = ct__value(CT_VALUE_INT);
+  v.v.i = i;
+  return v;
+}
+CTDEF ct_value ct_value_double(double d) {
+  ct_value v = ct__value(CT_VALUE_DOUBLE);
+  v.v.d = d;
+  return v;
+}
+CTDEF ct_value ct_value_bool(bool b) {
+  ct_value v = ct__value(CT_VALUE_BOOL);
+  v.v.b = b;
+  return v;
+}
+CTDEF ct_value ct_value_scalar(ct_scalar s) {
+  ct_value v = ct__value(s.kind == CT_SCALAR_NONE ? CT_VALUE_NONE : CT_VALUE_SCALAR);
+  v.v.scalar = s;
+  return v;
+}
+CTDEF ct_value ct_value_dtype(ct_dtype d) {
+  ct_value v = ct__value(d == CT_DTYPE_NONE ? CT_VALUE_NONE : CT_VALUE_DTYPE);
+  v.v.dtype = d;
+  return v;
+}
+CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n) {
+  ct_value v = ct__value(CT_VALUE_INT_LIST);
+  v.v.ints.data = data;
+  v.v.ints.n = n;
+  return v;
+}
+CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n) {
+  ct_value v = ct__value(CT_VALUE_TENSOR_LIST);
+  v.v.tensors.data = data;
+  v.v.tensors.n = n;
+  return v;
+}
+CTDEF ct_value ct_value_string(const char *s) {
+  ct_value v = ct__value(s ? CT_VALUE_STRING : CT_VALUE_NONE);
+  v.v.str = s;
+  return v;
+}
+
+CTDEF void ct_stack_init(ct_stack *s, ct_value *buf, int cap) {
+  s->items = buf;
+  s->size = 0;
+  s->cap = buf ? cap : 0;
+  s->heap = 0;
+}
+CTDEF ct_status ct_stack_push(ct_stack *s, ct_value v) {
+  if (!s) return ct__fail_null("ct_stack_push", "stack");
+  if (s->size == s->cap) {
+    int cap = s->cap ? s->cap * 2 : 8;
+    ct_value *items = (ct_value *)CT_MALLOC(sizeof(ct_value) * (size_t)cap);
+    if (!items) return ct_fail(CT_ERR_OOM, "ct_stack_push", "out of memory growing a stack to %d values", cap);
+    if (s->size) memcpy(items, s->items, sizeof(ct_value) * (size_t)s->size);
+    if (s->heap) CT_FREE(s->items);
+    s->items = items;
+    s->cap = cap;
+    s->heap = 1;
+  }
+  s->items[s->size++] = v;
+  return CT_OK;
+}
+CTDEF ct_value ct_stack_pop(ct_stack *s) {
+  if (!s || s->size == 0) return ct_value_none();
+  return s->items[--s->size];
+}
+CTDEF void ct_stack_drop(ct_stack *s, int n) {
+  if (!s) return;
+  while (n-- > 0 && s->size > 0) {
+    ct_value *v = &s->items[--s->size];
+    if (v->owned && v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+  }
+}
+CTDEF void ct_stack_free(ct_stack *s) {
+  if (!s) return;
+  ct_stack_drop(s, s->size);
+  if (s->heap) CT_FREE(s->items);
+  s->items = NULL;
+  s->cap = 0;
+  s->heap = 0;
+}
+
+/* Check the top nargs values against the schema and normalise them to the
+ * exact representation adapters read (ints widen to Scalars and floats,
+ * None for optionals). */
+static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
+  int i;
+  if (n != op->schema.nargs)
+    return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", op->schema.nargs, n);
+  for (i = 0; i < n; i++) {
+    const ct_arg *s = &op->schema.args[i];
+    ct_value *v = &a[i];
+    int ok = 0;
+    if (v->tag == CT_VALUE_NONE) {
+      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR;
+      if (ok && s->type == CT_TYPE_SCALAR_TYPE) v->v.dtype = CT_DTYPE_NONE;
+      if (ok && s->type == CT_TYPE_INT_LIST) v->v.ints.data = NULL, v->v.ints.n = -1;
+      if (ok && s->type == CT_TYPE_SCALAR) v->v.scalar.kind = CT_SCALAR_NONE;
+    } else {
+      switch (s->type) {
+      case CT_TYPE_TENSOR: ok = v->tag == CT_VALUE_TENSOR; break;
+      case CT_TYPE_INT: ok = v->tag == CT_VALUE_INT; break;
+      case CT_TYPE_FLOAT:
+        if (v->tag == CT_VALUE_INT) v->tag = CT_VALUE_DOUBLE, v->v.d = (double)v->v.i;
+        ok = v->tag == CT_VALUE_DOUBLE;
+        break;
+      case CT_TYPE_BOOL: ok = v->tag == CT_VALUE_BOOL; break;
+      case CT_TYPE_SCALAR:
+        if (v->tag == CT_VALUE_INT) v->tag = CT_VALUE_SCALAR, v->v.scalar = ct_int(v->v.i);
+        else if (v->tag == CT_VALUE_DOUBLE) v->tag = CT_VALUE_SCALAR, v->v.scalar = ct_float(v->v.d);
+        else if (v->tag == CT_VALUE_BOOL) v->tag = CT_VALUE_SCALAR, v->v.scalar = ct_bool(v->v.b);
+        ok = v->tag == CT_VALUE_SCALAR;
+        break;
+      case CT_TYPE_SCALAR_TYPE: ok = v->tag == CT_VALUE_DTYPE; break;
+      case CT_TYPE_INT_LIST:
+        if (v->tag == CT_VALUE_INT && s->list_size) { /* int[1] accepts a bare int */
+          ok = 0;
+          break;
+        }
+        ok = v->tag == CT_VALUE_INT_LIST;
+        break;
+      case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
+      case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
+      }
+    }
+    if (!ok)
+      return ct_fail(CT_ERR_INVALID, op->full_name, "argument %d ('%s') has the wrong type (value tag %d)", i, s->name,
+                     (int)v->tag);
+  }
+  return CT_OK;
+}
+
+/* ---- registry ---- */
+typedef struct ct__adapter_entry {
+  char signature[96];
+  ct_boxed_fn fn;
+} ct__adapter_entry;
+
+static struct {
+  ct_op **ops;
+  int nops, cap;
+  ct__adapter_entry adapters[128];
+  int nadapters;
+  ct_kernel fallbacks[CT_NUM_RUNTIME_KEYS];
+  ct_keyset fallthrough; /* global fallthrough keys */
+} ct__registry;
+
+static ct_op *ct__find_locked(const char *name) {
+  int i;
+  const char *dot = strchr(name, '.');
+  for (i = 0; i < ct__registry.nops; i++) {
+    ct_op *op = ct__registry.ops[i];
+    if (dot ? !strcmp(op->full_name, name) : (!strcmp(op->schema.name, name) && !op->schema.overload[0])) return op;
+  }
+  return NULL;
+}
+
+static ct_boxed_fn ct__adapter_for(const char *signature) {
+  int i;
+  for (i = 0; i < ct__registry.nadapters; i++)
+    if (!strcmp(ct__registry.adapters[i].signature, signature)) return ct__registry.adapters[i].fn;
+  return NULL;
+}
+
+static int ct__has(const ct_kernel *k) { return k->unboxed || k->boxed; }
+
+/* Which kernel serves runtime key k: direct registration, then alias keys,
+ * then the key's fallback (see Note [Key set layout] in keys.h). */
+static ct_kernel ct__resolve(const ct_op *op, int k) {
+  ct_kernel none;
+  const ct_kernel *r = op->registered;
+  memset(&none, 0, sizeof none);
+  if (!ct_key_valid((ct_key)k) || (op->fallthrough & ct_keyset_of((ct_key)k))) return none;
+  if (ct__has(&r[k])) return r[k];
+  if (ct_key_is_backend((ct_key)k)) {
+    if (ct__has(&r[CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD])) return r[CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD];
+    if (ct__has(&r[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD])) return r[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD];
+  }
+  if (ct_key_is_autograd((ct_key)k)) {
+    if (ct__has(&r[CT_KEY_AUTOGRAD])) return r[CT_KEY_AUTOGRAD];
+    if (ct__has(&r[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD])) {
+      /* a composite is differentiated through the ops it calls, unless the
+       * backend has its own kernel, which then needs a real autograd kernel */
+      int backend = k == CT_KEY_AUTOGRAD_OTHER ? -1 : k - CT_AUTOGRAD_KEY_OFFSET;
+      if (backend < 0 || (!ct__has(&r[backend]) && !ct__has(&r[CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD])))
+        return r[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD];
+    }
+  }
+  if (ct__has(&ct__registry.fallbacks[k])) return ct__registry.fallbacks[k];
+  return none;
+}
+
+static int ct__is_fallthrough(const ct_op *op, int k, const ct_kernel *resolved) {
+  if (ct__has(resolved)) return 0;
+  if (op->fallthrough & ct_keyset_of((ct_key)k)) return 1;
+  if (ct__registry.fallthrough & ct_keyset_of((ct_key)k)) return 1;
+  return !ct_key_valid((ct_key)k);
+}
+
+static void ct__recompute(ct_op *op) {
+  ct_keyset mask = 0;
+  int k;
+  for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++) {
+    ct_kernel kern = ct__resolve(op, k);
+    if (kern.unboxed && !kern.boxed) kern.boxed = op->adapter; /* may stay NULL: no boxed entry */
+    op->table[k] = kern;
+    if (!ct__is_fallthrough(op, k, &kern)) mask |= ct_keyset_of((ct_key)k);
+  }
+  op->mask = mask;
+}
+static void ct__recompute_all(void) {
+  int i;
+  for (i = 0; i < ct__registry.nops; i++) ct__recompute(ct__registry.ops[i]);
+}
+
+static ct_op *ct__def_locked(const char *schema, const char *fn) {
+  ct_schema parsed;
+  ct_op *op;
+  if (ct_schema_parse(schema, &parsed) != CT_OK) return NULL;
+  {
+    char full[100];
+    snprintf(full, sizeof full, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
+    if (ct__find_locked(full)) {
+      ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is already defined", full);
+      return NULL;
+    }
+  }
+  if (ct__registry.nops == ct__registry.cap) {
+    int cap = ct__registry.cap ? ct__registry.cap * 2 : 64;
+    ct_op **ops = (ct_op **)CT_REALLOC(ct__registry.ops, sizeof(ct_op *) * (size_t)cap);
+    if (!ops) return ct_fail(CT_ERR_OOM, fn, "out of memory"), (ct_op *)NULL;
+    ct__registry.ops = ops;
+    ct__registry.cap = cap;
+  }
+  op = (ct_op *)CT_MALLOC(sizeof(ct_op));
+  if (!op) return ct_fail(CT_ERR_OOM, fn, "out of memory"), (ct_op *)NULL;
+  memset(op, 0, sizeof *op);
+  op->schema = parsed;
+  snprintf(op->full_name, sizeof op->full_name, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
+  op->adapter = ct__adapter_for(parsed.signature);
+  ct__recompute(op);
+  ct__registry.ops[ct__registry.nops++] = op;
+  return op;
+}
+
+static void ct__ensure_init(void) {
+  if (CT_UNLIKELY(!ct__atomic_load(&ct__initialized))) ct__init();
+}
+
+CTDEF ct_op *ct_def(const char *schema) {
+  ct_op *op;
+  ct__ensure_init();
+  ct__lock();
+  op = ct__def_locked(schema, "ct_def");
+  ct__unlock();
+  return op;
+}
+
+CTDEF ct_op *ct_op_find(const char *name) {
+  ct_op *op;
+  if (!name) return ct__fail_null("ct_op_find", "name"), (ct_op *)NULL;
+  ct__ensure_init();
+  ct__lock();
+  op = ct__find_locked(name);
+  ct__unlock();
+  if (!op) ct_fail(CT_ERR_INVALID, "ct_op_find", "no operator named '%s'", name);
+  return op;
+}
+
+static ct_status ct__check_key(const char *fn, ct_key key, int allow_alias) {
+  if (!ct_key_valid(key) || (!allow_alias && (int)key >= CT_NUM_RUNTIME_KEYS))
+    return ct_fail(CT_ERR_REGISTRATION, fn, "invalid dispatch key %d", (int)key);
+  return CT_OK;
+}
+
+static ct_status ct__impl_locked(const char *name, ct_key key, ct_kernel kernel, const char *fn) {
+  ct_op *op;
+  if (!name) return ct__fail_null(fn, "op");
+  if (ct__check_key(fn, key, 1) != CT_OK) return CT_ERR_REGISTRATION;
+  if (!kernel.unboxed && !kernel.boxed) return ct_fail(CT_ERR_NULL, fn, "kernel for '%s' at key %s has no function", name, ct_key_name(key));
+  op = ct__find_locked(name);
+  if (!op) return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is not defined (call ct_def first)", name);
+  if (ct__has(&op->registered[key]))
+    return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' already has a kernel at key %s", op->full_name, ct_key_name(key));
+  if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key)))
+    return ct_fail(CT_ERR_REGISTRATION, fn, "operator '%s' is registered as fallthrough at key %s", op->full_name,
+                   ct_key_name(key));
+  if (!kernel.source) kernel.source = "user";
+  op->registered[key] = kernel;
+  ct__recompute(op);
+  return CT_OK;
+}
+
+CTDEF ct_status ct_impl(const char *name, ct_key key, ct_kernel kernel) {
+  ct_status st;
+  ct__ensure_init();
+  ct__lock();
+  st = ct__impl_locked(name, key, kernel, "ct_impl");
+  ct__unlock();
+  return st;
+}
+
+CTDEF ct_status ct_impl_remove(const char *name, ct_key key) {
+  ct_op *op;
+  ct_status st = CT_OK;
+  if (!name) return ct__fail_null("ct_impl_remove", "op");
+  if (ct__check_key("ct_impl_remove", key, 1) != CT_OK) return CT_ERR_REGISTRATION;
+  ct__ensure_init();
+  ct__lock();
+  op = ct__find_locked(name);
+  if (!op) {
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' is not defined", name);
+  } else if ((int)key < CT_NUM_RUNTIME_KEYS && (op->fallthrough & ct_keyset_of(key))) {
+    op->fallthrough &= ~ct_keyset_of(key);
+    ct__recompute(op);
+  } else if (!ct__has(&op->registered[key])) {
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_impl_remove", "operator '%s' has no kernel at key %s", op->full_name, ct_key_name(key));
+  } else {
+    memset(&op->registered[key], 0, sizeof(ct_kernel));
+    ct__recompute(op);
+  }
+  ct__unlock();
+  return st;
+}
+
+CTDEF ct_status ct_fallthrough(const char *name, ct_key key) {
+  ct_status st = CT_OK;
+  if (ct__check_key("ct_fallthrough", key, 0) != CT_OK) return CT_ERR_REGISTRATION;
+  ct__ensure_init();
+  ct__lock();
+  if (!name) {
+    if (ct__has(&ct__registry.fallbacks[key]))
+      st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "key %s already has a fallback", ct_key_name(key));
+    else {
+      ct__registry.fallthrough |= ct_keyset_of(key);
+      ct__recompute_all();
+    }
+  } else {
+    ct_op *op = ct__find_locked(name);
+    if (!op)
+      st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "operator '%s' is not defined", name);
+    else if (ct__has(&op->registered[key]))
+      st = ct_fail(CT_ERR_REGISTRATION, "ct_fallthrough", "operator '%s' already has a kernel at key %s", op->full_name,
+                   ct_key_name(key));
+    else {
+      op->fallthrough |= ct_keyset_of(key);
+      ct__recompute(op);
+    }
+  }
+  ct__unlock();
+  return st;
+}
+
+CTDEF ct_status ct_fallback(ct_key key, ct_kernel kernel) {
+  ct_status st = CT_OK;
+  if (ct__check_key("ct_fallback", key, 0) != CT_OK) return CT_ERR_REGISTRATION;
+  if (!kernel.boxed) return ct_fail(CT_ERR_NULL, "ct_fallback", "a fallback must be a boxed kernel (key %s)", ct_key_name(key));
+  ct__ensure_init();
+  ct__lock();
+  if (ct__has(&ct__registry.fallbacks[key]) || (ct__registry.fallthrough & ct_keyset_of(key))) {
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_fallback", "key %s already has a fallback", ct_key_name(key));
+  } else {
+    if (!kernel.source) kernel.source = "fallback";
+    ct__registry.fallbacks[key] = kernel;
+    ct__recompute_all();
+  }
+  ct__unlock();
+  return st;
+}
+
+CTDEF ct_status ct_fallback_remove(ct_key key) {
+  ct_status st = CT_OK;
+  if (ct__check_key("ct_fallback_remove", key, 0) != CT_OK) return CT_ERR_REGISTRATION;
+  ct__ensure_init();
+  ct__lock();
+  if (!ct__has(&ct__registry.fallbacks[key]) && !(ct__registry.fallthrough & ct_keyset_of(key))) {
+    st = ct_fail(CT_ERR_REGISTRATION, "ct_fallback_remove", "key %s has no fallback", ct_key_name(key));
+  } else {
+    memset(&ct__registry.fallbacks[key], 0, sizeof(ct_kernel));
+    ct__registry.fallthrough &= ~ct_keyset_of(key);
+    ct__recompute_all();
+  }
+  ct__unlock();
+  return st;
+}
+
+static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn adapter) {
+  int i;
+  for (i = 0; i < ct__registry.nadapters; i++) {
+    if (!strcmp(ct__registry.adapters[i].signature, signature)) {
+      if (ct__registry.adapters[i].fn == adapter) return CT_OK;
+      return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature '%s' already has an adapter", signature);
+    }
+  }
+  if (ct__registry.nadapters == (int)(sizeof ct__registry.adapters / sizeof ct__registry.adapters[0]))
+    return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "too many adapters");
+  if (strlen(signature) >= sizeof ct__registry.adapters[0].signature)
+    return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature too long");
+  strcpy(ct__registry.adapters[ct__registry.nadapters].signature, signature);
+  ct__registry.adapters[ct__registry.nadapters++].fn = adapter;
+  for (i = 0; i < ct__registry.nops; i++) {
+    ct_op *op = ct__registry.ops[i];
+    if (!op->adapter && !strcmp(op->schema.signature, signature)) {
+      op->adapter = adapter;
+      ct__recompute(op);
+    }
+  }
+  return CT_OK;
+}
+
+CTDEF ct_status ct_register_adapter(const char *signature, ct_boxed_fn adapter) {
+  ct_status st;
+  if (!signature) return ct__fail_null("ct_register_adapter", "signature");
+  if (!adapter) return ct__fail_null("ct_register_adapter", "adapter");
+  ct__ensure_init();
+  ct__lock();
+  st = ct__register_adapter_locked(signature, adapter);
+  ct__unlock();
+  return st;
+}
+
+CTDEF char *ct_op_dump(const ct_op *op, char *buf, size_t cap) {
+  size_t len = 0;
+  int k, n;
+  if (!buf || !cap) return buf;
+  buf[0] = '\0';
+  if (!op) return buf;
+  n = snprintf(buf, cap, "%s [%s]\n", op->full_name, op->schema.signature);
+  if (n < 0 || (size_t)n >= cap) return buf;
+  len = (size_t)n;
+  for (k = 0; k < CT_NUM_KEYS; k++) {
+    const ct_kernel *kern = k < CT_NUM_RUNTIME_KEYS ? &op->table[k] : &op->registered[k];
+    const char *what;
+    if (!ct_key_valid((ct_key)k)) continue;
+    if (k < CT_NUM_RUNTIME_KEYS && !(op->mask & ct_keyset_of((ct_key)k))) what = "fallthrough";
+    else if (!ct__has(kern)) what = k < CT_NUM_RUNTIME_KEYS ? "missing" : NULL;
+    else what = kern->unboxed ? "unboxed" : "boxed";
+    if (!what) continue;
+    n = snprintf(buf + len, cap - len, "  %-26s %s%s%s%s\n", ct_key_name((ct_key)k), what,
+                 ct__has(kern) ? " (" : "", ct__has(kern) && kern->source ? kern->source : "", ct__has(kern) ? ")" : "");
+    if (n < 0 || (size_t)n >= cap - len) break;
+    len += (size_t)n;
+  }
+  return buf;
+}
+
+/* ---- calling ---- */
+static ct_status ct__no_kernel(const ct_op *op, ct_keyset ks) {
+  char reg[256];
+  size_t len = 0;
+  int k;
+  ct_key key = ct_keyset_highest(ks & op->mask);
+  if (key == CT_KEY_UNDEFINED) key = ct_keyset_highest(ks);
+  reg[0] = '\0';
+  for (k = 0; k < CT_NUM_KEYS; k++) {
+    if (ct__has(&op->registered[k])) {
+      int n = snprintf(reg + len, sizeof reg - len, "%s%s", len ? ", " : "", ct_key_name((ct_key)k));
+      if (n < 0 || (size_t)n >= sizeof reg - len) break;
+      len += (size_t)n;
+    }
+  }
+  return ct_fail(CT_ERR_NO_KERNEL, op->full_name, "no kernel for op '%s' at key %s; registered: %s", op->full_name,
+                 key == CT_KEY_UNDEFINED ? "(none: no tensor input and no backend key)" : ct_key_name(key),
+                 len ? reg : "(nothing)");
+}
+
+CTDEF ct_keyset ct_dispatch_keys(ct_keyset input_keys) { return ct__call_keys(input_keys); }
+
+CTDEF const ct_kernel *ct_dispatch_lookup(const ct_op *op, ct_keyset ks, ct_keyset *chosen) {
+  ct_keyset m;
+  const ct_kernel *k;
+  if (!op) return ct__fail_null("ct_dispatch_lookup", "op"), (const ct_kernel *)NULL;
+  m = ks & op->mask;
+  k = &op->table[ct_keyset_highest(m)];
+  if (CT_UNLIKELY(!m || !ct__has(k))) return ct__no_kernel(op, ks), (const ct_kernel *)NULL;
+  if (chosen) *chosen = m;
+  return k;
+}
+
+static ct_keyset ct__stack_keys(const ct_value *a, int n) {
+  ct_keyset ks = 0;
+  int i;
+  int64_t j;
+  for (i = 0; i < n; i++) {
+    if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) ks |= a[i].v.tensor->keys;
+    if (a[i].tag == CT_VALUE_TENSOR_LIST)
+      for (j = 0; j < a[i].v.tensors.n; j++)
+        if (a[i].v.tensors.data[j]) ks |= a[i].v.tensors.data[j]->keys;
+  }
+  return ks;
+}
+
+static ct_status ct__run_boxed(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_stack *stack) {
+  if (!k->boxed)
+    return ct_fail(CT_ERR_UNSUPPORTED, op->full_name,
+                   "no boxing adapter for signature '%s': this kernel can only be called unboxed", op->schema.signature);
+  return k->boxed(k, op, ks, stack);
+}
+
+CTDEF ct_status ct_redispatch_boxed(const ct_op *op, ct_keyset ks, ct_stack *stack) {
+  ct_keyset m;
+  const ct_kernel *k;
+  if (!op) return ct__fail_null("ct_redispatch_boxed", "op");
+  if (!stack) return ct__fail_null("ct_redispatch_boxed", "stack");
+  k = ct_dispatch_lookup(op, ks, &m);
+  if (!k) return ct_last_error();
+  return ct__run_boxed(op, k, m, stack);
+}
+
+CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
+  ct_value *a;
+  ct_status st;
+  if (!op) return ct__fail_null("ct_call_boxed", "op");
+  if (!stack) return ct__fail_null("ct_call_boxed", "stack");
+  if (stack->size < op->schema.nargs)
+    return ct_fail(CT_ERR_INVALID, op->full_name, "expected %d arguments on the stack, got %d", op->schema.nargs, stack->size);
+  a = stack->items + stack->size - op->schema.nargs;
+  if (ct__check_args(op, a, op->schema.nargs) != CT_OK) return ct_last_error();
+  ct__tls.depth++;
+  st = ct_redispatch_boxed(op, ct__call_keys(ct__stack_keys(a, op->schema.nargs)), stack);
+  ct__tls.depth--;
+  return st;
+}
+
+/* A typed frontend reaching a boxed-only kernel: box, call, unbox. The
+ * values are the op's arguments; the single result is returned as a tensor
+ * reference (for functional ops) or NULL. */
+static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n,
+                                       ct_tensor **result) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
+  ct_stack s;
+  ct_status st;
+  int i;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < n; i++) s.items[s.size++] = args[i];
+  st = ct__check_args(op, s.items, n);
+  if (st == CT_OK) st = ct__run_boxed(op, k, ks, &s);
+  if (st == CT_OK && result) {
+    ct_value v = ct_stack_pop(&s);
+    *result = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
+    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(*result);
+  }
+  ct_stack_free(&s);
+  return st;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__DISPATCH_IMPL */
+/* ---- ctorch/guard.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__GUARD_IMPL)
+#define CT__GUARD_IMPL
+CT_EXTERN_C_BEGIN
+
+CTDEF void ct_guard_end(ct_guard *g) {
+  if (!g || g->state != 1) return;
+  g->state = 2;
+  if (g->end) g->end(g);
+}
+
+static void ct__grad_end(ct_guard *g) { ct__tls.grad_disabled = g->saved_int; }
+CTDEF void ct_no_grad_begin(ct_guard *g) {
+  g->saved_int = ct__tls.grad_disabled;
+  ct__tls.grad_disabled = 1;
+  g->end = ct__grad_end;
+  g->state = 1;
+}
+CTDEF void ct_enable_grad_begin(ct_guard *g) {
+  g->saved_int = ct__tls.grad_disabled;
+  ct__tls.grad_disabled = 0;
+  g->end = ct__grad_end;
+  g->state = 1;
+}
+CTDEF bool ct_is_grad_enabled(void) { return !ct__tls.grad_disabled; }
+
+static void ct__exclude_end(ct_guard *g) { ct__tls.keys.excluded &= ~g->changed; }
+static void ct__include_end(ct_guard *g) { ct__tls.keys.included &= ~g->changed; }
+CTDEF void ct_exclude_keys_begin(ct_guard *g, ct_keyset ks) {
+  g->changed = ks & ~ct__tls.keys.excluded;
+  ct__tls.keys.excluded |= ks;
+  g->end = ct__exclude_end;
+  g->state = 1;
+}
+CTDEF void ct_include_keys_begin(ct_guard *g, ct_keyset ks) {
+  g->changed = ks & ~ct__tls.keys.included;
+  ct__tls.keys.included |= ks;
+  g->end = ct__include_end;
+  g->state = 1;
+}
+
+static void ct__inference_end(ct_guard *g) {
+  ct__tls.keys.excluded &= ~g->changed;
+  ct__tls.grad_disabled = g->saved_int;
+}
+CTDEF void ct_inference_mode_begin(ct_guard *g) {
+  ct_keyset ks = CT_AUTOGRAD_KEYS | ct_keyset_of(CT_KEY_AD_INPLACE_OR_VIEW);
+  g->changed = ks & ~ct__tls.keys.excluded;
+  ct__tls.keys.excluded |= ks;
+  g->saved_int = ct__tls.grad_disabled;
+  ct__tls.grad_disabled = 1;
+  g->end = ct__inference_end;
+  g->state = 1;
+}
+
+static void ct__device_end(ct_guard *g) { ct__tls.device_index[g->device_type] = (int8_t)g->saved_int; }
+CTDEF void ct_device_begin(ct_guard *g, ct_device device) {
+  int t = device.type >= 0 && device.type < 8 ? device.type : 0;
+  g->device_type = (int8_t)t;
+  g->saved_int = ct__tls.device_index[t];
+  ct__tls.device_index[t] = device.index;
+  g->end = ct__device_end;
+  g->state = 1;
+}
+CTDEF int ct_current_device(ct_device_type type) {
+  return (unsigned)type < 8 ? ct__tls.device_index[type] : -1;
+}
+
+static void ct__scope_end(ct_guard *g) {
+  ct__scope *s = &g->scope;
+  int i;
+  if (ct__tls.scope == s) ct__tls.scope = s->parent;
+  for (i = s->n - 1; i >= 0; i--) ct_release(s->items[i]);
+  if (s->items != s->inline_items) CT_FREE(s->items);
+  s->items = s->inline_items;
+  s->n = 0;
+}
+CTDEF void ct_scope_begin(ct_guard *g) {
+  ct__scope *s = &g->scope;
+  s->parent = ct__tls.scope;
+  s->depth = ct__tls.depth;
+  s->n = 0;
+  s->cap = (int)(sizeof s->inline_items / sizeof s->inline_items[0]);
+  s->items = s->inline_items;
+  ct__tls.scope = s;
+  g->end = ct__scope_end;
+  g->state = 1;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__GUARD_IMPL */
+/* ---- ctorch/iter.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__ITER_IMPL)
+#define CT__ITER_IMPL
+CT_EXTERN_C_BEGIN
+
+CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, const int64_t *b, int64_t *out) {
+  int n = na > nb ? na : nb, i;
+  for (i = 0; i < n; i++) {
+    int ia = na - n + i, ib = nb - n + i;
+    int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+    if (sa != sb && sa != 1 && sb != 1) {
+      ct_fail(CT_ERR_SHAPE, op, "the size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+              (long long)sa, (long long)sb, i);
+      return -1;
+    }
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return n;
+}
+
+CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, int ndim, const int64_t *shape) {
+  int d, k, nd = 0;
+  it->noperands = noperands;
+  it->numel = 1;
+  for (d = 0; d < ndim; d++) it->numel *= shape[d];
+  for (k = 0; k < noperands; k++) it->data[k] = (char *)ct_data_ptr(ops[k]);
+  /* innermost first; size-1 dims dropped */
+  for (d = ndim - 1; d >= 0; d--) {
+    if (shape[d] == 1) continue;
+    it->shape[nd] = shape[d];
+    for (k = 0; k < noperands; k++) {
+      const ct_tensor *t = ops[k];
+      int td = t->ndim - (ndim - d);
+      int64_t es = (int64_t)ct_dtype_size((ct_dtype)t->dtype);
+      it->strides[nd][k] = (td >= 0 && t->sizes[td] != 1) ? t->strides[td] * es : 0;
+    }
+    nd++;
+  }
+  /* merge dim d+1 into d when every operand steps contiguously across them */
+  if (nd > 1) {
+    int w = 0;
+    for (d = 1; d < nd; d++) {
+      int ok = 1;
+      for (k = 0; k < noperands; k++)
+        if (it->strides[d][k] != it->strides[w][k] * it->shape[w]) ok = 0;
+      if (ok) {
+        it->shape[w] *= it->shape[d];
+      } else {
+        w++;
+        it->shape[w] = it->shape[d];
+        for (k = 0; k < noperands; k++) it->strides[w][k] = it->strides[d][k];
+      }
+    }
+    nd = w + 1;
+  }
+  it->ndim = nd;
+  return CT_OK;
+}
+
+CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx) {
+  char *ptrs[CT_ITER_MAX_OPERANDS];
+  int64_t inner[CT_ITER_MAX_OPERANDS], idx[CT_MAX_DIMS] = {0};
+  int k, d, n = it->noperands;
+  if (it->numel == 0) return;
+  for (k = 0; k < n; k++) {
+    ptrs[k] = it->data[k];
+    inner[k] = it->ndim ? it->strides[0][k] : 0;
+  }
+  if (it->ndim <= 1) {
+    loop(ptrs, inner, it->ndim ? it->shape[0] : 1, ctx);
+    return;
+  }
+  for (;;) {
+    loop(ptrs, inner, it->shape[0], ctx);
+    for (d = 1; d < it->ndim; d++) { /* odometer over the outer dims */
+      for (k = 0; k < n; k++) ptrs[k] += it->strides[d][k];
+      if (++idx[d] < it->shape[d]) break;
+      for (k = 0; k < n; k++) ptrs[k] -= it->strides[d][k] * it->shape[d];
+      idx[d] = 0;
+    }
+    if (d == it->ndim) return;
+  }
+}
+
+CT_EXTERN_C_END
+#endif /* CT__ITER_IMPL */
+/* ---- ctorch/ops.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__OPS_IMPL)
+#define CT__OPS_IMPL
+#include <math.h>
+CT_EXTERN_C_BEGIN
+
+#ifdef __cplusplus
+#define CT_RESTRICT __restrict
+#else
+#define CT_RESTRICT restrict
+#endif
+
+/* ---- the built-in operator table ----
+ * X(handle, schema): the single list the registry, the frontends and the
+ * kernels below are keyed on. (Generated from gen/ specs in a later step.) */
+#define CT__BUILTIN_OPS(X)                                                                   \
+  X(add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")        \
+  X(add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)") \
+  X(add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)") \
+  X(add_Scalar, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")           \
+  X(add__Scalar, "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)")  \
+  X(sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")        \
+  X(sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)") \
+  X(sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)") \
+  X(sub_Scalar, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")           \
+  X(sub__Scalar, "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)")  \
+  X(mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor")                           \
+  X(mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)")                 \
+  X(mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")          \
+  X(mul_Scalar, "mul.Scalar(Tensor self, Scalar other) -> Tensor")                           \
+  X(mul__Scalar, "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)")                 \
+  X(div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor")                           \
+  X(div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)")                 \
+  X(div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")          \
+  X(div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor")                           \
+  X(div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)")                 \
+  X(neg, "neg(Tensor self) -> Tensor")                                                       \
+  X(neg_, "neg_(Tensor(a!) self) -> Tensor(a!)")                                             \
+  X(neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")                        \
+  X(relu, "relu(Tensor self) -> Tensor")                                                     \
+  X(relu_, "relu_(Tensor(a!) self) -> Tensor(a!)")                                           \
+  X(exp, "exp(Tensor self) -> Tensor")                                                       \
+  X(exp_, "exp_(Tensor(a!) self) -> Tensor(a!)")                                             \
+  X(exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")                        \
+  X(sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor")                            \
+  X(sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor") \
+  X(sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)") \
+  X(mm, "mm(Tensor self, Tensor mat2) -> Tensor")                                            \
+  X(mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)")             \
+  X(copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)")      \
+  X(fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)")
+
+static struct {
+#define CT__X(handle, schema) ct_op *handle;
+  CT__BUILTIN_OPS(CT__X)
+#undef CT__X
+} ct__op;
+
+/* ================= reference kernels ================= */
+
+static void ct__bump_version(ct_tensor *t) { t->storage->version++; }
+static int ct__is_meta(const ct_tensor *t) { return t->device.type == CT_DEVICE_META; }
+
+/* A number lifted to a 0-dim CPU tensor on the caller's stack (no heap):
+ * PyTorch's "wrapped number", which promotes with the lowest priority. */
+typedef struct ct__wrapped {
+  ct_tensor t;
+  ct_storage s;
+  union {
+    double f;
+    int64_t i;
+    bool b;
+  } value;
+} ct__wrapped;
+static ct_tensor *ct__wrap_scalar(ct__wrapped *w, ct_scalar s) {
+  memset(w, 0, sizeof *w);
+  w->s.refcount = 1;
+  w->s.data = &w->value;
+  w->s.nbytes = sizeof w->value;
+  w->s.device = CT_CPU;
+  w->t.refcount = 1;
+  w->t.flags = CT_TENSOR_WRAPPED_NUMBER;
+  w->t.device = CT_CPU;
+  w->t.keys = ct_keyset_of(CT_KEY_CPU);
+  w->t.storage = &w->s;
+  w->t.numel = 1;
+  if (s.kind == CT_SCALAR_FLOAT) w->t.dtype = CT_F64, w->value.f = s.v.f;
+  else if (s.kind == CT_SCALAR_BOOL) w->t.dtype = CT_BOOL, w->value.b = s.v.b;
+  else w->t.dtype = CT_I64, w->value.i = s.v.i;
+  return &w->t;
+}
+
+/* torch.result_type over operands: dimensioned tensors outrank 0-dim ones,
+ * which outrank wrapped numbers, unless a lower class has a higher category
+ * (bool < integer < floating). Wrapped floats count as the default dtype. */
+typedef struct ct__result_state {
+  ct_dtype dim, zero, wrapped;
+} ct__result_state;
+static void ct__result_update(ct__result_state *s, const ct_tensor *t) {
+  ct_dtype d = (ct_dtype)t->dtype;
+  if (t->flags & CT_TENSOR_WRAPPED_NUMBER) {
+    if (ct_dtype_is_floating(d)) d = CT_F32;
+    s->wrapped = ct_promote_types(s->wrapped, d);
+  } else if (t->ndim == 0) {
+    s->zero = ct_promote_types(s->zero, d);
+  } else {
+    s->dim = ct_promote_types(s->dim, d);
+  }
+}
+static ct_dtype ct__combine_categories(ct_dtype higher, ct_dtype lower) {
+  if (ct_dtype_is_floating(higher)) return higher;
+  if (higher == CT_BOOL || ct_dtype_is_floating(lower)) return ct_promote_types(higher, lower);
+  if (higher != CT_DTYPE_NONE) return higher;
+  return lower;
+}
+static ct_dtype ct__result_type(const ct_tensor *a, const ct_tensor *b) {
+  ct__result_state s;
+  s.dim = s.zero = s.wrapped = CT_DTYPE_NONE;
+  ct__result_update(&s, a);
+  if (b) ct__result_update(&s, b);
+  return ct__combine_categories(s.dim, ct__combine_categories(s.zero, s.wrapped));
+}
+
+static const char *ct__dtype_torch_name(ct_dtype d) {
+  switch (d) {
+  case CT_F32: return "Float";
+  case CT_F64: return "Double";
+  case CT_F16: return "Half";
+  case CT_BF16: return "BFloat16";
+  case CT_I64: return "Long";
+  case CT_I32: return "Int";
+  case CT_U8: return "Byte";
+  case CT_BOOL: return "Bool";
+  default: return "Undefined";
+  }
+}
+
+static int ct__same_device(const char *op, const ct_tensor *a, const ct_tensor *b) {
+  /* a CPU 0-dim tensor (or number) may join tensors of any device */
+  if (ct_device_eq(a->device, b->device)) return 1;
+  if ((a->ndim == 0 && a->device.type == CT_DEVICE_CPU) || (b->ndim == 0 && b->device.type == CT_DEVICE_CPU)) return 1;
+  ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s:%d and %s:%d",
+          ct_device_type_name((ct_device_type)a->device.type), a->device.index,
+          ct_device_type_name((ct_device_type)b->device.type), b->device.index);
+  return 0;
+}
+
+/* Check or prepare the tensor a kernel writes: `out` for out= variants
+ * (resized like PyTorch when its shape differs), self for in-place ones. */
+static ct_status ct__resize_out(const char *op, ct_tensor *out, int ndim, const int64_t *shape) {
+  int64_t numel, strides[CT_MAX_DIMS];
+  ct_storage *s;
+  size_t need;
+  int i;
+  if (out->ndim == ndim) {
+    for (i = 0; i < ndim && out->sizes[i] == shape[i]; i++) {
+    }
+    if (i == ndim) return CT_OK;
+  }
+  numel = ct__checked_numel(op, ndim, shape, (ct_dtype)out->dtype);
+  if (numel < 0) return ct_last_error();
+  need = (size_t)numel * ct_dtype_size((ct_dtype)out->dtype);
+  if (out->offset * (int64_t)ct_dtype_size((ct_dtype)out->dtype) + (int64_t)need > (int64_t)out->storage->nbytes) {
+    if (out->storage->refcount != 1 || out->storage->deleter)
+      return ct_fail(CT_ERR_SHAPE, op, "out= tensor must be resized but its storage is shared or not resizable");
+    s = ct__storage_new(need, out->device, op);
+    if (!s) return ct_last_error();
+    s->version = out->storage->version;
+    ct__storage_release(out->storage);
+    out->storage = s;
+    out->offset = 0;
+  }
+  ct__contiguous_strides(ndim, shape, strides);
+  out->ndim = (int8_t)ndim;
+  for (i = 0; i < ndim; i++) out->sizes[i] = shape[i], out->strides[i] = strides[i];
+  out->numel = numel;
+  return CT_OK;
+}
+
+/* ---- copy_: every dtype pair, any strides ---- */
+static void ct__copy_same_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  size_t es = *(const size_t *)ctx;
+  int64_t i;
+  if (s[0] == (int64_t)es && s[1] == (int64_t)es) {
+    memcpy(d[0], d[1], (size_t)n * es);
+    return;
+  }
+  for (i = 0; i < n; i++) memcpy(d[0] + i * s[0], d[1] + i * s[1], es);
+}
+
+typedef struct ct__convert_ctx {
+  ct_dtype to, from;
+} ct__convert_ctx;
+static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) {
+  const ct__convert_ctx *c = (const ct__convert_ctx *)vctx;
+  int64_t i;
+  int int_path = ct_dtype_is_integral(c->to, false) && ct_dtype_is_integral(c->from, true);
+  for (i = 0; i < n; i++) {
+    const char *src = d[1] + i * s[1];
+    char *dst = d[0] + i * s[0];
+    if (int_path) { /* integer to integer: wrap like C casts via int64 */
+      int64_t v = c->from == CT_I64 ? *(const int64_t *)src : c->from == CT_I32 ? *(const int32_t *)src
+                : c->from == CT_U8 ? *(const uint8_t *)src : (int64_t)*(const bool *)src;
+      if (c->to == CT_I64) *(int64_t *)dst = v;
+      else if (c->to == CT_I32) *(int32_t *)dst = (int32_t)(uint32_t)(uint64_t)v;
+      else *(uint8_t *)dst = (uint8_t)(uint64_t)v;
+    } else {
+      double v = ct__load_double(src, c->from);
+      if (ct_dtype_is_integral(c->to, false) && v != v) v = 0; /* NaN to integer: defined, not UB */
+      if (c->to == CT_U8 && v < 0) {
+        *(uint8_t *)dst = (uint8_t)(uint64_t)(int64_t)v;
+      } else if (c->to == CT_I32 || c->to == CT_I64 || c->to == CT_U8) {
+        double lim = 9.2e18;
+        ct__store_double(dst, c->to, v > lim ? lim : v < -lim ? -lim : v);
+      } else {
+        ct__store_double(dst, c->to, v);
+      }
+    }
+  }
+}
+
+static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
+  static const char *op = "copy_";
+  ct_tensor *ops[2];
+  ct_iter it;
+  ct_tensor *tmp = NULL;
+  int i, ok = src->ndim <= self->ndim;
+  for (i = 0; ok && i < src->ndim; i++) { /* src must broadcast to exactly self's shape */
+    int64_t want = self->sizes[self->ndim - src->ndim + i];
+    ok = src->sizes[i] == want || src->sizes[i] == 1;
+  }
+  if (!ok) {
+    char b1[160], b2[160];
+    return ct_fail(CT_ERR_SHAPE, op, "source of shape %s cannot be broadcast to destination of shape %s",
+                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  }
+  if (ct__is_meta(self)) return CT_OK;
+  if (ct__is_meta(src)) return ct_fail(CT_ERR_DEVICE, op, "cannot copy out of a meta tensor: it has no data");
+  if (self->device.type != CT_DEVICE_CPU || src->device.type != CT_DEVICE_CPU)
+    return ct_fail(CT_ERR_DEVICE, op, "no copy kernel between %s and %s", ct_device_type_name((ct_device_type)src->device.type),
+                   ct_device_type_name((ct_device_type)self->device.type));
+  if (self->numel == 0) return CT_OK;
+  if (self->storage == src->storage && self != src &&
+      !(self->offset == src->offset && ct_same_shape(self, src) &&
+        !memcmp(self->strides, src->strides, sizeof(int64_t) * (size_t)self->ndim))) {
+    tmp = ct__empty_like(op, src, (ct_dtype)src->dtype); /* overlapping views: read all before writing */
+    if (!tmp || ct__copy_impl(tmp, src) != CT_OK) {
+      ct_release(tmp);
+      return ct_last_error();
+    }
+    src = tmp;
+  }
+  ops[0] = self;
+  ops[1] = src;
+  ct_iter_init(&it, 2, ops, self->ndim, self->sizes);
+  if (self->dtype == src->dtype) {
+    size_t es = ct_dtype_size((ct_dtype)self->dtype);
+    ct_iter_run(&it, ct__copy_same_loop, &es);
+  } else {
+    ct__convert_ctx c;
+    c.to = (ct_dtype)self->dtype;
+    c.from = (ct_dtype)src->dtype;
+    ct_iter_run(&it, ct__convert_loop, &c);
+  }
+  ct_release(tmp);
+  return CT_OK;
+}
+
+static ct_status ct__k_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
+  ct_status st;
+  (void)ks;
+  (void)non_blocking;
+  st = ct__copy_impl(self, src);
+  if (st == CT_OK) ct__bump_version(self);
+  return st;
+}
+
+/* ---- fill_ ---- */
+static void ct__fill_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  const char *value = (const char *)ctx + sizeof(size_t);
+  size_t es = *(const size_t *)ctx;
+  int64_t i;
+  for (i = 0; i < n; i++) memcpy(d[0] + i * s[0], value, es);
+}
+static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
+  struct {
+    size_t es;
+    char bytes[8];
+  } ctx;
+  ct_iter it;
+  ct_tensor *ops[1];
+  (void)ks;
+  if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "fill_", "value is None");
+  ct__bump_version(self);
+  if (ct__is_meta(self) || self->numel == 0) return CT_OK;
+  ctx.es = ct_dtype_size((ct_dtype)self->dtype);
+  if (value.kind == CT_SCALAR_INT && self->dtype == CT_I64) memcpy(ctx.bytes, &value.v.i, 8);
+  else ct__store_double(ctx.bytes, (ct_dtype)self->dtype, ct_scalar_to_double(value));
+  ops[0] = self;
+  ct_iter_init(&it, 1, ops, self->ndim, self->sizes);
+  ct_iter_run(&it, ct__fill_loop, &ctx);
+  return CT_OK;
+}
+
+/* ---- binary arithmetic ----
+ * One loop per (op, dtype), each with a contiguous fast path the compiler
+ * vectorises, a tensor-op-scalar path and the general strided path.
+ * Integer arithmetic runs in unsigned types: wrap-around, never UB. */
+enum { CT__ADD, CT__SUB, CT__MUL, CT__DIV, CT__NUM_BINARY };
+typedef struct ct__binary_ctx {
+  double alpha_f;
+  int64_t alpha_i;
+} ct__binary_ctx;
+
+#define CT__LOAD_ID(x) (x)
+#define CT__LOAD_F16(x) ct_f16_to_f32(x)
+#define CT__LOAD_BF16(x) ct_bf16_to_f32(x)
+#define CT__STORE_ID(x) (x)
+#define CT__STORE_F16(x) ct_f32_to_f16(x)
+#define CT__STORE_BF16(x) ct_f32_to_bf16(x)
+
+#define CT__BINARY_LOOP(NAME, T, ACC, ALPHA, LOAD, STORE, EXPR)                                   \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                            \
+    const ct__binary_ctx *ctx = (const ct__binary_ctx *)vctx;                                      \
+    const ACC alpha = (ACC)(ALPHA);                                                                \
+    (void)ctx;                                                                                     \
+    int64_t i;                                                                                     \
+    (void)alpha;                                                                                   \
+    if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == (int64_t)sizeof(T)) { \
+      T *CT_RESTRICT o = (T *)d[0];                                                                \
+      const T *CT_RESTRICT x = (const T *)d[1];                                                    \
+      const T *CT_RESTRICT y = (const T *)d[2];                                                    \
+      for (i = 0; i < n; i++) {                                                                    \
+        ACC a = (ACC)LOAD(x[i]), b = (ACC)LOAD(y[i]);                                              \
+        o[i] = STORE(EXPR);                                                                        \
+      }                                                                                            \
+    } else if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == 0) {          \
+      T *CT_RESTRICT o = (T *)d[0];                                                                \
+      const T *CT_RESTRICT x = (const T *)d[1];                                                    \
+      const ACC b = (ACC)LOAD(*(const T *)d[2]);                                                   \
+      for (i = 0; i < n; i++) {                                                                    \
+        ACC a = (ACC)LOAD(x[i]);                                                                   \
+        o[i] = STORE(EXPR);                                                                        \
+      }                                                                                            \
+    } else {                                                                                       \
+      for (i = 0; i < n; i++) {                                                                    \
+        ACC a = (ACC)LOAD(*(const T *)(d[1] + i * s[1]));                                          \
+        ACC b = (ACC)LOAD(*(const T *)(d[2] + i * s[2]));                                          \
+        *(T *)(d[0] + i * s[0]) = STORE(EXPR);                                                     \
+      }                                                                                            \
+    }                                                                                              \
+  }
+
+/* floating types: T, accumulation type, load/store conversions */
+#define CT__FLOAT_TYPES(X)                                     \
+  X(f32, float, float, CT__LOAD_ID, CT__STORE_ID)              \
+  X(f64, double, double, CT__LOAD_ID, CT__STORE_ID)            \
+  X(f16, uint16_t, float, CT__LOAD_F16, CT__STORE_F16)         \
+  X(bf16, uint16_t, float, CT__LOAD_BF16, CT__STORE_BF16)
+/* integer types: T and its unsigned twin for wrap-around arithmetic */
+#define CT__INT_TYPES(X)          \
+  X(i64, int64_t, uint64_t)       \
+  X(i32, int32_t, uint32_t)       \
+  X(u8, uint8_t, uint8_t)
+
+#define CT__DEF_FLOAT_BINARY(sfx, T, ACC, LOAD, STORE)                                          \
+  CT__BINARY_LOOP(ct__add_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a + alpha * b))       \
+  CT__BINARY_LOOP(ct__sub_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a - alpha * b))       \
+  CT__BINARY_LOOP(ct__mul_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a * b))                          \
+  CT__BINARY_LOOP(ct__div_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a / b))
+CT__FLOAT_TYPES(CT__DEF_FLOAT_BINARY)
+
+#define CT__DEF_INT_BINARY(sfx, T, U)                                                                   \
+  CT__BINARY_LOOP(ct__add_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a + alpha * b)) \
+  CT__BINARY_LOOP(ct__sub_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a - alpha * b)) \
+  CT__BINARY_LOOP(ct__mul_##sfx, T, U, 0, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a * b))
+CT__INT_TYPES(CT__DEF_INT_BINARY)
+
+/* bool: add is "or" (alpha must be true to count), mul is "and" */
+CT__BINARY_LOOP(ct__add_bool, bool, int, ctx->alpha_i != 0, CT__LOAD_ID, CT__STORE_ID, (a || (alpha && b)))
+CT__BINARY_LOOP(ct__mul_bool, bool, int, 0, CT__LOAD_ID, CT__STORE_ID, (a && b))
+
+/* [op][dtype], in ct_dtype order: f32 f64 f16 bf16 i64 i32 u8 bool */
+static const ct_loop_fn ct__binary_loops[CT__NUM_BINARY][CT_DTYPE_NUM] = {
+    {ct__add_f32, ct__add_f64, ct__add_f16, ct__add_bf16, ct__add_i64, ct__add_i32, ct__add_u8, ct__add_bool},
+    {ct__sub_f32, ct__sub_f64, ct__sub_f16, ct__sub_bf16, ct__sub_i64, ct__sub_i32, ct__sub_u8, NULL},
+    {ct__mul_f32, ct__mul_f64, ct__mul_f16, ct__mul_bf16, ct__mul_i64, ct__mul_i32, ct__mul_u8, ct__mul_bool},
+    {ct__div_f32, ct__div_f64, ct__div_f16, ct__div_bf16, NULL, NULL, NULL, NULL},
+};
+static const char *const ct__binary_names[CT__NUM_BINARY] = {"add", "sub", "mul", "div"};
+
+/* A tensor of `dtype` with a's values: a itself when it already is one. */
+static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct__wrapped *w) {
+  ct_tensor *c;
+  if (a->dtype == dtype) return ct_retain(a);
+  if (a->flags & CT_TENSOR_WRAPPED_NUMBER) { /* re-wrap the number in the compute dtype: no heap */
+    ct__wrapped tmp = *w;
+    ct__store_double(&w->value, dtype, ct__load_double(&tmp.value, (ct_dtype)a->dtype));
+    if (a->dtype == CT_I64 && dtype == CT_I64) w->value.i = tmp.value.i;
+    w->t.dtype = (int8_t)dtype;
+    w->t.storage = &w->s;
+    w->s.data = &w->value;
+    return ct_retain(&w->t);
+  }
+  c = ct__empty_like(op, a, dtype);
+  if (c && ct__copy_impl(c, a) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* out = a (op) b. `out` NULL: allocate and return it in *result. For
+ * in-place, out == a. Handles promotion, broadcasting, alpha, meta. */
+static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor **result,
+                            ct__wrapped *wa, ct__wrapped *wb) {
+  const char *op = ct__binary_names[kind];
+  int64_t shape[CT_MAX_DIMS];
+  int ndim, i;
+  ct_dtype common, out_dtype;
+  ct_tensor *ca = NULL, *cb = NULL, *dst = NULL, *ops[3];
+  ct_iter it;
+  ct__binary_ctx ctx;
+  ct_status st = CT_OK;
+  ct__wrapped unused_a, unused_b; /* wrapped numbers arrive with their container; others never use it */
+
+  if (!wa) wa = &unused_a;
+  if (!wb) wb = &unused_b;
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  if (out && !ct__same_device(op, out, a)) return ct_last_error();
+  if (a->ndim == b->ndim && !memcmp(a->sizes, b->sizes, sizeof(int64_t) * (size_t)a->ndim)) {
+    ndim = a->ndim; /* the common case: no broadcasting */
+    memcpy(shape, a->sizes, sizeof(int64_t) * (size_t)ndim);
+  } else if ((ndim = ct_broadcast_shapes(op, a->ndim, a->sizes, b->ndim, b->sizes, shape)) < 0) {
+    return ct_last_error();
+  }
+  common = a->dtype == b->dtype ? (ct_dtype)a->dtype : ct__result_type(a, b);
+  if (kind == CT__DIV && !ct_dtype_is_floating(common)) common = CT_F32;
+  if (kind == CT__SUB && (a->dtype == CT_BOOL || b->dtype == CT_BOOL))
+    return ct_fail(CT_ERR_DTYPE, op,
+                   a->dtype == CT_BOOL && b->dtype == CT_BOOL
+                       ? "subtraction, the `-` operator, with two bool tensors is not supported; use the `^` or logical_xor() operator instead"
+                       : "subtraction, the `-` operator, with a bool tensor is not supported; if you are trying to invert a mask, use the `~` or logical_not() operator instead");
+  if (kind == CT__ADD || kind == CT__SUB) {
+    if (alpha.kind == CT_SCALAR_NONE) alpha = ct_int(1);
+    if (ct_dtype_is_integral(common, true) && alpha.kind == CT_SCALAR_FLOAT)
+      return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
+    if (common != CT_BOOL && alpha.kind == CT_SCALAR_BOOL)
+      return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
+  }
+  out_dtype = out ? (ct_dtype)out->dtype : common;
+  if (out && !ct_can_cast(common, out_dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
+                   ct__dtype_torch_name(out_dtype));
+  if (out == a && out) { /* in-place: the broadcast shape must be self's */
+    int same = out->ndim == ndim;
+    for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+    if (!same) {
+      char b1[160], b2[160];
+      return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
+    }
+  } else if (out) {
+    if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return st;
+  }
+  if (!ct__binary_loops[kind][common])
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));
+
+  if (!out) {
+    dst = ct__empty(op, ndim, shape, common, a->device.type == CT_DEVICE_CPU && a->ndim == 0 ? b->device : a->device);
+    if (!dst) return ct_last_error();
+  } else if (out_dtype != common) {
+    dst = ct__empty(op, ndim, shape, common, out->device); /* compute, then cast into out */
+    if (!dst) return ct_last_error();
+  } else {
+    dst = ct_retain(out);
+  }
+  if (ct__is_meta(dst) || dst->numel == 0) goto done;
+  ca = ct__as_dtype(op, a, common, wa);
+  cb = ca ? ct__as_dtype(op, b, common, wb) : NULL;
+  if (!ca || !cb) {
+    st = ct_last_error();
+    goto done;
+  }
+  ctx.alpha_f = ct_scalar_to_double(alpha);
+  ctx.alpha_i = ct_scalar_to_int(alpha);
+  ops[0] = dst;
+  ops[1] = ca;
+  ops[2] = cb;
+  ct_iter_init(&it, 3, ops, ndim, shape);
+  ct_iter_run(&it, ct__binary_loops[kind][common], &ctx);
+  if (out && dst != out) st = ct__copy_impl(out, dst);
+done:
+  if (ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
+  if (cb != &wb->t) ct_release(cb);
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+/* kernels in schema order; the frontends reach them through the table */
+#define CT__BINARY_KERNELS(name, KIND)                                                                   \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {            \
+    ct_tensor *r = NULL;                                                                                 \
+    (void)ks;                                                                                            \
+    ct__binary(KIND, NULL, a, b, alpha, &r, NULL, NULL);                                                 \
+    return r;                                                                                            \
+  }                                                                                                      \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b, ct_scalar alpha) {       \
+    (void)ks;                                                                                            \
+    return ct__binary(KIND, self, self, b, alpha, NULL, NULL, NULL);                                     \
+  }                                                                                                      \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor *out) { \
+    (void)ks;                                                                                            \
+    return ct__binary(KIND, out, a, b, alpha, NULL, NULL, NULL);                                         \
+  }                                                                                                      \
+  static ct_tensor *ct__k_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar other, ct_scalar alpha) { \
+    ct__wrapped w;                                                                                       \
+    ct_tensor *r = NULL;                                                                                 \
+    (void)ks;                                                                                            \
+    ct__binary(KIND, NULL, a, ct__wrap_scalar(&w, other), alpha, &r, NULL, &w);                          \
+    return r;                                                                                            \
+  }                                                                                                      \
+  static ct_status ct__k_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) { \
+    ct__wrapped w;                                                                                       \
+    (void)ks;                                                                                            \
+    return ct__binary(KIND, self, self, ct__wrap_scalar(&w, other), alpha, NULL, NULL, &w);              \
+  }
+/* alpha-free forms for mul and div */
+#define CT__NOALPHA_KERNELS(name) \
+  static ct_tensor *ct__k2_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b) {                            \
+    return ct__k_##name(ks, a, b, ct_int(1));                                                            \
+  }                                                                                                      \
+  static ct_status ct__k2_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b) {                       \
+    return ct__k_##name##_(ks, self, b, ct_int(1));                                                      \
+  }                                                                                                      \
+  static ct_status ct__k2_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {       \
+    return ct__k_##name##_out(ks, a, b, ct_int(1), out);                                                 \
+  }                                                                                                      \
+  static ct_tensor *ct__k2_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar other) {                \
+    return ct__k_##name##_scalar(ks, a, other, ct_int(1));                                               \
+  }                                                                                                      \
+  static ct_status ct__k2_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar other) {             \
+    return ct__k_##name##_scalar_(ks, self, other, ct_int(1));                                           \
+  }
+CT__BINARY_KERNELS(add, CT__ADD)
+CT__BINARY_KERNELS(sub, CT__SUB)
+CT__BINARY_KERNELS(mul, CT__MUL)
+CT__BINARY_KERNELS(div, CT__DIV)
+CT__NOALPHA_KERNELS(mul)
+CT__NOALPHA_KERNELS(div)
+
+/* ---- unary ---- */
+enum { CT__NEG, CT__RELU, CT__EXP, CT__NUM_UNARY };
+#define CT__UNARY_LOOP(NAME, T, ACC, LOAD, STORE, EXPR)                     \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {      \
+    int64_t i;                                                              \
+    (void)ctx;                                                              \
+    if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T)) {         \
+      T *CT_RESTRICT o = (T *)d[0];                                         \
+      const T *CT_RESTRICT x = (const T *)d[1];                             \
+      for (i = 0; i < n; i++) {                                             \
+        ACC a = (ACC)LOAD(x[i]);                                            \
+        o[i] = STORE(EXPR);                                                 \
+      }                                                                     \
+    } else {                                                                \
+      for (i = 0; i < n; i++) {                                             \
+        ACC a = (ACC)LOAD(*(const T *)(d[1] + i * s[1]));                   \
+        *(T *)(d[0] + i * s[0]) = STORE(EXPR);                              \
+      }                                                                     \
+    }                                                                       \
+  }
+#define CT__DEF_FLOAT_UNARY(sfx, T, ACC, LOAD, STORE)                                  \
+  CT__UNARY_LOOP(ct__neg_##sfx, T, ACC, LOAD, STORE, (ACC)(-a))                        \
+  CT__UNARY_LOOP(ct__relu_##sfx, T, ACC, LOAD, STORE, (ACC)(a > 0 || a != a ? a : 0))  \
+  CT__UNARY_LOOP(ct__exp_##sfx, T, ACC, LOAD, STORE, (ACC)exp((double)a))
+CT__FLOAT_TYPES(CT__DEF_FLOAT_UNARY)
+#define CT__DEF_INT_UNARY(sfx, T, U)                                                             \
+  CT__UNARY_LOOP(ct__neg_##sfx, T, U, CT__LOAD_ID, CT__STORE_ID, (T)(U)(0 - (U)a))              \
+  CT__UNARY_LOOP(ct__relu_##sfx, T, T, CT__LOAD_ID, CT__STORE_ID, (T)(a > 0 ? a : 0))
+CT__INT_TYPES(CT__DEF_INT_UNARY)
+
+static const ct_loop_fn ct__unary_loops[CT__NUM_UNARY][CT_DTYPE_NUM] = {
+    {ct__neg_f32, ct__neg_f64, ct__neg_f16, ct__neg_bf16, ct__neg_i64, ct__neg_i32, ct__neg_u8, NULL},
+    {ct__relu_f32, ct__relu_f64, ct__relu_f16, ct__relu_bf16, ct__relu_i64, ct__relu_i32, ct__relu_u8, NULL},
+    {ct__exp_f32, ct__exp_f64, ct__exp_f16, ct__exp_bf16, NULL, NULL, NULL, NULL},
+};
+static const char *const ct__unary_names[CT__NUM_UNARY] = {"neg", "relu", "exp"};
+
+static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **result) {
+  const char *op = ct__unary_names[kind];
+  ct_dtype common = (ct_dtype)a->dtype, out_dtype;
+  ct_tensor *ca = NULL, *dst = NULL, *ops[2];
+  ct_iter it;
+  ct_status st = CT_OK;
+  if (kind == CT__EXP && !ct_dtype_is_floating(common)) common = CT_F32; /* int_to_float */
+  if (kind == CT__NEG && common == CT_BOOL)
+    return ct_fail(CT_ERR_DTYPE, op, "negation, the `-` operator, on a bool tensor is not supported; if you are trying "
+                                     "to invert a mask, use the `~` or logical_not() operator instead");
+  if (!ct__unary_loops[kind][common])
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));
+  out_dtype = out ? (ct_dtype)out->dtype : common;
+  if (out && kind != CT__EXP && out_dtype != common) /* like PyTorch: only float ops cast to out= */
+    return ct_fail(CT_ERR_DTYPE, op, "found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
+                   ct__dtype_torch_name(common));
+  if (out && !ct_can_cast(common, out_dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
+                   ct__dtype_torch_name(out_dtype));
+  if (out && out != a) {
+    if (!ct__same_device(op, out, a)) return ct_last_error();
+    if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
+  }
+  dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, a->device) : ct_retain(out);
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel) {
+    ca = a->dtype == common ? ct_retain(a) : ct__empty_like(op, a, common);
+    if (!ca || (ca != a && (st = ct__copy_impl(ca, a)) != CT_OK)) {
+      st = ct_last_error();
+    } else {
+      ops[0] = dst;
+      ops[1] = ca;
+      ct_iter_init(&it, 2, ops, a->ndim, a->sizes);
+      ct_iter_run(&it, ct__unary_loops[kind][common], NULL);
+      if (out && dst != out) st = ct__copy_impl(out, dst);
+    }
+    ct_release(ca);
+  }
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+#define CT__UNARY_KERNELS(name, KIND)                                                          \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                 \
+    ct_tensor *r = NULL;                                                                       \
+    (void)ks;                                                                                  \
+    ct__unary(KIND, NULL, a, &r);                                                              \
+    return r;                                                                                  \
+  }                                                                                            \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self) {                            \
+    (void)ks;                                                                                  \
+    return ct__unary(KIND, self, self, NULL);                                                  \
+  }
+#define CT__UNARY_OUT_KERNEL(name, KIND)                                                       \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {            \
+    (void)ks;                                                                                  \
+    return ct__unary(KIND, out, a, NULL);                                                      \
+  }
+CT__UNARY_KERNELS(neg, CT__NEG)
+CT__UNARY_KERNELS(relu, CT__RELU)
+CT__UNARY_KERNELS(exp, CT__EXP)
+CT__UNARY_OUT_KERNEL(neg, CT__NEG)
+CT__UNARY_OUT_KERNEL(exp, CT__EXP)
+
+/* ---- sum: an iteration whose accumulator has stride 0 on reduced dims ----
+ * Floating inputs accumulate in float64 and integers in int64 (wrapping),
+ * in a fixed order: results do not depend on anything but the inputs. */
+#define CT__SUM_LOOP(NAME, T, ACC, LOAD)                                         \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {           \
+    int64_t i;                                                                   \
+    (void)ctx;                                                                   \
+    if (s[0] == 0) {                                                             \
+      ACC acc = 0;                                                               \
+      for (i = 0; i < n; i++) acc += (ACC)LOAD(*(const T *)(d[1] + i * s[1]));   \
+      *(ACC *)d[0] += acc;                                                       \
+    } else {                                                                     \
+      for (i = 0; i < n; i++)                                                    \
+        *(ACC *)(d[0] + i * s[0]) += (ACC)LOAD(*(const T *)(d[1] + i * s[1]));    \
+    }                                                                            \
+  }
+CT__SUM_LOOP(ct__sum_f32, float, double, CT__LOAD_ID)
+CT__SUM_LOOP(ct__sum_f64, double, double, CT__LOAD_ID)
+CT__SUM_LOOP(ct__sum_f16, uint16_t, double, CT__LOAD_F16)
+CT__SUM_LOOP(ct__sum_bf16, uint16_t, double, CT__LOAD_BF16)
+CT__SUM_LOOP(ct__sum_i64, int64_t, uint64_t, (uint64_t))
+CT__SUM_LOOP(ct__sum_i32, int32_t, uint64_t, (uint64_t)(int64_t))
+CT__SUM_LOOP(ct__sum_u8, uint8_t, uint64_t, (uint64_t))
+CT__SUM_LOOP(ct__sum_bool, bool, uint64_t, (uint64_t))
+static const ct_loop_fn ct__sum_loops[CT_DTYPE_NUM] = {ct__sum_f32, ct__sum_f64, ct__sum_f16, ct__sum_bf16,
+                                                       ct__sum_i64, ct__sum_i32, ct__sum_u8,  ct__sum_bool};
+
+static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                              ct_tensor **result) {
+  static const char *op = "sum";
+  int reduce[CT_MAX_DIMS] = {0};
+  int64_t out_shape[CT_MAX_DIMS], kept_shape[CT_MAX_DIMS], kept_strides[CT_MAX_DIMS];
+  int i, out_ndim = 0;
+  ct_dtype out_dtype, acc_dtype;
+  ct_tensor *src = NULL, *acc = NULL, *accv = NULL, *dst = NULL, *ops[2];
+  ct_iter it;
+  ct_status st = CT_OK;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
+  if (dims.n < 0 || !dims.data || dims.n == 0) {
+    for (i = 0; i < a->ndim; i++) reduce[i] = 1;
+  } else {
+    for (i = 0; i < dims.n; i++) {
+      int64_t d = ct__wrap_dim(op, dims.data[i], a->ndim);
+      if (d < 0) return ct_last_error();
+      if (a->ndim == 0) continue;
+      if (reduce[d]) return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d);
+      reduce[d] = 1;
+    }
+  }
+  for (i = 0; i < a->ndim; i++) {
+    kept_shape[i] = reduce[i] ? 1 : a->sizes[i];
+    if (!reduce[i] || keepdim) out_shape[out_ndim++] = kept_shape[i];
+  }
+  out_dtype = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype
+              : ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
+  if (out) {
+    if (!ct__same_device(op, out, a)) return ct_last_error();
+    if (dtype != CT_DTYPE_NONE && out->dtype != dtype)
+      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
+                     ct_dtype_name((ct_dtype)out->dtype));
+    if ((st = ct__resize_out(op, out, out_ndim, out_shape)) != CT_OK) return st;
+    dst = ct_retain(out);
+  } else {
+    dst = ct__empty(op, out_ndim, out_shape, out_dtype, a->device);
+    if (!dst) return ct_last_error();
+  }
+  if (ct__is_meta(dst)) goto done;
+  /* the input in the result dtype (PyTorch casts before summing) */
+  src = dtype != CT_DTYPE_NONE ? ct__as_dtype(op, a, dtype, NULL) : ct_retain(a);
+  if (!src) {
+    st = ct_last_error();
+    goto done;
+  }
+  acc_dtype = ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : CT_I64;
+  acc = ct__empty(op, a->ndim, kept_shape, acc_dtype, a->device);
+  if (!acc || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) {
+    st = ct_last_error();
+    goto done;
+  }
+  for (i = 0; i < a->ndim; i++) kept_strides[i] = reduce[i] ? 0 : acc->strides[i];
+  accv = ct__make_view(acc, a->ndim, a->sizes, kept_strides, 0);
+  if (!accv) {
+    st = ct_last_error();
+    goto done;
+  }
+  ops[0] = accv;
+  ops[1] = src;
+  ct_iter_init(&it, 2, ops, a->ndim, a->sizes);
+  ct_iter_run(&it, ct__sum_loops[src->dtype], NULL);
+  {
+    int64_t out_strides[CT_MAX_DIMS];
+    ct_tensor *shaped;
+    ct__contiguous_strides(out_ndim, out_shape, out_strides); /* acc without the reduced dims */
+    shaped = ct__make_view(acc, out_ndim, out_shape, out_strides, 0);
+    st = shaped ? ct__copy_impl(dst, shaped) : ct_last_error();
+    ct_release(shaped);
+  }
+done:
+  ct_release(src);
+  ct_release(accv);
+  ct_release(acc);
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  ct_int_list all;
+  (void)ks;
+  all.data = NULL;
+  all.n = -1;
+  ct__sum_impl(a, all, false, dtype, NULL, &r);
+  return r;
+}
+static ct_tensor *ct__k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__sum_impl(a, dims, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__sum_impl(a, dims, keepdim, dtype, out, NULL);
+}
+
+/* ---- mm: naive triple loop over strides (BLIS replaces it) ---- */
+#define CT__MM_LOOP(NAME, T, ACC, LOAD, STORE)                                                         \
+  static void NAME(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {                             \
+    const T *A = (const T *)ct_data_ptr(a), *B = (const T *)ct_data_ptr(b);                            \
+    T *C = (T *)ct_data_ptr(c);                                                                         \
+    int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;                                 \
+    for (i = 0; i < M; i++)                                                                             \
+      for (j = 0; j < N; j++) {                                                                         \
+        ACC acc = 0;                                                                                    \
+        for (k = 0; k < K; k++)                                                                         \
+          acc += (ACC)LOAD(A[i * a->strides[0] + k * a->strides[1]]) * (ACC)LOAD(B[k * b->strides[0] + j * b->strides[1]]); \
+        C[i * c->strides[0] + j * c->strides[1]] = STORE((T)(acc));                                     \
+      }                                                                                                 \
+  }
+#define CT__STORE_F16_MM(x) ct_f32_to_f16((float)(x))
+CT__MM_LOOP(ct__mm_f32, float, float, CT__LOAD_ID, CT__STORE_ID)
+CT__MM_LOOP(ct__mm_f64, double, double, CT__LOAD_ID, CT__STORE_ID)
+CT__MM_LOOP(ct__mm_i64, int64_t, uint64_t, (uint64_t), CT__STORE_ID)
+CT__MM_LOOP(ct__mm_i32, int32_t, uint32_t, (uint32_t), CT__STORE_ID)
+CT__MM_LOOP(ct__mm_u8, uint8_t, uint8_t, CT__LOAD_ID, CT__STORE_ID)
+static void ct__mm_half(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {
+  /* f16 / bf16: accumulate in float, round once */
+  int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;
+  for (i = 0; i < M; i++)
+    for (j = 0; j < N; j++) {
+      float acc = 0;
+      for (k = 0; k < K; k++)
+        acc += (float)ct__load_double((const uint16_t *)ct_data_ptr(a) + i * a->strides[0] + k * a->strides[1], (ct_dtype)a->dtype) *
+               (float)ct__load_double((const uint16_t *)ct_data_ptr(b) + k * b->strides[0] + j * b->strides[1], (ct_dtype)b->dtype);
+      ct__store_double((uint16_t *)ct_data_ptr(c) + i * c->strides[0] + j * c->strides[1], (ct_dtype)c->dtype, acc);
+    }
+}
+
+static ct_status ct__mm_impl(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "mm";
+  int64_t shape[2];
+  ct_tensor *dst;
+  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "self must be a matrix, got a %dD tensor", a->ndim);
+  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
+  if (a->sizes[1] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected mat1 and mat2 to have the same dtype, but got: %s != %s",
+                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
+  if (a->dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"addmm\" is not implemented for 'Bool'");
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  shape[0] = a->sizes[0];
+  shape[1] = b->sizes[1];
+  if (out) {
+    ct_status st;
+    if (out->dtype != a->dtype)
+      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)a->dtype),
+                     ct_dtype_name((ct_dtype)out->dtype));
+    if (!ct__same_device(op, out, a)) return ct_last_error();
+    if ((st = ct__resize_out(op, out, 2, shape)) != CT_OK) return st;
+    dst = out;
+  } else {
+    dst = ct__empty(op, 2, shape, (ct_dtype)a->dtype, a->device);
+    if (!dst) return ct_last_error();
+  }
+  if (!ct__is_meta(dst)) {
+    switch (a->dtype) {
+    case CT_F32: ct__mm_f32(a, b, dst); break;
+    case CT_F64: ct__mm_f64(a, b, dst); break;
+    case CT_I64: ct__mm_i64(a, b, dst); break;
+    case CT_I32: ct__mm_i32(a, b, dst); break;
+    case CT_U8: ct__mm_u8(a, b, dst); break;
+    default: ct__mm_half(a, b, dst); break;
+    }
+  }
+  if (out) ct__bump_version(out);
+  else *result = dst;
+  return CT_OK;
+}
+static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__mm_impl(a, b, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  (void)ks;
+  return ct__mm_impl(a, b, out, NULL);
+}
+
+/* ================= boxing adapters =================
+ * One per C signature (ct_schema.signature): read the arguments off the
+ * stack, call the typed kernel, replace the arguments with the result. */
+#define CT__ADAPTER_NEW(NAME, N, PARAMS, ARGS)                                          \
+  static ct_status NAME(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) { \
+    ct_value *a = s->items + s->size - (N);                                             \
+    ct_tensor *r;                                                                       \
+    (void)op;                                                                           \
+    r = ((ct_tensor * (*)PARAMS) k->unboxed) ARGS;                                      \
+    ct_stack_drop(s, N);                                                                \
+    if (!r) return ct_last_error();                                                     \
+    {                                                                                   \
+      ct_value v = ct_value_tensor(r);                                                  \
+      v.owned = 1;                                                                      \
+      return ct_stack_push(s, v) == CT_OK ? CT_OK : (ct_release(r), ct_last_error());   \
+    }                                                                                   \
+  }
+#define CT__ADAPTER_MUT(NAME, N, W, PARAMS, ARGS)                                       \
+  static ct_status NAME(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) { \
+    ct_value *a = s->items + s->size - (N);                                             \
+    ct_tensor *w = a[W].v.tensor;                                                       \
+    ct_status st;                                                                       \
+    (void)op;                                                                           \
+    st = ((ct_status(*) PARAMS) k->unboxed) ARGS;                                       \
+    ct_stack_drop(s, N);                                                                \
+    if (st != CT_OK) return st;                                                         \
+    return ct_stack_push(s, ct_value_tensor(w));                                        \
+  }
+typedef ct_tensor *ct__T;
+CT__ADAPTER_NEW(ct__adapt_T_TTS, 3, (ct_keyset, ct__T, ct__T, ct_scalar), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.scalar))
+CT__ADAPTER_MUT(ct__adapt_W_TTS, 3, 0, (ct_keyset, ct__T, ct__T, ct_scalar), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.scalar))
+CT__ADAPTER_MUT(ct__adapt_W_TTSW, 4, 3, (ct_keyset, ct__T, ct__T, ct_scalar, ct__T),
+                (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.scalar, a[3].v.tensor))
+CT__ADAPTER_NEW(ct__adapt_T_TSS, 3, (ct_keyset, ct__T, ct_scalar, ct_scalar), (ks, a[0].v.tensor, a[1].v.scalar, a[2].v.scalar))
+CT__ADAPTER_MUT(ct__adapt_W_TSS, 3, 0, (ct_keyset, ct__T, ct_scalar, ct_scalar), (ks, a[0].v.tensor, a[1].v.scalar, a[2].v.scalar))
+CT__ADAPTER_NEW(ct__adapt_T_TT, 2, (ct_keyset, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor))
+CT__ADAPTER_MUT(ct__adapt_W_TT, 2, 0, (ct_keyset, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor))
+CT__ADAPTER_MUT(ct__adapt_W_TTW, 3, 2, (ct_keyset, ct__T, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.tensor))
+CT__ADAPTER_NEW(ct__adapt_T_TS, 2, (ct_keyset, ct__T, ct_scalar), (ks, a[0].v.tensor, a[1].v.scalar))
+CT__ADAPTER_MUT(ct__adapt_W_TS, 2, 0, (ct_keyset, ct__T, ct_scalar), (ks, a[0].v.tensor, a[1].v.scalar))
+CT__ADAPTER_NEW(ct__adapt_T_T, 1, (ct_keyset, ct__T), (ks, a[0].v.tensor))
+CT__ADAPTER_MUT(ct__adapt_W_T, 1, 0, (ct_keyset, ct__T), (ks, a[0].v.tensor))
+CT__ADAPTER_MUT(ct__adapt_W_TW, 2, 1, (ct_keyset, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor))
+CT__ADAPTER_NEW(ct__adapt_T_TD, 2, (ct_keyset, ct__T, ct_dtype), (ks, a[0].v.tensor, a[1].v.dtype))
+CT__ADAPTER_NEW(ct__adapt_T_TIbD, 4, (ct_keyset, ct__T, ct_int_list, bool, ct_dtype),
+                (ks, a[0].v.tensor, a[1].v.ints, a[2].v.b, a[3].v.dtype))
+CT__ADAPTER_MUT(ct__adapt_W_TIbDW, 5, 4, (ct_keyset, ct__T, ct_int_list, bool, ct_dtype, ct__T),
+                (ks, a[0].v.tensor, a[1].v.ints, a[2].v.b, a[3].v.dtype, a[4].v.tensor))
+CT__ADAPTER_MUT(ct__adapt_W_TTb, 3, 0, (ct_keyset, ct__T, ct__T, bool), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.b))
+
+static const struct {
+  const char *signature;
+  ct_boxed_fn fn;
+} ct__builtin_adapters[] = {
+    {"T,T,S->T", ct__adapt_T_TTS},        {"Tw,T,S->Tw", ct__adapt_W_TTS},   {"T,T,S,Tw->Tw", ct__adapt_W_TTSW},
+    {"T,S,S->T", ct__adapt_T_TSS},        {"Tw,S,S->Tw", ct__adapt_W_TSS},   {"T,T->T", ct__adapt_T_TT},
+    {"Tw,T->Tw", ct__adapt_W_TT},         {"T,T,Tw->Tw", ct__adapt_W_TTW},   {"T,S->T", ct__adapt_T_TS},
+    {"Tw,S->Tw", ct__adapt_W_TS},         {"T->T", ct__adapt_T_T},           {"Tw->Tw", ct__adapt_W_T},
+    {"T,Tw->Tw", ct__adapt_W_TW},         {"T,D->T", ct__adapt_T_TD},        {"T,I,b,D->T", ct__adapt_T_TIbD},
+    {"T,I,b,D,Tw->Tw", ct__adapt_W_TIbDW}, {"Tw,T,b->Tw", ct__adapt_W_TTb},
+};
+
+/* ================= frontends =================
+ * Compute the call's key set, pick the kernel, call it typed or boxed.
+ * Kernels run one level deeper (ct__tls.depth) so temporaries scopes only
+ * collect what is returned to the code that opened them. */
+static inline const ct_kernel *ct__pick(const ct_op *op, ct_keyset input_keys, ct_keyset *ks) {
+  ct_keyset m = ct__call_keys(input_keys) & op->mask;
+  const ct_kernel *k = &op->table[ct_keyset_highest(m)];
+  if (CT_LIKELY(m && k->unboxed)) {
+    *ks = m;
+    return k;
+  }
+  return ct_dispatch_lookup(op, ct__call_keys(input_keys), ks);
+}
+
+static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
+  ct_tensor *r = NULL;
+  ct__call_boxed_kernel(op, k, ks, v, n, &r);
+  return r;
+}
+static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
+  return ct__call_boxed_kernel(op, k, ks, v, n, NULL);
+}
+
+#define CT__NULL_CHECK(op, i, t) \
+  if (CT_UNLIKELY(!(t))) return ct__fail_null((op)->full_name, (op)->schema.args[i].name)
+
+static ct_tensor *ct__call_T_TTS(const ct_op *op, ct_tensor *a, ct_tensor *b, ct_scalar s) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_tensor *r;
+  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
+  CT__NULL_CHECK(op, 1, b), (ct_tensor *)NULL;
+  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return NULL;
+  ct__tls.depth++;
+  if (k->unboxed) {
+    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct__T, ct_scalar)) k->unboxed)(ks, a, b, s);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_scalar(s);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return ct__track(r);
+}
+static ct_status ct__call_W_TTS(const ct_op *op, ct_tensor *a, ct_tensor *b, ct_scalar s) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  CT__NULL_CHECK(op, 1, b);
+  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct__T, ct_scalar))k->unboxed)(ks, a, b, s);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_scalar(s);
+    st = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_status ct__call_W_TTSW(const ct_op *op, ct_tensor *a, ct_tensor *b, ct_scalar s, ct_tensor *out) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  CT__NULL_CHECK(op, 1, b);
+  CT__NULL_CHECK(op, 3, out);
+  if (!(k = ct__pick(op, a->keys | b->keys | out->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct__T, ct_scalar, ct__T))k->unboxed)(ks, a, b, s, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_scalar(s), v[3] = ct_value_tensor(out);
+    st = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_tensor *ct__call_T_TSS(const ct_op *op, ct_tensor *a, ct_scalar b, ct_scalar s) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_tensor *r;
+  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
+  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  ct__tls.depth++;
+  if (k->unboxed) {
+    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct_scalar, ct_scalar)) k->unboxed)(ks, a, b, s);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_scalar(b), v[2] = ct_value_scalar(s);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return ct__track(r);
+}
+static ct_status ct__call_W_TSS(const ct_op *op, ct_tensor *a, ct_scalar b, ct_scalar s) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  if (!(k = ct__pick(op, a->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct_scalar, ct_scalar))k->unboxed)(ks, a, b, s);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_scalar(b), v[2] = ct_value_scalar(s);
+    st = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_tensor *ct__call_T_TT(const ct_op *op, ct_tensor *a, ct_tensor *b) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_tensor *r;
+  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
+  CT__NULL_CHECK(op, 1, b), (ct_tensor *)NULL;
+  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return NULL;
+  ct__tls.depth++;
+  if (k->unboxed) {
+    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct__T)) k->unboxed)(ks, a, b);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return ct__track(r);
+}
+static ct_status ct__call_W_TT(const ct_op *op, ct_tensor *a, ct_tensor *b) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  CT__NULL_CHECK(op, 1, b);
+  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct__T))k->unboxed)(ks, a, b);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b);
+    st = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_status ct__call_W_TTW(const ct_op *op, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  CT__NULL_CHECK(op, 1, b);
+  CT__NULL_CHECK(op, 2, out);
+  if (!(k = ct__pick(op, a->keys | b->keys | out->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct__T, ct__T))k->unboxed)(ks, a, b, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_tensor(out);
+    st = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_tensor *ct__call_T_TS(const ct_op *op, ct_tensor *a, ct_scalar b) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_tensor *r;
+  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
+  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  ct__tls.depth++;
+  if (k->unboxed) {
+    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct_scalar)) k->unboxed)(ks, a, b);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_scalar(b);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return ct__track(r);
+}
+static ct_status ct__call_W_TS(const ct_op *op, ct_tensor *a, ct_scalar b) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  if (!(k = ct__pick(op, a->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct_scalar))k->unboxed)(ks, a, b);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_scalar(b);
+    st = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_tensor *ct__call_T_T(const ct_op *op, ct_tensor *a) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_tensor *r;
+  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
+  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  ct__tls.depth++;
+  if (k->unboxed) {
+    r = ((ct_tensor * (*)(ct_keyset, ct__T)) k->unboxed)(ks, a);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(a);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return ct__track(r);
+}
+static ct_status ct__call_W_T(const ct_op *op, ct_tensor *a) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  if (!(k = ct__pick(op, a->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T))k->unboxed)(ks, a);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(a);
+    st = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_status ct__call_W_TW(const ct_op *op, ct_tensor *a, ct_tensor *out) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  CT__NULL_CHECK(op, 1, out);
+  if (!(k = ct__pick(op, a->keys | out->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct__T))k->unboxed)(ks, a, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(out);
+    st = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_tensor *ct__call_T_TD(const ct_op *op, ct_tensor *a, ct_dtype d) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_tensor *r;
+  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
+  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  ct__tls.depth++;
+  if (k->unboxed) {
+    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct_dtype)) k->unboxed)(ks, a, d);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_dtype(d);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return ct__track(r);
+}
+static ct_tensor *ct__call_T_TIbD(const ct_op *op, ct_tensor *a, ct_int_list dims, bool keep, ct_dtype d) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_tensor *r;
+  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
+  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  ct__tls.depth++;
+  if (k->unboxed) {
+    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct_int_list, bool, ct_dtype)) k->unboxed)(ks, a, dims, keep, d);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(a), v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    v[2] = ct_value_bool(keep), v[3] = ct_value_dtype(d);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return ct__track(r);
+}
+static ct_status ct__call_W_TIbDW(const ct_op *op, ct_tensor *a, ct_int_list dims, bool keep, ct_dtype d, ct_tensor *out) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  CT__NULL_CHECK(op, 4, out);
+  if (!(k = ct__pick(op, a->keys | out->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct_int_list, bool, ct_dtype, ct__T))k->unboxed)(ks, a, dims, keep, d, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(a), v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    v[2] = ct_value_bool(keep), v[3] = ct_value_dtype(d), v[4] = ct_value_tensor(out);
+    st = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return st;
+}
+static ct_status ct__call_W_TTb(const ct_op *op, ct_tensor *a, ct_tensor *b, bool flag) {
+  ct_keyset ks;
+  const ct_kernel *k;
+  ct_status st;
+  CT__NULL_CHECK(op, 0, a);
+  CT__NULL_CHECK(op, 1, b);
+  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return ct_last_error();
+  ct__tls.depth++;
+  if (k->unboxed) {
+    st = ((ct_status(*)(ct_keyset, ct__T, ct__T, bool))k->unboxed)(ks, a, b, flag);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_bool(flag);
+    st = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return st;
+}
+
+/* public frontends */
+#define CT__ONE ct_int(1)
+CTDEF ct_tensor *ct_add(ct_tensor *a, ct_tensor *b) { return ct__call_T_TTS(ct__op.add_Tensor, a, b, CT__ONE); }
+CTDEF ct_tensor *ct_add_ex(ct_tensor *a, ct_tensor *b, ct_scalar alpha) { return ct__call_T_TTS(ct__op.add_Tensor, a, b, alpha); }
+CTDEF ct_status ct_add_(ct_tensor *a, ct_tensor *b) { return ct__call_W_TTS(ct__op.add__Tensor, a, b, CT__ONE); }
+CTDEF ct_status ct_add_ex_(ct_tensor *a, ct_tensor *b, ct_scalar alpha) { return ct__call_W_TTS(ct__op.add__Tensor, a, b, alpha); }
+CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTSW(ct__op.add_out, a, b, CT__ONE, out); }
+CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
+  return ct__call_W_TTSW(ct__op.add_out, a, b, alpha, out);
+}
+CTDEF ct_tensor *ct_add_scalar(ct_tensor *a, ct_scalar b) { return ct__call_T_TSS(ct__op.add_Scalar, a, b, CT__ONE); }
+CTDEF ct_status ct_add_scalar_(ct_tensor *a, ct_scalar b) { return ct__call_W_TSS(ct__op.add__Scalar, a, b, CT__ONE); }
+CTDEF ct_tensor *ct_sub(ct_tensor *a, ct_tensor *b) { return ct__call_T_TTS(ct__op.sub_Tensor, a, b, CT__ONE); }
+CTDEF ct_tensor *ct_sub_ex(ct_tensor *a, ct_tensor *b, ct_scalar alpha) { return ct__call_T_TTS(ct__op.sub_Tensor, a, b, alpha); }
+CTDEF ct_status ct_sub_(ct_tensor *a, ct_tensor *b) { return ct__call_W_TTS(ct__op.sub__Tensor, a, b, CT__ONE); }
+CTDEF ct_status ct_sub_ex_(ct_tensor *a, ct_tensor *b, ct_scalar alpha) { return ct__call_W_TTS(ct__op.sub__Tensor, a, b, alpha); }
+CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTSW(ct__op.sub_out, a, b, CT__ONE, out); }
+CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
+  return ct__call_W_TTSW(ct__op.sub_out, a, b, alpha, out);
+}
+CTDEF ct_tensor *ct_sub_scalar(ct_tensor *a, ct_scalar b) { return ct__call_T_TSS(ct__op.sub_Scalar, a, b, CT__ONE); }
+CTDEF ct_status ct_sub_scalar_(ct_tensor *a, ct_scalar b) { return ct__call_W_TSS(ct__op.sub__Scalar, a, b, CT__ONE); }
+CTDEF ct_tensor *ct_mul(ct_tensor *a, ct_tensor *b) { return ct__call_T_TT(ct__op.mul_Tensor, a, b); }
+CTDEF ct_status ct_mul_(ct_tensor *a, ct_tensor *b) { return ct__call_W_TT(ct__op.mul__Tensor, a, b); }
+CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTW(ct__op.mul_out, a, b, out); }
+CTDEF ct_tensor *ct_mul_scalar(ct_tensor *a, ct_scalar b) { return ct__call_T_TS(ct__op.mul_Scalar, a, b); }
+CTDEF ct_status ct_mul_scalar_(ct_tensor *a, ct_scalar b) { return ct__call_W_TS(ct__op.mul__Scalar, a, b); }
+CTDEF ct_tensor *ct_div(ct_tensor *a, ct_tensor *b) { return ct__call_T_TT(ct__op.div_Tensor, a, b); }
+CTDEF ct_status ct_div_(ct_tensor *a, ct_tensor *b) { return ct__call_W_TT(ct__op.div__Tensor, a, b); }
+CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTW(ct__op.div_out, a, b, out); }
+CTDEF ct_tensor *ct_div_scalar(ct_tensor *a, ct_scalar b) { return ct__call_T_TS(ct__op.div_Scalar, a, b); }
+CTDEF ct_status ct_div_scalar_(ct_tensor *a, ct_scalar b) { return ct__call_W_TS(ct__op.div__Scalar, a, b); }
+CTDEF ct_tensor *ct_neg(ct_tensor *a) { return ct__call_T_T(ct__op.neg, a); }
+CTDEF ct_status ct_neg_(ct_tensor *a) { return ct__call_W_T(ct__op.neg_, a); }
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *a) { return ct__call_W_TW(ct__op.neg_out, a, out); }
+CTDEF ct_tensor *ct_relu(ct_tensor *a) { return ct__call_T_T(ct__op.relu, a); }
+CTDEF ct_status ct_relu_(ct_tensor *a) { return ct__call_W_T(ct__op.relu_, a); }
+CTDEF ct_tensor *ct_exp(ct_tensor *a) { return ct__call_T_T(ct__op.exp, a); }
+CTDEF ct_status ct_exp_(ct_tensor *a) { return ct__call_W_T(ct__op.exp_, a); }
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *a) { return ct__call_W_TW(ct__op.exp_out, a, out); }
+CTDEF ct_tensor *ct_sum(ct_tensor *a) { return ct__call_T_TD(ct__op.sum, a, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *a, ct_dtype dtype) { return ct__call_T_TD(ct__op.sum, a, dtype); }
+static ct_int_list ct__int_list(int n, const int64_t *d) {
+  ct_int_list l;
+  l.data = d;
+  l.n = n;
+  return l;
+}
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *a, int ndims, const int64_t *dims, bool keepdim) {
+  return ct__call_T_TIbD(ct__op.sum_dim_IntList, a, ct__int_list(ndims, dims), keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *a, int ndims, const int64_t *dims, bool keepdim, ct_dtype dtype) {
+  return ct__call_T_TIbD(ct__op.sum_dim_IntList, a, ct__int_list(ndims, dims), keepdim, dtype);
+}
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *a, int ndims, const int64_t *dims, bool keepdim) {
+  return ct__call_W_TIbDW(ct__op.sum_IntList_out, a, ct__int_list(ndims, dims), keepdim, CT_DTYPE_NONE, out);
+}
+CTDEF ct_tensor *ct_mm(ct_tensor *a, ct_tensor *b) { return ct__call_T_TT(ct__op.mm, a, b); }
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTW(ct__op.mm_out, a, b, out); }
+CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src) { return ct__call_W_TTb(ct__op.copy_, self, src, false); }
+CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value) { return ct__call_W_TS(ct__op.fill__Scalar, self, value); }
+
+/* ================= registration ================= */
+typedef struct ct__builtin_kernel {
+  const char *op;
+  ct_unboxed_fn fn;
+} ct__builtin_kernel;
+
+/* The reference kernels, each registered for CPU and Meta. */
+static const ct__builtin_kernel ct__builtin_kernels[] = {
+    {"add.Tensor", CT_FN(ct__k_add)},           {"add_.Tensor", CT_FN(ct__k_add_)},
+    {"add.out", CT_FN(ct__k_add_out)},          {"add.Scalar", CT_FN(ct__k_add_scalar)},
+    {"add_.Scalar", CT_FN(ct__k_add_scalar_)},  {"sub.Tensor", CT_FN(ct__k_sub)},
+    {"sub_.Tensor", CT_FN(ct__k_sub_)},         {"sub.out", CT_FN(ct__k_sub_out)},
+    {"sub.Scalar", CT_FN(ct__k_sub_scalar)},    {"sub_.Scalar", CT_FN(ct__k_sub_scalar_)},
+    {"mul.Tensor", CT_FN(ct__k2_mul)},          {"mul_.Tensor", CT_FN(ct__k2_mul_)},
+    {"mul.out", CT_FN(ct__k2_mul_out)},         {"mul.Scalar", CT_FN(ct__k2_mul_scalar)},
+    {"mul_.Scalar", CT_FN(ct__k2_mul_scalar_)}, {"div.Tensor", CT_FN(ct__k2_div)},
+    {"div_.Tensor", CT_FN(ct__k2_div_)},        {"div.out", CT_FN(ct__k2_div_out)},
+    {"div.Scalar", CT_FN(ct__k2_div_scalar)},   {"div_.Scalar", CT_FN(ct__k2_div_scalar_)},
+    {"neg", CT_FN(ct__k_neg)},                  {"neg_", CT_FN(ct__k_neg_)},
+    {"neg.out", CT_FN(ct__k_neg_out)},          {"relu", CT_FN(ct__k_relu)},
+    {"relu_", CT_FN(ct__k_relu_)},              {"exp", CT_FN(ct__k_exp)},
+    {"exp_", CT_FN(ct__k_exp_)},                {"exp.out", CT_FN(ct__k_exp_out)},
+    {"sum", CT_FN(ct__k_sum)},                  {"sum.dim_IntList", CT_FN(ct__k_sum_dim)},
+    {"sum.IntList_out", CT_FN(ct__k_sum_out)},  {"mm", CT_FN(ct__k_mm)},
+    {"mm.out", CT_FN(ct__k_mm_out)},            {"copy_", CT_FN(ct__k_copy_)},
+    {"fill_.Scalar", CT_FN(ct__k_fill_)},
+};
+
+/* Keys that pass straight through until their functionality exists. */
+static const ct_key ct__default_fallthrough[] = {
+    CT_KEY_BACKEND_SELECT,          CT_KEY_AD_INPLACE_OR_VIEW,      CT_KEY_AUTOGRAD_META,
+    CT_KEY_AUTOGRAD_CPU,            CT_KEY_AUTOGRAD_CUDA,           CT_KEY_AUTOGRAD_PRIVATEUSE1,
+    CT_KEY_AUTOGRAD_PRIVATEUSE2,    CT_KEY_AUTOGRAD_PRIVATEUSE3,    CT_KEY_AUTOGRAD_OTHER,
+    CT_KEY_AUTOCAST_CPU,            CT_KEY_AUTOCAST_CUDA,
+};
+
+static void ct__init(void) {
+  size_t i;
+  static const char *const schemas[] = {
+#define CT__X(handle, schema) schema,
+      CT__BUILTIN_OPS(CT__X)
+#undef CT__X
+  };
+  ct_op **handles[sizeof schemas / sizeof schemas[0]];
+  size_t n = 0;
+#define CT__X(handle, schema) handles[n++] = &ct__op.handle;
+  CT__BUILTIN_OPS(CT__X)
+#undef CT__X
+  ct__lock();
+  if (ct__initialized) {
+    ct__unlock();
+    return;
+  }
+  for (i = 0; i < sizeof ct__builtin_adapters / sizeof ct__builtin_adapters[0]; i++)
+    ct__register_adapter_locked(ct__builtin_adapters[i].signature, ct__builtin_adapters[i].fn);
+  for (i = 0; i < n; i++) *handles[i] = ct__def_locked(schemas[i], "ct_init");
+  for (i = 0; i < sizeof ct__builtin_kernels / sizeof ct__builtin_kernels[0]; i++) {
+    ct_kernel k = ct_kernel_unboxed(ct__builtin_kernels[i].fn);
+    k.source = "reference";
+    ct__impl_locked(ct__builtin_kernels[i].op, CT_KEY_CPU, k, "ct_init");
+    ct__impl_locked(ct__builtin_kernels[i].op, CT_KEY_META, k, "ct_init");
+  }
+  for (i = 0; i < sizeof ct__default_fallthrough / sizeof ct__default_fallthrough[0]; i++)
+    ct__registry.fallthrough |= ct_keyset_of(ct__default_fallthrough[i]);
+  ct__recompute_all();
+  ct__atomic_store(&ct__initialized, 1);
+  ct__unlock();
+}
+
+CT_EXTERN_C_END
+#endif /* CT__OPS_IMPL */
+/* ---- ctorch/print.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__PRINT_IMPL)
+#define CT__PRINT_IMPL
+#include <math.h>
+CT_EXTERN_C_BEGIN
+
+/* torch._tensor_str.PRINT_OPTS defaults */
+#define CT__PRINT_PRECISION 4
+#define CT__PRINT_THRESHOLD 1000
+#define CT__PRINT_EDGEITEMS 3
+#define CT__PRINT_LINEWIDTH 80
+
+typedef struct ct__print_ctx {
+  const ct_tensor *t;   /* a CPU tensor with data */
+  int summarize;        /* numel > threshold: show edgeitems per dimension */
+  int64_t cstride[CT_MAX_DIMS]; /* row-major strides of the logical index */
+  /* the formatter (torch._tensor_str._Formatter) */
+  char kind;            /* 'f' floating, 'i' integer, 'b' bool */
+  int int_mode, sci_mode, width;
+  int64_t nonzero_finite;
+  double min_abs, max_abs;
+  /* the output, snprintf style */
+  char *buf;
+  size_t cap, len, line_start; /* line_start: just after the last '\n' */
+} ct__print_ctx;
+
+static void ct__print_put(ct__print_ctx *c, const char *s, size_t n) {
+  size_t i;
+  for (i = n; i > 0; i--) {
+    if (s[i - 1] == '\n') {
+      c->line_start = c->len + i;
+      break;
+    }
+  }
+  if (c->cap > 0 && c->len < c->cap - 1) {
+    size_t room = c->cap - 1 - c->len;
+    memcpy(c->buf + c->len, s, n < room ? n : room);
+  }
+  c->len += n;
+}
+static void ct__print_puts(ct__print_ctx *c, const char *s) { ct__print_put(c, s, strlen(s)); }
+static void ct__print_spaces(ct__print_ctx *c, int n) {
+  static const char spaces[] = "                                ";
+  while (n > 0) {
+    int k = n < 32 ? n : 32;
+    ct__print_put(c, spaces, (size_t)k);
+    n -= k;
+  }
+}
+
+/* Number of shown entries along a dimension of size n, and the k-th of them. */
+static int64_t ct__print_count(const ct__print_ctx *c, int64_t n) {
+  return c->summarize && n > 2 * CT__PRINT_EDGEITEMS ? 2 * CT__PRINT_EDGEITEMS : n;
+}
+static int64_t ct__print_pick(const ct__print_ctx *c, int64_t n, int64_t k) {
+  if (c->summarize && n > 2 * CT__PRINT_EDGEITEMS && k >= CT__PRINT_EDGEITEMS) return n - 2 * CT__PRINT_EDGEITEMS + k;
+  return k;
+}
+
+/* Python's "{:.Nf}" / "{:.Ne}" for a finite double; "nan", "inf", "-inf" otherwise. */
+static int ct__print_number(double v, char conv, int precision, char *s, size_t cap) {
+  int n;
+  if (isnan(v)) n = snprintf(s, cap, "nan");
+  else if (isinf(v)) n = snprintf(s, cap, v > 0 ? "inf" : "-inf");
+  else n = snprintf(s, cap, conv == 'e' ? "%.*e" : "%.*f", precision, v);
+  if (n < 0) n = 0;
+  if ((size_t)n >= cap) n = (int)cap - 1;
+  return n;
+}
+
+/* The element at logical index idx as the formatter writes it, unpadded. */
+static int ct__print_raw(const ct__print_ctx *c, int64_t idx, char *s, size_t cap) {
+  int n;
+  if (c->kind == 'b') {
+    n = snprintf(s, cap, "%s", ct_get(c->t, idx) != 0 ? "True" : "False");
+  } else if (c->kind == 'i') {
+    n = snprintf(s, cap, "%lld", (long long)ct_get_int(c->t, idx));
+  } else {
+    double v = ct_get(c->t, idx);
+    if (c->sci_mode) return ct__print_number(v, 'e', CT__PRINT_PRECISION, s, cap);
+    if (!c->int_mode) return ct__print_number(v, 'f', CT__PRINT_PRECISION, s, cap);
+    n = ct__print_number(v, 'f', 0, s, cap);
+    if (isfinite(v) && (size_t)n + 1 < cap) {
+      s[n++] = '.';
+      s[n] = '\0';
+    }
+    return n;
+  }
+  if (n < 0) n = 0;
+  if ((size_t)n >= cap) n = (int)cap - 1;
+  return n;
+}
+
+/* Formatter passes over the shown elements: 0 gathers the statistics of the
+ * nonzero finite floats, 1 measures widths once the mode is known. */
+static void ct__print_scan(ct__print_ctx *c, int dim, int64_t base, int pass) {
+  const ct_tensor *t = c->t;
+  int64_t n, k, count;
+  if (dim == t->ndim) {
+    char s[512];
+    int len;
+    if (c->kind == 'f') {
+      double v = ct_get(t, base);
+      if (!isfinite(v) || v == 0) return;
+      if (pass == 0) {
+        double a = fabs(v);
+        if (c->nonzero_finite == 0 || a < c->min_abs) c->min_abs = a;
+        if (c->nonzero_finite == 0 || a > c->max_abs) c->max_abs = a;
+        if (v != ceil(v)) c->int_mode = 0;
+        c->nonzero_finite++;
+        return;
+      }
+    }
+    len = ct__print_raw(c, base, s, sizeof s);
+    if (len > c->width) c->width = len;
+    return;
+  }
+  n = t->sizes[dim];
+  count = ct__print_count(c, n);
+  for (k = 0; k < count; k++) ct__print_scan(c, dim + 1, base + ct__print_pick(c, n, k) * c->cstride[dim], pass);
+}
+
+static void ct__print_element(ct__print_ctx *c, int64_t idx) {
+  char s[512];
+  int len = ct__print_raw(c, idx, s, sizeof s);
+  ct__print_spaces(c, c->width - len);
+  ct__print_put(c, s, (size_t)len);
+}
+
+/* _tensor_str_with_formatter: the sub-tensor from dimension dim on. */
+static void ct__print_tensor(ct__print_ctx *c, int dim, int64_t base, int indent) {
+  const ct_tensor *t = c->t;
+  int rest = t->ndim - dim;
+  int64_t n, k, count;
+  if (rest == 0) {
+    ct__print_element(c, base);
+    return;
+  }
+  n = t->sizes[dim];
+  count = ct__print_count(c, n);
+  ct__print_puts(c, "[");
+  if (rest == 1) { /* _vector_str */
+    int per_line = (CT__PRINT_LINEWIDTH - indent) / (c->width + 2);
+    int64_t item = 0;
+    if (per_line < 1) per_line = 1;
+    for (k = 0; k < count; k++) {
+      int dots = count < n && k == CT__PRINT_EDGEITEMS;
+      int j;
+      for (j = dots ? 0 : 1; j < 2; j++, item++) {
+        if (item > 0) {
+          if (item % per_line == 0) {
+            ct__print_puts(c, ",\n");
+            ct__print_spaces(c, indent + 1);
+          } else {
+            ct__print_puts(c, ", ");
+          }
+        }
+        if (j == 0) ct__print_puts(c, " ...");
+        else ct__print_element(c, base + ct__print_pick(c, n, k) * c->cstride[dim]);
+      }
+    }
+  } else {
+    for (k = 0; k < count; k++) {
+      int dots = count < n && k == CT__PRINT_EDGEITEMS;
+      int j, r;
+      for (j = dots ? 0 : 1; j < 2; j++) {
+        if (k > 0 || j == 0) {
+          ct__print_puts(c, ",");
+          for (r = 0; r < rest - 1; r++) ct__print_puts(c, "\n");
+          ct__print_spaces(c, indent + 1);
+        }
+        if (j == 0) ct__print_puts(c, "...");
+        else ct__print_tensor(c, dim + 1, base + ct__print_pick(c, n, k) * c->cstride[dim], indent + 1);
+      }
+    }
+  }
+  ct__print_puts(c, "]");
+}
+
+/* _tensor_str for a CPU tensor with at least one element. */
+static void ct__print_body(ct__print_ctx *c, const ct_tensor *t, int indent) {
+  ct_dtype dt = (ct_dtype)t->dtype;
+  int64_t s = 1;
+  int i;
+  c->t = t;
+  c->summarize = t->numel > CT__PRINT_THRESHOLD;
+  for (i = t->ndim - 1; i >= 0; i--) {
+    c->cstride[i] = s;
+    s *= t->sizes[i];
+  }
+  c->kind = dt == CT_BOOL ? 'b' : ct_dtype_is_floating(dt) ? 'f' : 'i';
+  c->int_mode = 1;
+  c->sci_mode = 0;
+  c->width = 1;
+  c->nonzero_finite = 0;
+  c->min_abs = c->max_abs = 0;
+  if (c->kind == 'f') {
+    ct__print_scan(c, 0, 0, 0);
+    if (c->nonzero_finite > 0) {
+      c->sci_mode = c->max_abs / c->min_abs > 1000.0 || c->max_abs > 1.0e8 || (!c->int_mode && c->min_abs < 1.0e-4);
+      ct__print_scan(c, 0, 0, 1); /* in integer mode the '.' counts, as in torch */
+    }
+  } else {
+    ct__print_scan(c, 0, 0, 1);
+  }
+  ct__print_tensor(c, 0, 0, indent);
+}
+
+/* "size=(2, 3)", "size=(5,)" or "size=()": str(tuple(t.shape)). Fits in 256. */
+static void ct__print_shape(char *s, size_t cap, const ct_tensor *t) {
+  char num[32];
+  int i;
+  s[0] = '\0';
+  strncat(s, "size=(", cap - 1);
+  for (i = 0; i < t->ndim; i++) {
+    snprintf(num, sizeof num, "%lld", (long long)t->sizes[i]);
+    if (i) strncat(s, ", ", cap - 1 - strlen(s));
+    strncat(s, num, cap - 1 - strlen(s));
+  }
+  strncat(s, t->ndim == 1 ? ",)" : ")", cap - 1 - strlen(s));
+}
+
+/* _add_suffixes: ", suffix", or on a new line when it would pass column 80. */
+static void ct__print_suffixes(ct__print_ctx *c, char (*suffixes)[256], int n, int indent) {
+  size_t last = c->len - c->line_start + 2; /* as torch counts it */
+  int i;
+  for (i = 0; i < n; i++) {
+    size_t sl = strlen(suffixes[i]);
+    if (last + sl + 2 > CT__PRINT_LINEWIDTH) {
+      ct__print_puts(c, ",\n");
+      ct__print_spaces(c, indent);
+      last = (size_t)indent + sl;
+    } else {
+      ct__print_puts(c, ", ");
+      last += sl + 2;
+    }
+    ct__print_puts(c, suffixes[i]);
+  }
+  ct__print_puts(c, ")");
+}
+
+CTDEF size_t ct_format(const ct_tensor *t, char *buf, size_t cap) {
+  static const char *const op = "ct_format";
+  static const char prefix[] = "tensor(";
+  const int indent = (int)sizeof prefix - 1;
+  char suffixes[4][256];
+  int nsuffix = 0;
+  ct__print_ctx c;
+  ct_dtype dt;
+  ct_device_type dev;
+  ct_tensor *cpu = NULL;
+  if (cap > 0 && buf) buf[0] = '\0';
+  if (!t) {
+    ct__fail_null(op, "t");
+    return 0;
+  }
+  if (!buf && cap > 0) {
+    ct__fail_null(op, "buf");
+    return 0;
+  }
+  dt = (ct_dtype)t->dtype;
+  dev = (ct_device_type)t->device.type;
+  if (!ct_dtype_valid(dt)) {
+    ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)t->dtype);
+    return 0;
+  }
+  if ((unsigned)dev >= CT_DEVICE_NUM) {
+    ct_fail(CT_ERR_DEVICE, op, "invalid device type %d", (int)t->device.type);
+    return 0;
+  }
+  memset(&c, 0, sizeof c);
+  c.buf = buf;
+  c.cap = cap;
+
+  /* suffixes in torch's order: device, size, dtype, requires_grad */
+  if (dev == CT_DEVICE_META)
+    snprintf(suffixes[nsuffix++], sizeof suffixes[0], "device='meta'");
+  else if (dev != CT_DEVICE_CPU)
+    snprintf(suffixes[nsuffix++], sizeof suffixes[0], "device='%s:%d'", ct_device_type_name(dev), (int)t->device.index);
+  if (dev == CT_DEVICE_META || (t->numel == 0 && t->ndim != 1)) ct__print_shape(suffixes[nsuffix++], sizeof suffixes[0], t);
+  if ((dev == CT_DEVICE_META || t->numel == 0) ? dt != CT_F32 : (dt != CT_F32 && dt != CT_I64 && dt != CT_BOOL))
+    snprintf(suffixes[nsuffix++], sizeof suffixes[0], "dtype=torch.%s", ct_dtype_name(dt));
+  if (t->flags & CT_TENSOR_REQUIRES_GRAD) snprintf(suffixes[nsuffix++], sizeof suffixes[0], "requires_grad=True");
+
+  ct__print_puts(&c, prefix);
+  if (dev == CT_DEVICE_META) {
+    ct__print_puts(&c, "...");
+  } else if (t->numel == 0) {
+    ct__print_puts(&c, "[]");
+  } else {
+    const ct_tensor *src = t;
+    if (dev != CT_DEVICE_CPU) { /* read a copy, as torch does for xla/lazy tensors */
+      cpu = ct__empty(op, t->ndim, t->sizes, dt, CT_CPU);
+      if (!cpu || ct_to_array(t, dt, ct_data_ptr(cpu)) != CT_OK) {
+        ct_release(cpu);
+        if (cap > 0) buf[0] = '\0';
+        return 0;
+      }
+      src = cpu;
+    }
+    ct__print_body(&c, src, indent);
+  }
+  ct__print_suffixes(&c, suffixes, nsuffix, indent);
+  ct_release(cpu);
+  if (cap > 0) buf[c.len < cap ? c.len : cap - 1] = '\0';
+  return c.len;
+}
+
+static ct_status ct__print_to(FILE *f, const ct_tensor *t, const char *op) {
+  char small[1024];
+  char *text = small;
+  size_t n;
+  int ok;
+  if (!t) return ct__fail_null(op, "t");
+  n = ct_format(t, small, sizeof small);
+  if (n == 0) return ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, op, "formatting failed");
+  if (n >= sizeof small) {
+    text = (char *)CT_MALLOC(n + 1);
+    if (!text) return ct_fail(CT_ERR_OOM, op, "out of memory formatting a tensor (%llu bytes)", (unsigned long long)n + 1);
+    ct_format(t, text, n + 1);
+  }
+  ok = fwrite(text, 1, n, f) == n && fputc('\n', f) != EOF;
+  if (text != small) CT_FREE(text);
+  if (!ok) return ct_fail(CT_ERR_STATE, op, "writing the text failed");
+  return CT_OK;
+}
+
+CTDEF ct_status ct_fprint(FILE *f, const ct_tensor *t) {
+  if (!f) return ct__fail_null("ct_fprint", "f");
+  return ct__print_to(f, t, "ct_fprint");
+}
+CTDEF ct_status ct_print(const ct_tensor *t) { return ct__print_to(stdout, t, "ct_print"); }
+
+CT_EXTERN_C_END
+#endif /* CT__PRINT_IMPL */
+#endif /* CTORCH_IMPLEMENTATION */

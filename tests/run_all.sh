@@ -1,0 +1,78 @@
+#!/bin/sh
+# The whole test matrix, as CI runs it (make test). Each configuration builds
+# the unity-build suite (tests/main.c) and runs it; compile-only checks count
+# as one test each. The last line sums everything: "N passed, N failed[, N skipped]".
+#   gcc and clang, -std=c11 -Wall -Wextra -Wpedantic -Werror, -O2
+#   AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer (gcc)
+#   the amalgamated dist/ctorch.h
+#   the header (with its implementation) compiled and run as C++ (g++, clang++)
+#   CT_STATIC embedding; the single-file build with one cc -std=c11 command
+set -u
+cd "$(dirname "$0")/.."
+mkdir -p build
+WARN="-Wall -Wextra -Wpedantic -Werror"
+passed=0 failed=0 skipped=0
+
+tally() { # $1: name, $2: log file holding a suite run
+  line=$(tail -n 1 "$2")
+  p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+  f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+  s=$(echo "$line" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
+  if [ -z "$p" ] || [ -z "$f" ]; then
+    echo "FAIL $1: no summary line (crashed?)"; tail -n 20 "$2"; failed=$((failed + 1)); return
+  fi
+  grep -E '^(FAIL|SKIP)|^    ' "$2" | head -n 40
+  echo "== $1: $line"
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + ${s:-0}))
+}
+
+check() { # $1: name, rest: command; counts as one test
+  name=$1; shift
+  if "$@" > build/check.log 2>&1; then
+    echo "ok   $name"; passed=$((passed + 1))
+  else
+    echo "FAIL $name"; tail -n 20 build/check.log; failed=$((failed + 1))
+  fi
+}
+
+suite() { # $1: name, $2: compiler, $3: include dir, rest: flags
+  name=$1 cc=$2 inc=$3; shift 3
+  if ! command -v "$cc" > /dev/null 2>&1; then
+    echo "SKIP $name: $cc not installed"; skipped=$((skipped + 1)); return
+  fi
+  if ! $cc -std=c11 $WARN "$@" -I"$inc" -Itests -o "build/tests-$name" tests/main.c -lm -lpthread > "build/$name.log" 2>&1; then
+    echo "FAIL $name: build"; tail -n 30 "build/$name.log"; failed=$((failed + 1)); return
+  fi
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "./build/tests-$name" > "build/$name.log" 2>&1
+  tally "$name" "build/$name.log"
+}
+
+sh tools/amalgamate.sh > build/amalgamated.h || failed=$((failed + 1))
+check "dist/ctorch.h is up to date (make amalgamate)" cmp -s build/amalgamated.h dist/ctorch.h
+
+suite gcc gcc . -O2 -g
+suite clang clang . -O2 -g
+suite sanitizers gcc . -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+suite amalgamated gcc dist -O2
+
+for cxx in g++ clang++; do
+  if command -v $cxx > /dev/null 2>&1; then
+    check "C++ build and run ($cxx -std=c++17)" sh -c "$cxx -std=c++17 $WARN -I. -o build/cpp_smoke_$cxx tests/cpp_smoke.cpp -lpthread && ./build/cpp_smoke_$cxx"
+  else
+    echo "SKIP C++ ($cxx not installed)"; skipped=$((skipped + 1))
+  fi
+done
+check "CT_STATIC embedding compiles warning-free" sh -c \
+  "printf '#define CT_STATIC\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_zeros(CT_DIMS(2), CT_F32); ct_release(t); return 0;}\n' > build/static.c && gcc -std=c11 $WARN -I. -o build/static build/static.c -lm && ./build/static"
+check "single file builds with one cc -std=c11 command" sh -c \
+  "cp dist/ctorch.h build/one/ 2>/dev/null || (mkdir -p build/one && cp dist/ctorch.h build/one/); cp examples/demo.c build/one/ && cd build/one && cc -std=c11 -Wall -Wextra -o demo demo.c -lm && ./demo > /dev/null"
+check "demo is clean under ASan+UBSan+LSan" sh -c \
+  "gcc -std=c11 $WARN -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -o build/demo_asan examples/demo.c -lm && ./build/demo_asan > /dev/null"
+
+if [ "$skipped" -gt 0 ]; then
+  echo "$passed passed, $failed failed, $skipped skipped"
+else
+  echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
