@@ -330,8 +330,9 @@ static const char *ct__type_code(const ct_arg *a) {
   return "?";
 }
 
-CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) {
-  static const char *op = "ct_schema_parse";
+static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out);
+CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) { return ct__schema_parse("ct_schema_parse", text, out); }
+static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out) {
   ct__parser ps;
   int kw = 0, i;
   size_t len = 0;
@@ -588,12 +589,8 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
         ok = v->tag == CT_VALUE_SCALAR;
         break;
       case CT_TYPE_SCALAR_TYPE: ok = v->tag == CT_VALUE_DTYPE; break;
-      case CT_TYPE_INT_LIST:
-        if (v->tag == CT_VALUE_INT && s->list_size) { /* int[1] accepts a bare int */
-          ok = 0;
-          break;
-        }
-        ok = v->tag == CT_VALUE_INT_LIST;
+      case CT_TYPE_INT_LIST: /* a sized list (int[1]) also takes a bare int, as in PyTorch */
+        ok = v->tag == CT_VALUE_INT_LIST || (v->tag == CT_VALUE_INT && s->list_size > 0);
         break;
       case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
@@ -604,6 +601,18 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
                      (int)v->tag);
   }
   return CT_OK;
+}
+
+/* An int-list argument as adapters read it: a bare int is a list of one
+ * (pointing into the stack value, valid while the adapter runs). */
+static ct_int_list ct__value_int_list(ct_value *v) {
+  ct_int_list l;
+  if (v->tag == CT_VALUE_INT) {
+    l.data = &v->v.i;
+    l.n = 1;
+    return l;
+  }
+  return v->v.ints;
 }
 
 /* ---- registry ---- */
@@ -692,7 +701,7 @@ static void ct__recompute_all(void) {
 static ct_op *ct__def_locked(const char *schema, const char *fn) {
   ct_schema parsed;
   ct_op *op;
-  if (ct_schema_parse(schema, &parsed) != CT_OK) return NULL;
+  if (ct__schema_parse(fn, schema, &parsed) != CT_OK) return NULL;
   {
     char full[100];
     snprintf(full, sizeof full, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);

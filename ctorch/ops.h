@@ -139,6 +139,17 @@ static struct {
 static void ct__bump_version(ct_tensor *t) { t->storage->version++; }
 static int ct__is_meta(const ct_tensor *t) { return t->device.type == CT_DEVICE_META; }
 
+/* A tensor written by an op must not have several elements at one address
+ * (an expanded dim), as PyTorch's assert_no_internal_overlap. */
+static ct_status ct__check_writable(const char *op, const ct_tensor *t) {
+  int i;
+  for (i = 0; i < t->ndim; i++)
+    if (t->sizes[i] > 1 && t->strides[i] == 0)
+      return ct_fail(CT_ERR_INVALID, op, "unsupported operation: more than one element of the written-to tensor refers "
+                                         "to a single memory location; clone() the tensor first");
+  return CT_OK;
+}
+
 /* A number lifted to a 0-dim CPU tensor on the caller's stack (no heap):
  * PyTorch's "wrapped number", which promotes with the lowest priority. */
 typedef struct ct__wrapped {
@@ -348,6 +359,7 @@ static ct_status ct__k_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool
   ct_status st;
   (void)ks;
   (void)non_blocking;
+  if ((st = ct__check_writable("copy_", self)) != CT_OK) return st;
   st = ct__copy_impl(self, src);
   if (st == CT_OK) ct__bump_version(self);
   return st;
@@ -369,6 +381,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   ct_tensor *ops[1];
   (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "fill_", "value is None");
+  if (ct__check_writable("fill_", self) != CT_OK) return ct_last_error();
   ct__bump_version(self);
   if (ct__is_meta(self) || self->numel == 0) return CT_OK;
   ctx.es = ct_dtype_size((ct_dtype)self->dtype);
@@ -530,6 +543,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   if (out && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
+  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
   if (out == a && out) { /* in-place: the broadcast shape must be self's */
     int same = out->ndim == ndim;
     for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
@@ -554,8 +568,8 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
     dst = ct_retain(out);
   }
   if (ct__is_meta(dst) || dst->numel == 0) goto done;
-  ca = ct__as_dtype(op, a, common, wa);
-  cb = ca ? ct__as_dtype(op, b, common, wb) : NULL;
+  ca = a->dtype == common ? a : ct__as_dtype(op, a, common, wa); /* borrowed when no cast is needed */
+  cb = !ca ? NULL : b->dtype == common ? b : ct__as_dtype(op, b, common, wb);
   if (!ca || !cb) {
     st = ct_last_error();
     goto done;
@@ -569,8 +583,8 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   ct_iter_run(&it, ct__binary_loops[kind][common], &ctx);
   if (out && dst != out) st = ct__copy_impl(out, dst);
 done:
-  if (ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
-  if (cb != &wb->t) ct_release(cb);
+  if (ca != a && ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
+  if (cb != b && cb != &wb->t) ct_release(cb);
   if (st == CT_OK && !out) {
     *result = dst;
     return CT_OK;
@@ -688,6 +702,7 @@ static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **r
   if (out && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
+  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
   if (out && out != a) {
     if (!ct__same_device(op, out, a)) return ct_last_error();
     if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
@@ -794,7 +809,7 @@ static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_d
   out_dtype = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype
               : ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
   if (out) {
-    if (!ct__same_device(op, out, a)) return ct_last_error();
+    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
     if (dtype != CT_DTYPE_NONE && out->dtype != dtype)
       return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
                      ct_dtype_name((ct_dtype)out->dtype));
@@ -922,7 +937,7 @@ static ct_status ct__mm_impl(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tens
     if (out->dtype != a->dtype)
       return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)a->dtype),
                      ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct__same_device(op, out, a)) return ct_last_error();
+    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
     if ((st = ct__resize_out(op, out, 2, shape)) != CT_OK) return st;
     dst = out;
   } else {
@@ -999,9 +1014,9 @@ CT__ADAPTER_MUT(ct__adapt_W_T, 1, 0, (ct_keyset, ct__T), (ks, a[0].v.tensor))
 CT__ADAPTER_MUT(ct__adapt_W_TW, 2, 1, (ct_keyset, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor))
 CT__ADAPTER_NEW(ct__adapt_T_TD, 2, (ct_keyset, ct__T, ct_dtype), (ks, a[0].v.tensor, a[1].v.dtype))
 CT__ADAPTER_NEW(ct__adapt_T_TIbD, 4, (ct_keyset, ct__T, ct_int_list, bool, ct_dtype),
-                (ks, a[0].v.tensor, a[1].v.ints, a[2].v.b, a[3].v.dtype))
+                (ks, a[0].v.tensor, ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype))
 CT__ADAPTER_MUT(ct__adapt_W_TIbDW, 5, 4, (ct_keyset, ct__T, ct_int_list, bool, ct_dtype, ct__T),
-                (ks, a[0].v.tensor, a[1].v.ints, a[2].v.b, a[3].v.dtype, a[4].v.tensor))
+                (ks, a[0].v.tensor, ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, a[4].v.tensor))
 CT__ADAPTER_MUT(ct__adapt_W_TTb, 3, 0, (ct_keyset, ct__T, ct__T, bool), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.b))
 
 static const struct {
@@ -1393,13 +1408,20 @@ static ct_int_list ct__int_list(int n, const int64_t *d) {
   l.n = n;
   return l;
 }
+/* dims given as (count, pointer): a NULL pointer with a count is an error */
+#define CT__DIMS_CHECK(n, d, ret) \
+  if (CT_UNLIKELY((n) > 0 && !(d))) return ct__fail_null("sum", "dim"), ret; \
+  if (CT_UNLIKELY((n) < 0)) return ct_fail(CT_ERR_INVALID, "sum", "negative number of dims %d", (n)), ret
 CTDEF ct_tensor *ct_sum_dim(ct_tensor *a, int ndims, const int64_t *dims, bool keepdim) {
+  CT__DIMS_CHECK(ndims, dims, (ct_tensor *)NULL);
   return ct__call_T_TIbD(ct__op.sum_dim_IntList, a, ct__int_list(ndims, dims), keepdim, CT_DTYPE_NONE);
 }
 CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *a, int ndims, const int64_t *dims, bool keepdim, ct_dtype dtype) {
+  CT__DIMS_CHECK(ndims, dims, (ct_tensor *)NULL);
   return ct__call_T_TIbD(ct__op.sum_dim_IntList, a, ct__int_list(ndims, dims), keepdim, dtype);
 }
 CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *a, int ndims, const int64_t *dims, bool keepdim) {
+  CT__DIMS_CHECK(ndims, dims, ct_last_error());
   return ct__call_W_TIbDW(ct__op.sum_IntList_out, a, ct__int_list(ndims, dims), keepdim, CT_DTYPE_NONE, out);
 }
 CTDEF ct_tensor *ct_mm(ct_tensor *a, ct_tensor *b) { return ct__call_T_TT(ct__op.mm, a, b); }

@@ -336,7 +336,7 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
   s->allocator = a;
   s->deleter = NULL;
   s->deleter_ctx = NULL;
-  ct__stat_add(&ct__global_stats.live_storages, 1);
+  ct__local_add(ct__stats()->live_storages, 1);
   return s;
 }
 
@@ -347,7 +347,7 @@ static void ct__storage_release(ct_storage *s) {
   else if (s->allocator && s->data)
     s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
   ct__pool_free(s, sizeof(ct_storage));
-  ct__stat_add(&ct__global_stats.live_storages, -1);
+  ct__local_add(ct__stats()->live_storages, -1);
 }
 
 /* A new tensor over `storage` (whose reference it takes over). */
@@ -374,7 +374,7 @@ static ct_tensor *ct__tensor_wrap(ct_storage *storage, ct_dtype dtype, int ndim,
     t->strides[i] = strides[i];
   }
   t->autograd = NULL;
-  ct__stat_add(&ct__global_stats.live_tensors, 1);
+  ct__local_add(ct__stats()->live_tensors, 1);
   return t;
 }
 
@@ -442,7 +442,7 @@ CTDEF void ct_release(ct_tensor *t) {
   if (t->autograd) ct__autograd_release(t);
   ct__storage_release(t->storage);
   ct__pool_free(t, sizeof(ct_tensor));
-  ct__stat_add(&ct__global_stats.live_tensors, -1);
+  ct__local_add(ct__stats()->live_tensors, -1);
 }
 
 static void ct__autograd_release(ct_tensor *t) { t->autograd = NULL; }
@@ -619,12 +619,17 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
         return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i),
                (ct_tensor *)NULL;
       st[i] = strides[i];
+      if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX / 2 - extent) / (sizes[i] - 1))
+        return ct_fail(CT_ERR_SIZE, op, "stride %lld at dimension %d overflows the addressable extent", (long long)strides[i], i),
+               (ct_tensor *)NULL;
       if (numel) extent += (sizes[i] - 1) * strides[i];
     }
   } else {
     ct__contiguous_strides(ndim, sizes, st);
     extent = numel;
   }
+  if (numel && (uint64_t)extent > SIZE_MAX / ct_dtype_size(dtype))
+    return ct_fail(CT_ERR_SIZE, op, "the buffer's extent overflows"), (ct_tensor *)NULL;
   s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
   if (!s) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
   s->refcount = 1;
@@ -635,7 +640,7 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   s->allocator = NULL;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
-  ct__stat_add(&ct__global_stats.live_storages, 1);
+  ct__local_add(ct__stats()->live_storages, 1);
   return ct__tensor_wrap(s, dtype, ndim, sizes, st, 0, numel);
 }
 CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
@@ -943,7 +948,7 @@ CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end,
   end = end < start ? start : end > n ? n : end;
   memcpy(sizes, t->sizes, sizeof sizes);
   memcpy(strides, t->strides, sizeof strides);
-  sizes[dim] = (end - start + step - 1) / step;
+  sizes[dim] = end > start ? (end - start - 1) / step + 1 : 0; /* no overflow for huge steps */
   strides[dim] = t->strides[dim] * step;
   return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]));
 }
@@ -960,7 +965,8 @@ CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t len
                    (long long)-n, (long long)n, (long long)start),
            (ct_tensor *)NULL;
   if (start < 0) start += n;
-  if (length < 0 || start > n - length)
+  if (length < 0) return ct_fail(CT_ERR_INDEX, op, "length must be non-negative (got %lld)", (long long)length), (ct_tensor *)NULL;
+  if (start > n - length)
     return ct_fail(CT_ERR_INDEX, op, "start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start,
                    (long long)length, (long long)n),
            (ct_tensor *)NULL;
@@ -1130,6 +1136,7 @@ CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
   ct_status st;
   if (!t) return ct__fail_null("ct_to_array", "t");
   if (!dst) return ct__fail_null("ct_to_array", "dst");
+  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_array", "invalid dtype %d", (int)dtype);
   view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
   if (!view) return ct_last_error();
   st = ct_copy_(view, (ct_tensor *)t);

@@ -216,14 +216,15 @@ typedef struct ct_allocator {
 } ct_allocator;
 
 typedef struct ct_memory_stats {
-  int64_t live_bytes;     /* handed out and not yet freed */
-  int64_t peak_bytes;     /* high-water mark of live_bytes */
-  int64_t live_blocks;    /* allocations not yet freed */
-  int64_t system_allocs;  /* calls to the system allocator so far */
-  int64_t system_frees;   /* blocks returned to the system so far */
-  int64_t cached_bytes;   /* freed blocks kept for reuse, all threads */
-  int64_t live_tensors;   /* ct_tensor objects alive */
-  int64_t live_storages;  /* ct_storage objects alive */
+  int64_t live_bytes;          /* CPU data handed out and not yet freed */
+  int64_t live_blocks;         /* CPU data allocations not yet freed */
+  int64_t live_tensors;        /* ct_tensor objects alive */
+  int64_t live_storages;       /* ct_storage objects alive */
+  int64_t cached_bytes;        /* freed blocks kept for reuse, all threads */
+  int64_t reserved_bytes;      /* held from the system: live + cached + objects */
+  int64_t peak_reserved_bytes; /* high-water mark of reserved_bytes */
+  int64_t system_allocs;       /* calls to the system allocator so far */
+  int64_t system_frees;        /* blocks returned to the system so far */
 } ct_memory_stats;
 
 CTDEF const ct_allocator *ct_cpu_allocator(void);
@@ -1239,31 +1240,24 @@ static ct_status ct__fail_null(const char *op, const char *arg) {
   return ct_fail(CT_ERR_NULL, op, "argument '%s' is NULL", arg);
 }
 
-/* ---- statistics ----------------------------------------------------------- */
-typedef struct ct__stats {
-  int64_t live_bytes, peak_bytes, live_blocks, system_allocs, system_frees;
-  int64_t cached_bytes, live_tensors, live_storages;
-} ct__stats;
-static ct__stats ct__global_stats;
+/* ---- statistics ----
+ * Counters touched on every allocation live in the allocating thread's
+ * block (plain stores, no locked instructions); a read sums every thread's
+ * block under the lock. Rare events (system calls) use global atomics. */
+typedef struct ct__thread_stats {
+  int64_t live_bytes, live_blocks, live_tensors, live_storages, cached_bytes;
+} ct__thread_stats;
+static struct {
+  int64_t system_allocs, system_frees, reserved_bytes, peak_reserved_bytes;
+  ct__thread_stats retired; /* folded in from threads that exited */
+} ct__global_stats;
 
 static int64_t ct__stat_add(int64_t *counter, int64_t delta) { return ct__atomic_add(counter, delta); }
-
-CTDEF ct_memory_stats ct_memory_stats_get(void) {
-  ct_memory_stats s;
-  s.live_bytes = ct__atomic_load(&ct__global_stats.live_bytes);
-  s.peak_bytes = ct__atomic_load(&ct__global_stats.peak_bytes);
-  s.live_blocks = ct__atomic_load(&ct__global_stats.live_blocks);
-  s.system_allocs = ct__atomic_load(&ct__global_stats.system_allocs);
-  s.system_frees = ct__atomic_load(&ct__global_stats.system_frees);
-  s.cached_bytes = ct__atomic_load(&ct__global_stats.cached_bytes);
-  s.live_tensors = ct__atomic_load(&ct__global_stats.live_tensors);
-  s.live_storages = ct__atomic_load(&ct__global_stats.live_storages);
-  return s;
-}
-
-CTDEF void ct_reset_peak_memory(void) {
-  ct__atomic_store(&ct__global_stats.peak_bytes, ct__atomic_load(&ct__global_stats.live_bytes));
-}
+#if defined(CT_NO_THREADS)
+#define ct__local_add(field, d) (field += (d))
+#else /* single writer: a relaxed store is enough and costs a plain mov */
+#define ct__local_add(field, d) __atomic_store_n(&(field), (field) + (d), __ATOMIC_RELAXED)
+#endif
 
 /* ---- system blocks: 64-byte aligned on top of CT_MALLOC -------------------
  * The original pointer is kept just below the aligned address so that any
@@ -1272,17 +1266,22 @@ CTDEF void ct_reset_peak_memory(void) {
 static void *ct__system_alloc(size_t nbytes) {
   void *raw;
   uintptr_t aligned;
+  int64_t reserved;
   if (nbytes > SIZE_MAX - 2 * CT__ALIGN) return NULL;
   raw = CT_MALLOC(nbytes + 2 * CT__ALIGN);
   if (!raw) return NULL;
   aligned = ((uintptr_t)raw + CT__ALIGN + (CT__ALIGN - 1)) & ~(uintptr_t)(CT__ALIGN - 1);
   ((void **)aligned)[-1] = raw;
   ct__stat_add(&ct__global_stats.system_allocs, 1);
+  reserved = ct__stat_add(&ct__global_stats.reserved_bytes, (int64_t)nbytes);
+  if (reserved > ct__atomic_load(&ct__global_stats.peak_reserved_bytes))
+    ct__atomic_store(&ct__global_stats.peak_reserved_bytes, reserved); /* racy max: good enough for a statistic */
   return (void *)aligned;
 }
-static void ct__system_free(void *p) {
+static void ct__system_free(void *p, size_t nbytes) {
   if (!p) return;
   ct__stat_add(&ct__global_stats.system_frees, 1);
+  ct__stat_add(&ct__global_stats.reserved_bytes, -(int64_t)nbytes);
   CT_FREE(((void **)p)[-1]);
 }
 
@@ -1296,9 +1295,44 @@ typedef struct ct__free_block {
 typedef struct ct__thread_cache {
   ct__free_block *lists[CT__NUM_CLASSES];
   size_t cached;
-  int registered; /* thread-exit hook installed */
+  int registered; /* linked into ct__threads, exit hook installed */
+  ct__thread_stats stats;
+  struct ct__thread_cache *prev, *next;
 } ct__thread_cache;
 static CT__TLS ct__thread_cache ct__cache;
+static ct__thread_cache *ct__threads; /* every registered thread's cache, under ct__lock */
+
+static void ct__sum_stats(ct__thread_stats *into, const ct__thread_stats *s) {
+  into->live_bytes += __atomic_load_n(&s->live_bytes, __ATOMIC_RELAXED);
+  into->live_blocks += __atomic_load_n(&s->live_blocks, __ATOMIC_RELAXED);
+  into->live_tensors += __atomic_load_n(&s->live_tensors, __ATOMIC_RELAXED);
+  into->live_storages += __atomic_load_n(&s->live_storages, __ATOMIC_RELAXED);
+  into->cached_bytes += __atomic_load_n(&s->cached_bytes, __ATOMIC_RELAXED);
+}
+
+CTDEF ct_memory_stats ct_memory_stats_get(void) {
+  ct_memory_stats out;
+  ct__thread_stats sum;
+  const ct__thread_cache *t;
+  ct__lock();
+  sum = ct__global_stats.retired;
+  for (t = ct__threads; t; t = t->next) ct__sum_stats(&sum, &t->stats);
+  ct__unlock();
+  out.live_bytes = sum.live_bytes;
+  out.live_blocks = sum.live_blocks;
+  out.live_tensors = sum.live_tensors;
+  out.live_storages = sum.live_storages;
+  out.cached_bytes = sum.cached_bytes;
+  out.reserved_bytes = ct__atomic_load(&ct__global_stats.reserved_bytes);
+  out.peak_reserved_bytes = ct__atomic_load(&ct__global_stats.peak_reserved_bytes);
+  out.system_allocs = ct__atomic_load(&ct__global_stats.system_allocs);
+  out.system_frees = ct__atomic_load(&ct__global_stats.system_frees);
+  return out;
+}
+
+CTDEF void ct_reset_peak_memory(void) {
+  ct__atomic_store(&ct__global_stats.peak_reserved_bytes, ct__atomic_load(&ct__global_stats.reserved_bytes));
+}
 
 static int ct__size_class(size_t nbytes) {
   int c = 0;
@@ -1317,12 +1351,12 @@ CTDEF void ct_empty_cache(void) {
     while (b) {
       ct__free_block *next = b->next;
       CT__UNPOISON(b, (size_t)64 << c);
-      ct__system_free(b);
+      ct__system_free(b, (size_t)64 << c);
       b = next;
     }
     ct__cache.lists[c] = NULL;
   }
-  ct__stat_add(&ct__global_stats.cached_bytes, -(int64_t)ct__cache.cached);
+  ct__local_add(ct__cache.stats.cached_bytes, -(int64_t)ct__cache.cached);
   ct__cache.cached = 0;
 }
 
@@ -1332,16 +1366,38 @@ static pthread_once_t ct__exit_once = PTHREAD_ONCE_INIT;
 static void ct__thread_exit(void *unused) {
   (void)unused;
   ct_empty_cache();
+  ct__lock();
+  ct__sum_stats(&ct__global_stats.retired, &ct__cache.stats);
+  if (ct__cache.prev) ct__cache.prev->next = ct__cache.next;
+  else ct__threads = ct__cache.next;
+  if (ct__cache.next) ct__cache.next->prev = ct__cache.prev;
+  ct__unlock();
+  memset(&ct__cache.stats, 0, sizeof ct__cache.stats);
+  ct__cache.registered = 0;
 }
 static void ct__exit_key_init(void) { pthread_key_create(&ct__exit_key, ct__thread_exit); }
-static void ct__register_thread(void) {
+static void ct__link_thread(void) {
   pthread_once(&ct__exit_once, ct__exit_key_init);
   pthread_setspecific(ct__exit_key, &ct__cache);
-  ct__cache.registered = 1;
 }
 #else
-static void ct__register_thread(void) { ct__cache.registered = 1; }
+static void ct__link_thread(void) {}
 #endif
+static void ct__register_thread(void) {
+  ct__link_thread();
+  ct__lock();
+  ct__cache.prev = NULL;
+  ct__cache.next = ct__threads;
+  if (ct__threads) ct__threads->prev = &ct__cache;
+  ct__threads = &ct__cache;
+  ct__unlock();
+  ct__cache.registered = 1;
+}
+/* This thread's statistics block, registered on first use. */
+static ct__thread_stats *ct__stats(void) {
+  if (CT_UNLIKELY(!ct__cache.registered)) ct__register_thread();
+  return &ct__cache.stats;
+}
 
 /* Pooled allocation used for data, tensor and storage objects alike. */
 static void *ct__pool_alloc(size_t nbytes) {
@@ -1352,7 +1408,7 @@ static void *ct__pool_alloc(size_t nbytes) {
     CT__UNPOISON(b, (size_t)64 << c);
     ct__cache.lists[c] = b->next;
     ct__cache.cached -= (size_t)64 << c;
-    ct__stat_add(&ct__global_stats.cached_bytes, -((int64_t)64 << c));
+    ct__local_add(ct__cache.stats.cached_bytes, -((int64_t)64 << c));
     return b;
   }
   if (CT_UNLIKELY(!ct__cache.registered)) ct__register_thread();
@@ -1370,27 +1426,28 @@ static void ct__pool_free(void *p, size_t nbytes) {
     ct__cache.lists[c] = b;
     CT__POISON((char *)b + sizeof *b, ((size_t)64 << c) - sizeof *b);
     ct__cache.cached += (size_t)64 << c;
-    ct__stat_add(&ct__global_stats.cached_bytes, (int64_t)64 << c);
+    ct__local_add(ct__stats()->cached_bytes, (int64_t)64 << c);
     return;
   }
-  ct__system_free(p);
+  ct__system_free(p, c >= 0 ? (size_t)64 << c : nbytes);
 }
 
 static void *ct__cpu_alloc(void *ctx, size_t nbytes) {
   void *p = ct__pool_alloc(nbytes);
-  int64_t live;
+  ct__thread_stats *st;
   (void)ctx;
   if (!p) return NULL;
-  live = ct__stat_add(&ct__global_stats.live_bytes, (int64_t)nbytes);
-  ct__stat_add(&ct__global_stats.live_blocks, 1);
-  if (CT_UNLIKELY(live > ct__global_stats.peak_bytes)) ct__atomic_store(&ct__global_stats.peak_bytes, live);
+  st = ct__stats();
+  ct__local_add(st->live_bytes, (int64_t)nbytes);
+  ct__local_add(st->live_blocks, 1);
   return p;
 }
 static void ct__cpu_free(void *ctx, void *p, size_t nbytes) {
+  ct__thread_stats *st = ct__stats();
   (void)ctx;
   if (!p) return;
-  ct__stat_add(&ct__global_stats.live_bytes, -(int64_t)nbytes);
-  ct__stat_add(&ct__global_stats.live_blocks, -1);
+  ct__local_add(st->live_bytes, -(int64_t)nbytes);
+  ct__local_add(st->live_blocks, -1);
   ct__pool_free(p, nbytes);
 }
 
@@ -1722,7 +1779,7 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
   s->allocator = a;
   s->deleter = NULL;
   s->deleter_ctx = NULL;
-  ct__stat_add(&ct__global_stats.live_storages, 1);
+  ct__local_add(ct__stats()->live_storages, 1);
   return s;
 }
 
@@ -1733,7 +1790,7 @@ static void ct__storage_release(ct_storage *s) {
   else if (s->allocator && s->data)
     s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
   ct__pool_free(s, sizeof(ct_storage));
-  ct__stat_add(&ct__global_stats.live_storages, -1);
+  ct__local_add(ct__stats()->live_storages, -1);
 }
 
 /* A new tensor over `storage` (whose reference it takes over). */
@@ -1760,7 +1817,7 @@ static ct_tensor *ct__tensor_wrap(ct_storage *storage, ct_dtype dtype, int ndim,
     t->strides[i] = strides[i];
   }
   t->autograd = NULL;
-  ct__stat_add(&ct__global_stats.live_tensors, 1);
+  ct__local_add(ct__stats()->live_tensors, 1);
   return t;
 }
 
@@ -1828,7 +1885,7 @@ CTDEF void ct_release(ct_tensor *t) {
   if (t->autograd) ct__autograd_release(t);
   ct__storage_release(t->storage);
   ct__pool_free(t, sizeof(ct_tensor));
-  ct__stat_add(&ct__global_stats.live_tensors, -1);
+  ct__local_add(ct__stats()->live_tensors, -1);
 }
 
 static void ct__autograd_release(ct_tensor *t) { t->autograd = NULL; }
@@ -2021,7 +2078,7 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   s->allocator = NULL;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
-  ct__stat_add(&ct__global_stats.live_storages, 1);
+  ct__local_add(ct__stats()->live_storages, 1);
   return ct__tensor_wrap(s, dtype, ndim, sizes, st, 0, numel);
 }
 CTDEF ct_tensor *ct_from_blob(void *data, int ndim, const int64_t *sizes, const int64_t *strides, ct_dtype dtype,
@@ -3911,6 +3968,7 @@ static const char *const ct__binary_names[CT__NUM_BINARY] = {"add", "sub", "mul"
 static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct__wrapped *w) {
   ct_tensor *c;
   if (a->dtype == dtype) return ct_retain(a);
+
   if (a->flags & CT_TENSOR_WRAPPED_NUMBER) { /* re-wrap the number in the compute dtype: no heap */
     ct__wrapped tmp = *w;
     ct__store_double(&w->value, dtype, ct__load_double(&tmp.value, (ct_dtype)a->dtype));

@@ -503,6 +503,8 @@ def g_inplace_out():
     cs.append(Case("add_", [ar(F32, [3, 1]), ar(F32, [1, 4])], note="self would have to grow"))
     cs.append(Case("add_", [T(F32, list(range(12)), [3, 4], "FX_TRANSPOSED"), ar(F32, [3, 4])], note="self is a view"))
     cs.append(Case("add_", [T(F64, list(range(12)), [3, 4], "FX_STEP2"), T(I32, [1, 2, 3, 4], [4])], note="self is a view"))
+    cs.append(Case("add_", [EXP(F32, [1, 2, 3, 4], [1, 4], [3, 4]), ar(F32, [3, 4])], note="self is expanded"))
+    cs.append(Case("mul_scalar_", [EXP(I64, [1, 2, 3], [3, 1], [3, 4])], "i", 2, note="self is expanded"))
     cs.append(Case("add_ex_", [a23(F32), b23(F32)], "f", -2.0))
     cs.append(Case("add_ex_", [a23(I64), b23(I32)], "i", 3))
     cs.append(Case("add_ex_", [a23(I64), b23(I32)], "f", 3.5))
