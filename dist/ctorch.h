@@ -248,10 +248,12 @@ CT_EXTERN_C_END
 #endif
 
 #if defined(CT_NO_THREADS)
+#define ct__relaxed_load(p) (*(p))
 #define ct__atomic_add(p, v) (*(p) += (v))
 #define ct__atomic_load(p) (*(p))
 #define ct__atomic_store(p, v) (*(p) = (v))
 #elif defined(__GNUC__) || defined(__clang__)
+#define ct__relaxed_load(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #define ct__atomic_add(p, v) __atomic_add_fetch((p), (v), __ATOMIC_ACQ_REL)
 #define ct__atomic_load(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define ct__atomic_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
@@ -1303,11 +1305,11 @@ static CT__TLS ct__thread_cache ct__cache;
 static ct__thread_cache *ct__threads; /* every registered thread's cache, under ct__lock */
 
 static void ct__sum_stats(ct__thread_stats *into, const ct__thread_stats *s) {
-  into->live_bytes += __atomic_load_n(&s->live_bytes, __ATOMIC_RELAXED);
-  into->live_blocks += __atomic_load_n(&s->live_blocks, __ATOMIC_RELAXED);
-  into->live_tensors += __atomic_load_n(&s->live_tensors, __ATOMIC_RELAXED);
-  into->live_storages += __atomic_load_n(&s->live_storages, __ATOMIC_RELAXED);
-  into->cached_bytes += __atomic_load_n(&s->cached_bytes, __ATOMIC_RELAXED);
+  into->live_bytes += ct__relaxed_load(&s->live_bytes);
+  into->live_blocks += ct__relaxed_load(&s->live_blocks);
+  into->live_tensors += ct__relaxed_load(&s->live_tensors);
+  into->live_storages += ct__relaxed_load(&s->live_storages);
+  into->cached_bytes += ct__relaxed_load(&s->cached_bytes);
 }
 
 CTDEF ct_memory_stats ct_memory_stats_get(void) {
@@ -2062,12 +2064,17 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
         return ct_fail(CT_ERR_VIEW, op, "negative stride %lld at dimension %d", (long long)strides[i], i),
                (ct_tensor *)NULL;
       st[i] = strides[i];
+      if (numel && sizes[i] > 1 && strides[i] > (INT64_MAX / 2 - extent) / (sizes[i] - 1))
+        return ct_fail(CT_ERR_SIZE, op, "stride %lld at dimension %d overflows the addressable extent", (long long)strides[i], i),
+               (ct_tensor *)NULL;
       if (numel) extent += (sizes[i] - 1) * strides[i];
     }
   } else {
     ct__contiguous_strides(ndim, sizes, st);
     extent = numel;
   }
+  if (numel && (uint64_t)extent > SIZE_MAX / ct_dtype_size(dtype))
+    return ct_fail(CT_ERR_SIZE, op, "the buffer's extent overflows"), (ct_tensor *)NULL;
   s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
   if (!s) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
   s->refcount = 1;
@@ -2386,7 +2393,7 @@ CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end,
   end = end < start ? start : end > n ? n : end;
   memcpy(sizes, t->sizes, sizeof sizes);
   memcpy(strides, t->strides, sizeof strides);
-  sizes[dim] = (end - start + step - 1) / step;
+  sizes[dim] = end > start ? (end - start - 1) / step + 1 : 0; /* no overflow for huge steps */
   strides[dim] = t->strides[dim] * step;
   return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]));
 }
@@ -2403,7 +2410,8 @@ CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t len
                    (long long)-n, (long long)n, (long long)start),
            (ct_tensor *)NULL;
   if (start < 0) start += n;
-  if (length < 0 || start > n - length)
+  if (length < 0) return ct_fail(CT_ERR_INDEX, op, "length must be non-negative (got %lld)", (long long)length), (ct_tensor *)NULL;
+  if (start > n - length)
     return ct_fail(CT_ERR_INDEX, op, "start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start,
                    (long long)length, (long long)n),
            (ct_tensor *)NULL;
@@ -2573,6 +2581,7 @@ CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
   ct_status st;
   if (!t) return ct__fail_null("ct_to_array", "t");
   if (!dst) return ct__fail_null("ct_to_array", "dst");
+  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_array", "invalid dtype %d", (int)dtype);
   view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
   if (!view) return ct_last_error();
   st = ct_copy_(view, (ct_tensor *)t);
@@ -2704,8 +2713,9 @@ static const char *ct__type_code(const ct_arg *a) {
   return "?";
 }
 
-CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) {
-  static const char *op = "ct_schema_parse";
+static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out);
+CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) { return ct__schema_parse("ct_schema_parse", text, out); }
+static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out) {
   ct__parser ps;
   int kw = 0, i;
   size_t len = 0;
@@ -2962,12 +2972,8 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
         ok = v->tag == CT_VALUE_SCALAR;
         break;
       case CT_TYPE_SCALAR_TYPE: ok = v->tag == CT_VALUE_DTYPE; break;
-      case CT_TYPE_INT_LIST:
-        if (v->tag == CT_VALUE_INT && s->list_size) { /* int[1] accepts a bare int */
-          ok = 0;
-          break;
-        }
-        ok = v->tag == CT_VALUE_INT_LIST;
+      case CT_TYPE_INT_LIST: /* a sized list (int[1]) also takes a bare int, as in PyTorch */
+        ok = v->tag == CT_VALUE_INT_LIST || (v->tag == CT_VALUE_INT && s->list_size > 0);
         break;
       case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
@@ -2978,6 +2984,18 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
                      (int)v->tag);
   }
   return CT_OK;
+}
+
+/* An int-list argument as adapters read it: a bare int is a list of one
+ * (pointing into the stack value, valid while the adapter runs). */
+static ct_int_list ct__value_int_list(ct_value *v) {
+  ct_int_list l;
+  if (v->tag == CT_VALUE_INT) {
+    l.data = &v->v.i;
+    l.n = 1;
+    return l;
+  }
+  return v->v.ints;
 }
 
 /* ---- registry ---- */
@@ -3066,7 +3084,7 @@ static void ct__recompute_all(void) {
 static ct_op *ct__def_locked(const char *schema, const char *fn) {
   ct_schema parsed;
   ct_op *op;
-  if (ct_schema_parse(schema, &parsed) != CT_OK) return NULL;
+  if (ct__schema_parse(fn, schema, &parsed) != CT_OK) return NULL;
   {
     char full[100];
     snprintf(full, sizeof full, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
@@ -3636,6 +3654,17 @@ static struct {
 static void ct__bump_version(ct_tensor *t) { t->storage->version++; }
 static int ct__is_meta(const ct_tensor *t) { return t->device.type == CT_DEVICE_META; }
 
+/* A tensor written by an op must not have several elements at one address
+ * (an expanded dim), as PyTorch's assert_no_internal_overlap. */
+static ct_status ct__check_writable(const char *op, const ct_tensor *t) {
+  int i;
+  for (i = 0; i < t->ndim; i++)
+    if (t->sizes[i] > 1 && t->strides[i] == 0)
+      return ct_fail(CT_ERR_INVALID, op, "unsupported operation: more than one element of the written-to tensor refers "
+                                         "to a single memory location; clone() the tensor first");
+  return CT_OK;
+}
+
 /* A number lifted to a 0-dim CPU tensor on the caller's stack (no heap):
  * PyTorch's "wrapped number", which promotes with the lowest priority. */
 typedef struct ct__wrapped {
@@ -3845,6 +3874,7 @@ static ct_status ct__k_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool
   ct_status st;
   (void)ks;
   (void)non_blocking;
+  if ((st = ct__check_writable("copy_", self)) != CT_OK) return st;
   st = ct__copy_impl(self, src);
   if (st == CT_OK) ct__bump_version(self);
   return st;
@@ -3866,6 +3896,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   ct_tensor *ops[1];
   (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "fill_", "value is None");
+  if (ct__check_writable("fill_", self) != CT_OK) return ct_last_error();
   ct__bump_version(self);
   if (ct__is_meta(self) || self->numel == 0) return CT_OK;
   ctx.es = ct_dtype_size((ct_dtype)self->dtype);
@@ -3968,7 +3999,6 @@ static const char *const ct__binary_names[CT__NUM_BINARY] = {"add", "sub", "mul"
 static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct__wrapped *w) {
   ct_tensor *c;
   if (a->dtype == dtype) return ct_retain(a);
-
   if (a->flags & CT_TENSOR_WRAPPED_NUMBER) { /* re-wrap the number in the compute dtype: no heap */
     ct__wrapped tmp = *w;
     ct__store_double(&w->value, dtype, ct__load_double(&tmp.value, (ct_dtype)a->dtype));
@@ -4028,6 +4058,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   if (out && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
+  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
   if (out == a && out) { /* in-place: the broadcast shape must be self's */
     int same = out->ndim == ndim;
     for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
@@ -4052,8 +4083,8 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
     dst = ct_retain(out);
   }
   if (ct__is_meta(dst) || dst->numel == 0) goto done;
-  ca = ct__as_dtype(op, a, common, wa);
-  cb = ca ? ct__as_dtype(op, b, common, wb) : NULL;
+  ca = a->dtype == common ? a : ct__as_dtype(op, a, common, wa); /* borrowed when no cast is needed */
+  cb = !ca ? NULL : b->dtype == common ? b : ct__as_dtype(op, b, common, wb);
   if (!ca || !cb) {
     st = ct_last_error();
     goto done;
@@ -4067,8 +4098,8 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   ct_iter_run(&it, ct__binary_loops[kind][common], &ctx);
   if (out && dst != out) st = ct__copy_impl(out, dst);
 done:
-  if (ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
-  if (cb != &wb->t) ct_release(cb);
+  if (ca != a && ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
+  if (cb != b && cb != &wb->t) ct_release(cb);
   if (st == CT_OK && !out) {
     *result = dst;
     return CT_OK;
@@ -4186,6 +4217,7 @@ static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **r
   if (out && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
+  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
   if (out && out != a) {
     if (!ct__same_device(op, out, a)) return ct_last_error();
     if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
@@ -4292,7 +4324,7 @@ static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_d
   out_dtype = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype
               : ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
   if (out) {
-    if (!ct__same_device(op, out, a)) return ct_last_error();
+    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
     if (dtype != CT_DTYPE_NONE && out->dtype != dtype)
       return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
                      ct_dtype_name((ct_dtype)out->dtype));
@@ -4420,7 +4452,7 @@ static ct_status ct__mm_impl(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tens
     if (out->dtype != a->dtype)
       return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)a->dtype),
                      ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct__same_device(op, out, a)) return ct_last_error();
+    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
     if ((st = ct__resize_out(op, out, 2, shape)) != CT_OK) return st;
     dst = out;
   } else {
@@ -4497,9 +4529,9 @@ CT__ADAPTER_MUT(ct__adapt_W_T, 1, 0, (ct_keyset, ct__T), (ks, a[0].v.tensor))
 CT__ADAPTER_MUT(ct__adapt_W_TW, 2, 1, (ct_keyset, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor))
 CT__ADAPTER_NEW(ct__adapt_T_TD, 2, (ct_keyset, ct__T, ct_dtype), (ks, a[0].v.tensor, a[1].v.dtype))
 CT__ADAPTER_NEW(ct__adapt_T_TIbD, 4, (ct_keyset, ct__T, ct_int_list, bool, ct_dtype),
-                (ks, a[0].v.tensor, a[1].v.ints, a[2].v.b, a[3].v.dtype))
+                (ks, a[0].v.tensor, ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype))
 CT__ADAPTER_MUT(ct__adapt_W_TIbDW, 5, 4, (ct_keyset, ct__T, ct_int_list, bool, ct_dtype, ct__T),
-                (ks, a[0].v.tensor, a[1].v.ints, a[2].v.b, a[3].v.dtype, a[4].v.tensor))
+                (ks, a[0].v.tensor, ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, a[4].v.tensor))
 CT__ADAPTER_MUT(ct__adapt_W_TTb, 3, 0, (ct_keyset, ct__T, ct__T, bool), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.b))
 
 static const struct {
@@ -4891,13 +4923,20 @@ static ct_int_list ct__int_list(int n, const int64_t *d) {
   l.n = n;
   return l;
 }
+/* dims given as (count, pointer): a NULL pointer with a count is an error */
+#define CT__DIMS_CHECK(n, d, ret) \
+  if (CT_UNLIKELY((n) > 0 && !(d))) return ct__fail_null("sum", "dim"), ret; \
+  if (CT_UNLIKELY((n) < 0)) return ct_fail(CT_ERR_INVALID, "sum", "negative number of dims %d", (n)), ret
 CTDEF ct_tensor *ct_sum_dim(ct_tensor *a, int ndims, const int64_t *dims, bool keepdim) {
+  CT__DIMS_CHECK(ndims, dims, (ct_tensor *)NULL);
   return ct__call_T_TIbD(ct__op.sum_dim_IntList, a, ct__int_list(ndims, dims), keepdim, CT_DTYPE_NONE);
 }
 CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *a, int ndims, const int64_t *dims, bool keepdim, ct_dtype dtype) {
+  CT__DIMS_CHECK(ndims, dims, (ct_tensor *)NULL);
   return ct__call_T_TIbD(ct__op.sum_dim_IntList, a, ct__int_list(ndims, dims), keepdim, dtype);
 }
 CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *a, int ndims, const int64_t *dims, bool keepdim) {
+  CT__DIMS_CHECK(ndims, dims, ct_last_error());
   return ct__call_W_TIbDW(ct__op.sum_IntList_out, a, ct__int_list(ndims, dims), keepdim, CT_DTYPE_NONE, out);
 }
 CTDEF ct_tensor *ct_mm(ct_tensor *a, ct_tensor *b) { return ct__call_T_TT(ct__op.mm, a, b); }
