@@ -23,6 +23,7 @@ mkdir -p "$BUILD"
 
 # Is libtorch here? Headers and the shared libraries it links against.
 have_torch=no
+why="libtorch not found (looked for $TORCH_INC/ATen/ATen.h and $TORCH_LIB/libtorch_cpu.so)"
 if [ -f "$TORCH_INC/ATen/ATen.h" ] && [ -f "$TORCH_INC/torch/csrc/api/include/torch/version.h" ] &&
    [ -e "$TORCH_LIB/libtorch_cpu.so" ] && [ -e "$TORCH_LIB/libc10.so" ] &&
    command -v "$CXX" >/dev/null 2>&1; then
@@ -37,7 +38,7 @@ if [ "$have_torch" = yes ]; then
     echo "building $obj (libtorch, $CXX)"
     if ! $CXX $CXXFLAGS_BENCH -c -o "$obj" bench/dispatch_torch.cpp; then
       rm -f "$obj"
-      echo "libtorch headers found but bench/dispatch_torch.cpp did not compile; ctorch only"
+      why="libtorch found but bench/dispatch_torch.cpp did not compile"
       have_torch=no
     fi
   fi
@@ -48,12 +49,12 @@ if [ "$have_torch" = yes ]; then
   if ! $CXX -o "$out" "$BUILD/bench_dispatch_ct.o" "$obj" \
       -L"$TORCH_LIB" -Wl,-rpath,"$TORCH_LIB" -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed \
       -lm -lpthread; then
-    echo "linking against libtorch failed; ctorch only"
+    why="libtorch found but linking against it failed"
     have_torch=no
   fi
 fi
 if [ "$have_torch" = no ]; then
-  echo "libtorch not found (looked for $TORCH_INC/ATen/ATen.h and $TORCH_LIB/libtorch_cpu.so): ctorch only"
+  echo "$why: building the ctorch-only variant"
   $CC $CFLAGS_BENCH -DCT_BENCH_NO_TORCH -o "$out" bench/dispatch.c -lm -lpthread
 fi
 

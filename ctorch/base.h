@@ -385,14 +385,19 @@ CTDEF void ct_reset_peak_memory(void) {
   ct__atomic_store(&ct__global_stats.peak_reserved_bytes, ct__atomic_load(&ct__global_stats.reserved_bytes));
 }
 
-static int ct__size_class(size_t nbytes) {
-  int c = 0;
-  size_t cap = 64;
-  while (cap < nbytes) {
-    cap <<= 1;
-    if (++c >= CT__NUM_CLASSES) return -1;
+/* Class c holds blocks of 64 << c bytes; -1 for sizes above the largest. */
+static inline int ct__size_class(size_t nbytes) {
+  int c;
+  if (nbytes <= 64) return 0;
+#if defined(__GNUC__) || defined(__clang__)
+  c = 64 - __builtin_clzll((unsigned long long)(nbytes - 1)) - 6;
+#else
+  {
+    size_t cap = 64;
+    for (c = 0; cap < nbytes; c++) cap <<= 1;
   }
-  return c;
+#endif
+  return c < CT__NUM_CLASSES ? c : -1;
 }
 
 CTDEF void ct_empty_cache(void) {

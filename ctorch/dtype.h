@@ -26,11 +26,22 @@ typedef enum ct_dtype {
   CT_DTYPE_NUM
 } ct_dtype;
 
-CTDEF size_t ct_dtype_size(ct_dtype t);        /* 0 for an invalid dtype */
+/* bytes per element; 0 for an invalid dtype (inline: used in every loop setup) */
+static inline size_t ct_dtype_size(ct_dtype t) {
+  static const unsigned char sizes[] = {
+#define CT__X(name, ctype, size, str, kind) size,
+      CT_DTYPE_TABLE(CT__X)
+#undef CT__X
+  };
+  return (unsigned)t < (unsigned)CT_DTYPE_NUM ? sizes[t] : 0;
+}
 CTDEF const char *ct_dtype_name(ct_dtype t);   /* "float32" */
-CTDEF bool ct_dtype_valid(ct_dtype t);
-CTDEF bool ct_dtype_is_floating(ct_dtype t);   /* f32 f64 f16 bf16 */
-CTDEF bool ct_dtype_is_integral(ct_dtype t, bool include_bool);
+static inline bool ct_dtype_valid(ct_dtype t) { return (unsigned)t < (unsigned)CT_DTYPE_NUM; }
+/* f32 f64 f16 bf16 (they are the first four dtypes) */
+static inline bool ct_dtype_is_floating(ct_dtype t) { return (unsigned)t <= (unsigned)CT_BF16; }
+static inline bool ct_dtype_is_integral(ct_dtype t, bool include_bool) {
+  return (t >= CT_I64 && t <= CT_U8) || (include_bool && t == CT_BOOL);
+}
 /* torch.promote_types: the smallest dtype both convert to without losing
  * category (bool < integer < floating). f16 with bf16 gives f32. */
 CTDEF ct_dtype ct_promote_types(ct_dtype a, ct_dtype b);
@@ -89,30 +100,15 @@ CT_EXTERN_C_END
 #define CT__DTYPE_IMPL
 CT_EXTERN_C_BEGIN
 
-static const size_t ct__dtype_sizes[] = {
-#define CT__X(name, ctype, size, str, kind) size,
-    CT_DTYPE_TABLE(CT__X)
-#undef CT__X
-};
 static const char *const ct__dtype_names[] = {
 #define CT__X(name, ctype, size, str, kind) str,
     CT_DTYPE_TABLE(CT__X)
 #undef CT__X
 };
-static const char ct__dtype_kinds[] = {
-#define CT__X(name, ctype, size, str, kind) kind,
-    CT_DTYPE_TABLE(CT__X)
-#undef CT__X
-};
-typedef char ct__dtype_table_check[(sizeof ct__dtype_sizes / sizeof ct__dtype_sizes[0] == CT_DTYPE_NUM) ? 1 : -1];
+/* the inline predicates assume floating dtypes first, then integers, then bool */
+typedef char ct__dtype_order_check[(CT_F32 == 0 && CT_BF16 == 3 && CT_I64 == 4 && CT_U8 == 6 && CT_BOOL == 7) ? 1 : -1];
 
-CTDEF bool ct_dtype_valid(ct_dtype t) { return (int)t >= 0 && t < CT_DTYPE_NUM; }
-CTDEF size_t ct_dtype_size(ct_dtype t) { return ct_dtype_valid(t) ? ct__dtype_sizes[t] : 0; }
 CTDEF const char *ct_dtype_name(ct_dtype t) { return ct_dtype_valid(t) ? ct__dtype_names[t] : "invalid"; }
-CTDEF bool ct_dtype_is_floating(ct_dtype t) { return ct_dtype_valid(t) && ct__dtype_kinds[t] == 'f'; }
-CTDEF bool ct_dtype_is_integral(ct_dtype t, bool include_bool) {
-  return ct_dtype_valid(t) && (ct__dtype_kinds[t] == 'i' || (include_bool && t == CT_BOOL));
-}
 
 /* Rank within the promotion lattice; f16 and bf16 share a rank. */
 static int ct__promo_rank(ct_dtype t) {

@@ -36,7 +36,12 @@ typedef struct ct_iter {
  * with CT_ERR_SHAPE naming op. */
 CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, const int64_t *b, int64_t *out);
 
-/* Iterate `operands` over (ndim, shape); each operand must broadcast to it. */
+/* Run loop over `operands` (each broadcasting to (ndim, shape)): the one call
+ * kernels make. When every operand is contiguous in exactly that shape it
+ * calls loop once over the flat data without building an iterator. */
+CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *operands, int ndim,
+                           const int64_t *shape);
+/* The general iterator, for kernels that need to inspect the coalesced shape. */
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *operands, int ndim, const int64_t *shape);
 CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx);
 
@@ -63,12 +68,34 @@ CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, 
   return n;
 }
 
+/* Is t contiguous with exactly this shape? */
+static int ct__iter_flat(const ct_tensor *t, int ndim, const int64_t *shape) {
+  int64_t expected = 1;
+  int d;
+  if (t->ndim != ndim) return 0;
+  for (d = ndim - 1; d >= 0; d--) {
+    if (t->sizes[d] != shape[d]) return 0;
+    if (shape[d] != 1 && t->strides[d] != expected) return 0;
+    expected *= shape[d];
+  }
+  return 1;
+}
+
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, int ndim, const int64_t *shape) {
-  int d, k, nd = 0;
+  int d, k, nd = 0, flat = 1;
   it->noperands = noperands;
   it->numel = 1;
   for (d = 0; d < ndim; d++) it->numel *= shape[d];
-  for (k = 0; k < noperands; k++) it->data[k] = (char *)ct_data_ptr(ops[k]);
+  for (k = 0; k < noperands; k++) {
+    it->data[k] = (char *)ops[k]->storage->data + ops[k]->offset * (int64_t)ct_dtype_size((ct_dtype)ops[k]->dtype);
+    flat = flat && ct__iter_flat(ops[k], ndim, shape);
+  }
+  if (flat) { /* every operand contiguous in the iteration shape: one flat loop */
+    it->ndim = 1;
+    it->shape[0] = it->numel;
+    for (k = 0; k < noperands; k++) it->strides[0][k] = (int64_t)ct_dtype_size((ct_dtype)ops[k]->dtype);
+    return CT_OK;
+  }
   /* innermost first; size-1 dims dropped */
   for (d = ndim - 1; d >= 0; d--) {
     if (shape[d] == 1) continue;
@@ -102,19 +129,44 @@ CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, 
   return CT_OK;
 }
 
+CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *ops, int ndim,
+                           const int64_t *shape) {
+  char *data[CT_ITER_MAX_OPERANDS];
+  int64_t strides[CT_ITER_MAX_OPERANDS], numel = 1;
+  int k, d;
+  for (k = 0; k < noperands; k++) {
+    const ct_tensor *t = ops[k];
+    if (!ct__iter_flat(t, ndim, shape)) {
+      ct_iter it;
+      ct_iter_init(&it, noperands, ops, ndim, shape);
+      ct_iter_run(&it, loop, ctx);
+      return;
+    }
+    strides[k] = (int64_t)ct_dtype_size((ct_dtype)t->dtype);
+    data[k] = (char *)t->storage->data + t->offset * strides[k];
+  }
+  for (d = 0; d < ndim; d++) numel *= shape[d];
+  if (numel) loop(data, strides, numel, ctx);
+}
+
 CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx) {
   char *ptrs[CT_ITER_MAX_OPERANDS];
-  int64_t inner[CT_ITER_MAX_OPERANDS], idx[CT_MAX_DIMS] = {0};
+  int64_t inner[CT_ITER_MAX_OPERANDS], idx[CT_MAX_DIMS];
   int k, d, n = it->noperands;
   if (it->numel == 0) return;
+  if (it->ndim == 1) { /* the common case: one call */
+    loop((char **)it->data, it->strides[0], it->shape[0], ctx);
+    return;
+  }
   for (k = 0; k < n; k++) {
     ptrs[k] = it->data[k];
     inner[k] = it->ndim ? it->strides[0][k] : 0;
   }
-  if (it->ndim <= 1) {
-    loop(ptrs, inner, it->ndim ? it->shape[0] : 1, ctx);
+  if (it->ndim == 0) {
+    loop(ptrs, inner, 1, ctx);
     return;
   }
+  memset(idx, 0, sizeof idx);
   for (;;) {
     loop(ptrs, inner, it->shape[0], ctx);
     for (d = 1; d < it->ndim; d++) { /* odometer over the outer dims */

@@ -82,11 +82,6 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
-#ifdef __cplusplus
-#define CT_RESTRICT __restrict
-#else
-#define CT_RESTRICT restrict
-#endif
 
 /* ---- the built-in operator table ----
  * X(handle, schema): the single list the registry, the frontends and the
@@ -138,6 +133,13 @@ static struct {
 
 static void ct__bump_version(ct_tensor *t) { t->storage->version++; }
 static int ct__is_meta(const ct_tensor *t) { return t->device.type == CT_DEVICE_META; }
+static inline int ct__same_sizes(const ct_tensor *a, const ct_tensor *b) { /* inline: no libc call on the hot path */
+  int i;
+  if (a->ndim != b->ndim) return 0;
+  for (i = 0; i < a->ndim; i++)
+    if (a->sizes[i] != b->sizes[i]) return 0;
+  return 1;
+}
 
 /* A tensor written by an op must not have several elements at one address
  * (an expanded dim), as PyTorch's assert_no_internal_overlap. */
@@ -311,7 +313,6 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
 static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
   static const char *op = "copy_";
   ct_tensor *ops[2];
-  ct_iter it;
   ct_tensor *tmp = NULL;
   int i, ok = src->ndim <= self->ndim;
   for (i = 0; ok && i < src->ndim; i++) { /* src must broadcast to exactly self's shape */
@@ -341,15 +342,14 @@ static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
   }
   ops[0] = self;
   ops[1] = src;
-  ct_iter_init(&it, 2, ops, self->ndim, self->sizes);
   if (self->dtype == src->dtype) {
     size_t es = ct_dtype_size((ct_dtype)self->dtype);
-    ct_iter_run(&it, ct__copy_same_loop, &es);
+    ct_iter_foreach(ct__copy_same_loop, &es, 2, ops, self->ndim, self->sizes);
   } else {
     ct__convert_ctx c;
     c.to = (ct_dtype)self->dtype;
     c.from = (ct_dtype)src->dtype;
-    ct_iter_run(&it, ct__convert_loop, &c);
+    ct_iter_foreach(ct__convert_loop, &c, 2, ops, self->ndim, self->sizes);
   }
   ct_release(tmp);
   return CT_OK;
@@ -377,7 +377,6 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
     size_t es;
     char bytes[8];
   } ctx;
-  ct_iter it;
   ct_tensor *ops[1];
   (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "fill_", "value is None");
@@ -388,8 +387,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   if (value.kind == CT_SCALAR_INT && self->dtype == CT_I64) memcpy(ctx.bytes, &value.v.i, 8);
   else ct__store_double(ctx.bytes, (ct_dtype)self->dtype, ct_scalar_to_double(value));
   ops[0] = self;
-  ct_iter_init(&it, 1, ops, self->ndim, self->sizes);
-  ct_iter_run(&it, ct__fill_loop, &ctx);
+  ct_iter_foreach(ct__fill_loop, &ctx, 1, ops, self->ndim, self->sizes);
   return CT_OK;
 }
 
@@ -418,16 +416,16 @@ typedef struct ct__binary_ctx {
     int64_t i;                                                                                     \
     (void)alpha;                                                                                   \
     if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == (int64_t)sizeof(T)) { \
-      T *CT_RESTRICT o = (T *)d[0];                                                                \
-      const T *CT_RESTRICT x = (const T *)d[1];                                                    \
-      const T *CT_RESTRICT y = (const T *)d[2];                                                    \
+      T *o = (T *)d[0];                                                                \
+      const T *x = (const T *)d[1];                                                    \
+      const T *y = (const T *)d[2];                                                    \
       for (i = 0; i < n; i++) {                                                                    \
         ACC a = (ACC)LOAD(x[i]), b = (ACC)LOAD(y[i]);                                              \
         o[i] = STORE(EXPR);                                                                        \
       }                                                                                            \
     } else if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == 0) {          \
-      T *CT_RESTRICT o = (T *)d[0];                                                                \
-      const T *CT_RESTRICT x = (const T *)d[1];                                                    \
+      T *o = (T *)d[0];                                                                \
+      const T *x = (const T *)d[1];                                                    \
       const ACC b = (ACC)LOAD(*(const T *)d[2]);                                                   \
       for (i = 0; i < n; i++) {                                                                    \
         ACC a = (ACC)LOAD(x[i]);                                                                   \
@@ -506,24 +504,24 @@ static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct_
 static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor **result,
                             ct__wrapped *wa, ct__wrapped *wb) {
   const char *op = ct__binary_names[kind];
-  int64_t shape[CT_MAX_DIMS];
+  int64_t bshape[CT_MAX_DIMS];
+  const int64_t *shape;
   int ndim, i;
   ct_dtype common, out_dtype;
   ct_tensor *ca = NULL, *cb = NULL, *dst = NULL, *ops[3];
-  ct_iter it;
   ct__binary_ctx ctx;
   ct_status st = CT_OK;
   ct__wrapped unused_a, unused_b; /* wrapped numbers arrive with their container; others never use it */
 
   if (!wa) wa = &unused_a;
   if (!wb) wb = &unused_b;
-  if (!ct__same_device(op, a, b)) return ct_last_error();
-  if (out && !ct__same_device(op, out, a)) return ct_last_error();
-  if (a->ndim == b->ndim && !memcmp(a->sizes, b->sizes, sizeof(int64_t) * (size_t)a->ndim)) {
-    ndim = a->ndim; /* the common case: no broadcasting */
-    memcpy(shape, a->sizes, sizeof(int64_t) * (size_t)ndim);
-  } else if ((ndim = ct_broadcast_shapes(op, a->ndim, a->sizes, b->ndim, b->sizes, shape)) < 0) {
-    return ct_last_error();
+  if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
+  if (out && !ct_device_eq(out->device, a->device) && !ct__same_device(op, out, a)) return ct_last_error();
+  ndim = a->ndim;
+  shape = a->sizes; /* the common case: equal shapes, no broadcasting */
+  if (!ct__same_sizes(a, b)) {
+    if ((ndim = ct_broadcast_shapes(op, a->ndim, a->sizes, b->ndim, b->sizes, bshape)) < 0) return ct_last_error();
+    shape = bshape;
   }
   common = a->dtype == b->dtype ? (ct_dtype)a->dtype : ct__result_type(a, b);
   if (kind == CT__DIV && !ct_dtype_is_floating(common)) common = CT_F32;
@@ -534,19 +532,20 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
                        : "subtraction, the `-` operator, with a bool tensor is not supported; if you are trying to invert a mask, use the `~` or logical_not() operator instead");
   if (kind == CT__ADD || kind == CT__SUB) {
     if (alpha.kind == CT_SCALAR_NONE) alpha = ct_int(1);
-    if (ct_dtype_is_integral(common, true) && alpha.kind == CT_SCALAR_FLOAT)
+    if (alpha.kind == CT_SCALAR_FLOAT && ct_dtype_is_integral(common, true))
       return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
-    if (common != CT_BOOL && alpha.kind == CT_SCALAR_BOOL)
+    if (alpha.kind == CT_SCALAR_BOOL && common != CT_BOOL)
       return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
   }
   out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out && !ct_can_cast(common, out_dtype))
+  if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
   if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
   if (out == a && out) { /* in-place: the broadcast shape must be self's */
-    int same = out->ndim == ndim;
-    for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+    int same = shape == a->sizes;
+    if (!same && out->ndim == ndim)
+      for (same = 1, i = 0; i < ndim; i++) same = same && out->sizes[i] == shape[i];
     if (!same) {
       char b1[160], b2[160];
       return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
@@ -565,7 +564,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
     dst = ct__empty(op, ndim, shape, common, out->device); /* compute, then cast into out */
     if (!dst) return ct_last_error();
   } else {
-    dst = ct_retain(out);
+    dst = out; /* borrowed: written in place */
   }
   if (ct__is_meta(dst) || dst->numel == 0) goto done;
   ca = a->dtype == common ? a : ct__as_dtype(op, a, common, wa); /* borrowed when no cast is needed */
@@ -579,8 +578,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   ops[0] = dst;
   ops[1] = ca;
   ops[2] = cb;
-  ct_iter_init(&it, 3, ops, ndim, shape);
-  ct_iter_run(&it, ct__binary_loops[kind][common], &ctx);
+  ct_iter_foreach(ct__binary_loops[kind][common], &ctx, 3, ops, ndim, shape);
   if (out && dst != out) st = ct__copy_impl(out, dst);
 done:
   if (ca != a && ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
@@ -589,7 +587,7 @@ done:
     *result = dst;
     return CT_OK;
   }
-  ct_release(dst);
+  if (dst != out) ct_release(dst);
   if (out && st == CT_OK) ct__bump_version(out);
   return st;
 }
@@ -653,8 +651,8 @@ enum { CT__NEG, CT__RELU, CT__EXP, CT__NUM_UNARY };
     int64_t i;                                                              \
     (void)ctx;                                                              \
     if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T)) {         \
-      T *CT_RESTRICT o = (T *)d[0];                                         \
-      const T *CT_RESTRICT x = (const T *)d[1];                             \
+      T *o = (T *)d[0];                                         \
+      const T *x = (const T *)d[1];                             \
       for (i = 0; i < n; i++) {                                             \
         ACC a = (ACC)LOAD(x[i]);                                            \
         o[i] = STORE(EXPR);                                                 \
@@ -687,7 +685,6 @@ static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **r
   const char *op = ct__unary_names[kind];
   ct_dtype common = (ct_dtype)a->dtype, out_dtype;
   ct_tensor *ca = NULL, *dst = NULL, *ops[2];
-  ct_iter it;
   ct_status st = CT_OK;
   if (kind == CT__EXP && !ct_dtype_is_floating(common)) common = CT_F32; /* int_to_float */
   if (kind == CT__NEG && common == CT_BOOL)
@@ -716,8 +713,7 @@ static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **r
     } else {
       ops[0] = dst;
       ops[1] = ca;
-      ct_iter_init(&it, 2, ops, a->ndim, a->sizes);
-      ct_iter_run(&it, ct__unary_loops[kind][common], NULL);
+      ct_iter_foreach(ct__unary_loops[kind][common], NULL, 2, ops, a->ndim, a->sizes);
       if (out && dst != out) st = ct__copy_impl(out, dst);
     }
     ct_release(ca);
@@ -788,7 +784,6 @@ static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_d
   int i, out_ndim = 0;
   ct_dtype out_dtype, acc_dtype;
   ct_tensor *src = NULL, *acc = NULL, *accv = NULL, *dst = NULL, *ops[2];
-  ct_iter it;
   ct_status st = CT_OK;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
   if (dims.n < 0 || !dims.data || dims.n == 0) {
@@ -840,8 +835,7 @@ static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_d
   }
   ops[0] = accv;
   ops[1] = src;
-  ct_iter_init(&it, 2, ops, a->ndim, a->sizes);
-  ct_iter_run(&it, ct__sum_loops[src->dtype], NULL);
+  ct_iter_foreach(ct__sum_loops[src->dtype], NULL, 2, ops, a->ndim, a->sizes);
   {
     int64_t out_strides[CT_MAX_DIMS];
     ct_tensor *shaped;

@@ -246,7 +246,7 @@ static int64_t ct__wrap_dim(const char *op, int64_t dim, int ndim) {
  * negative size or an element count whose byte size overflows. */
 static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype) {
   int64_t numel = 1, limit;
-  int i;
+  int i, overflow = 0;
   if (ndim < 0 || ndim > CT_MAX_DIMS) {
     ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS);
     return -1;
@@ -259,24 +259,30 @@ static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes,
     ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
     return -1;
   }
-  limit = (int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : SIZE_MAX) / ct_dtype_size(dtype));
+  /* byte sizes must fit in size_t and int64_t; the largest element is 8 bytes */
+  limit = (int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : SIZE_MAX) >> 3);
   for (i = 0; i < ndim; i++) {
-    if (sizes[i] < 0) {
-      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)sizes[i], i);
+    int64_t d = sizes[i];
+    if (d < 0) {
+      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)d, i);
       return -1;
     }
-  }
-  for (i = 0; i < ndim; i++) {
-    if (sizes[i] == 0) return 0;
-  }
-  for (i = 0; i < ndim; i++) {
-    if (numel > limit / sizes[i]) {
-      char buf[160];
-      ct_fail(CT_ERR_SIZE, op, "size %s overflows: numel * element size (%d) does not fit in memory",
-              ct_shape_format(ndim, sizes, buf, sizeof buf), (int)ct_dtype_size(dtype));
-      return -1;
+    if (!overflow) {
+#if defined(__GNUC__) || defined(__clang__)
+      overflow = __builtin_mul_overflow(numel, d, &numel);
+#else
+      if (d && numel > INT64_MAX / d) overflow = 1;
+      else numel *= d;
+#endif
     }
-    numel *= sizes[i];
+  }
+  if (overflow || numel > limit) {
+    char buf[160];
+    for (i = 0; i < ndim; i++)
+      if (sizes[i] == 0) return 0; /* a zero size wins over an overflowing product */
+    ct_fail(CT_ERR_SIZE, op, "size %s overflows: numel * element size (%d) does not fit in memory",
+            ct_shape_format(ndim, sizes, buf, sizeof buf), (int)ct_dtype_size(dtype));
+    return -1;
   }
   return numel;
 }
@@ -340,8 +346,15 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
   return s;
 }
 
+/* Drop one reference; true when it was the last. A sole owner (count 1)
+ * needs no locked instruction: no other thread can hold a reference to
+ * race with. */
+static int ct__unref(int32_t *refcount) {
+  return ct__atomic_load(refcount) == 1 || ct__atomic_add(refcount, -1) == 0;
+}
+
 static void ct__storage_release(ct_storage *s) {
-  if (ct__atomic_add(&s->refcount, -1) != 0) return;
+  if (!ct__unref(&s->refcount)) return;
   if (s->deleter)
     s->deleter(s->data, s->deleter_ctx);
   else if (s->allocator && s->data)
@@ -438,7 +451,7 @@ CTDEF ct_tensor *ct_retain(ct_tensor *t) {
 static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
 
 CTDEF void ct_release(ct_tensor *t) {
-  if (!t || ct__atomic_add(&t->refcount, -1) != 0) return;
+  if (!t || !ct__unref(&t->refcount)) return;
   if (t->autograd) ct__autograd_release(t);
   ct__storage_release(t->storage);
   ct__pool_free(t, sizeof(ct_tensor));
