@@ -53,6 +53,7 @@ typedef struct ct_storage {
   void *data;                     /* NULL for meta or zero-byte storage */
   size_t nbytes;                  /* usable size of data */
   ct_device device;
+  uint8_t inline_data;            /* data lives in this block (tiny CPU tensors): one allocation */
   const ct_allocator *allocator;  /* frees data; NULL when a deleter owns it */
   void (*deleter)(void *data, void *ctx); /* user buffers (ct_from_blob) */
   void *deleter_ctx;
@@ -315,30 +316,45 @@ CTDEF char *ct_shape_format(int ndim, const int64_t *sizes, char *buf, size_t ca
 }
 
 /* ---- objects ---- */
+/* Data of at most this many bytes on the default CPU allocator is kept in
+ * the storage's own block, after the header (64-byte aligned). */
+#define CT__INLINE_BYTES 64
+#define CT__STORAGE_HEADER 64
+typedef char ct__storage_header_check[sizeof(ct_storage) <= CT__STORAGE_HEADER ? 1 : -1];
+
 static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *op) {
   const ct_allocator *a = ct_device_allocator((ct_device_type)device.type);
+  int inline_data = a == &ct__cpu_allocator_instance && nbytes <= CT__INLINE_BYTES;
   ct_storage *s;
   if (!a) {
     ct_fail(CT_ERR_DEVICE, op, "no allocator for device '%s' (is its backend linked?)",
             ct_device_type_name((ct_device_type)device.type));
     return NULL;
   }
-  s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
+  s = (ct_storage *)ct__pool_alloc(inline_data ? CT__STORAGE_HEADER + CT__INLINE_BYTES : sizeof(ct_storage));
   if (!s) {
     ct_fail(CT_ERR_OOM, op, "out of memory allocating a storage");
     return NULL;
   }
-  s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
-  if (nbytes && !s->data && device.type != CT_DEVICE_META) {
-    ct__pool_free(s, sizeof(ct_storage));
-    ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s", nbytes,
-            ct_device_type_name((ct_device_type)device.type));
-    return NULL;
+  if (inline_data) {
+    ct__thread_stats *st = ct__stats();
+    s->data = (char *)s + CT__STORAGE_HEADER;
+    ct__local_add(st->live_bytes, (int64_t)nbytes);
+    ct__local_add(st->live_blocks, 1);
+  } else {
+    s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
+    if (nbytes && !s->data && device.type != CT_DEVICE_META) {
+      ct__pool_free(s, sizeof(ct_storage));
+      ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s", nbytes,
+              ct_device_type_name((ct_device_type)device.type));
+      return NULL;
+    }
   }
   s->refcount = 1;
   s->version = 0;
   s->nbytes = nbytes;
   s->device = device;
+  s->inline_data = (uint8_t)inline_data;
   s->allocator = a;
   s->deleter = NULL;
   s->deleter_ctx = NULL;
@@ -354,13 +370,21 @@ static int ct__unref(int32_t *refcount) {
 }
 
 static void ct__storage_release(ct_storage *s) {
+  ct__thread_stats *st;
   if (!ct__unref(&s->refcount)) return;
-  if (s->deleter)
-    s->deleter(s->data, s->deleter_ctx);
-  else if (s->allocator && s->data)
-    s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
-  ct__pool_free(s, sizeof(ct_storage));
-  ct__local_add(ct__stats()->live_storages, -1);
+  st = ct__stats();
+  if (s->inline_data) {
+    ct__local_add(st->live_bytes, -(int64_t)s->nbytes);
+    ct__local_add(st->live_blocks, -1);
+    ct__pool_free(s, CT__STORAGE_HEADER + CT__INLINE_BYTES);
+  } else {
+    if (s->deleter)
+      s->deleter(s->data, s->deleter_ctx);
+    else if (s->allocator && s->data)
+      s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
+    ct__pool_free(s, sizeof(ct_storage));
+  }
+  ct__local_add(st->live_storages, -1);
 }
 
 /* A new tensor over `storage` (whose reference it takes over). */
@@ -650,6 +674,7 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   s->data = data;
   s->nbytes = numel ? (size_t)extent * ct_dtype_size(dtype) : 0;
   s->device = CT_CPU;
+  s->inline_data = 0;
   s->allocator = NULL;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
