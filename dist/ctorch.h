@@ -291,11 +291,22 @@ typedef enum ct_dtype {
   CT_DTYPE_NUM
 } ct_dtype;
 
-CTDEF size_t ct_dtype_size(ct_dtype t);        /* 0 for an invalid dtype */
+/* bytes per element; 0 for an invalid dtype (inline: used in every loop setup) */
+static inline size_t ct_dtype_size(ct_dtype t) {
+  static const unsigned char sizes[] = {
+#define CT__X(name, ctype, size, str, kind) size,
+      CT_DTYPE_TABLE(CT__X)
+#undef CT__X
+  };
+  return (unsigned)t < (unsigned)CT_DTYPE_NUM ? sizes[t] : 0;
+}
 CTDEF const char *ct_dtype_name(ct_dtype t);   /* "float32" */
-CTDEF bool ct_dtype_valid(ct_dtype t);
-CTDEF bool ct_dtype_is_floating(ct_dtype t);   /* f32 f64 f16 bf16 */
-CTDEF bool ct_dtype_is_integral(ct_dtype t, bool include_bool);
+static inline bool ct_dtype_valid(ct_dtype t) { return (unsigned)t < (unsigned)CT_DTYPE_NUM; }
+/* f32 f64 f16 bf16 (they are the first four dtypes) */
+static inline bool ct_dtype_is_floating(ct_dtype t) { return (unsigned)t <= (unsigned)CT_BF16; }
+static inline bool ct_dtype_is_integral(ct_dtype t, bool include_bool) {
+  return (t >= CT_I64 && t <= CT_U8) || (include_bool && t == CT_BOOL);
+}
 /* torch.promote_types: the smallest dtype both convert to without losing
  * category (bool < integer < floating). f16 with bf16 gives f32. */
 CTDEF ct_dtype ct_promote_types(ct_dtype a, ct_dtype b);
@@ -547,6 +558,7 @@ typedef struct ct_storage {
   void *data;                     /* NULL for meta or zero-byte storage */
   size_t nbytes;                  /* usable size of data */
   ct_device device;
+  uint8_t inline_data;            /* data lives in this block (tiny CPU tensors): one allocation */
   const ct_allocator *allocator;  /* frees data; NULL when a deleter owns it */
   void (*deleter)(void *data, void *ctx); /* user buffers (ct_from_blob) */
   void *deleter_ctx;
@@ -1021,7 +1033,12 @@ typedef struct ct_iter {
  * with CT_ERR_SHAPE naming op. */
 CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, const int64_t *b, int64_t *out);
 
-/* Iterate `operands` over (ndim, shape); each operand must broadcast to it. */
+/* Run loop over `operands` (each broadcasting to (ndim, shape)): the one call
+ * kernels make. When every operand is contiguous in exactly that shape it
+ * calls loop once over the flat data without building an iterator. */
+CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *operands, int ndim,
+                           const int64_t *shape);
+/* The general iterator, for kernels that need to inspect the coalesced shape. */
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *operands, int ndim, const int64_t *shape);
 CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx);
 
@@ -1336,14 +1353,19 @@ CTDEF void ct_reset_peak_memory(void) {
   ct__atomic_store(&ct__global_stats.peak_reserved_bytes, ct__atomic_load(&ct__global_stats.reserved_bytes));
 }
 
-static int ct__size_class(size_t nbytes) {
-  int c = 0;
-  size_t cap = 64;
-  while (cap < nbytes) {
-    cap <<= 1;
-    if (++c >= CT__NUM_CLASSES) return -1;
+/* Class c holds blocks of 64 << c bytes; -1 for sizes above the largest. */
+static inline int ct__size_class(size_t nbytes) {
+  int c;
+  if (nbytes <= 64) return 0;
+#if defined(__GNUC__) || defined(__clang__)
+  c = 64 - __builtin_clzll((unsigned long long)(nbytes - 1)) - 6;
+#else
+  {
+    size_t cap = 64;
+    for (c = 0; cap < nbytes; c++) cap <<= 1;
   }
-  return c;
+#endif
+  return c < CT__NUM_CLASSES ? c : -1;
 }
 
 CTDEF void ct_empty_cache(void) {
@@ -1463,30 +1485,15 @@ CT_EXTERN_C_END
 #define CT__DTYPE_IMPL
 CT_EXTERN_C_BEGIN
 
-static const size_t ct__dtype_sizes[] = {
-#define CT__X(name, ctype, size, str, kind) size,
-    CT_DTYPE_TABLE(CT__X)
-#undef CT__X
-};
 static const char *const ct__dtype_names[] = {
 #define CT__X(name, ctype, size, str, kind) str,
     CT_DTYPE_TABLE(CT__X)
 #undef CT__X
 };
-static const char ct__dtype_kinds[] = {
-#define CT__X(name, ctype, size, str, kind) kind,
-    CT_DTYPE_TABLE(CT__X)
-#undef CT__X
-};
-typedef char ct__dtype_table_check[(sizeof ct__dtype_sizes / sizeof ct__dtype_sizes[0] == CT_DTYPE_NUM) ? 1 : -1];
+/* the inline predicates assume floating dtypes first, then integers, then bool */
+typedef char ct__dtype_order_check[(CT_F32 == 0 && CT_BF16 == 3 && CT_I64 == 4 && CT_U8 == 6 && CT_BOOL == 7) ? 1 : -1];
 
-CTDEF bool ct_dtype_valid(ct_dtype t) { return (int)t >= 0 && t < CT_DTYPE_NUM; }
-CTDEF size_t ct_dtype_size(ct_dtype t) { return ct_dtype_valid(t) ? ct__dtype_sizes[t] : 0; }
 CTDEF const char *ct_dtype_name(ct_dtype t) { return ct_dtype_valid(t) ? ct__dtype_names[t] : "invalid"; }
-CTDEF bool ct_dtype_is_floating(ct_dtype t) { return ct_dtype_valid(t) && ct__dtype_kinds[t] == 'f'; }
-CTDEF bool ct_dtype_is_integral(ct_dtype t, bool include_bool) {
-  return ct_dtype_valid(t) && (ct__dtype_kinds[t] == 'i' || (include_bool && t == CT_BOOL));
-}
 
 /* Rank within the promotion lattice; f16 and bf16 share a rank. */
 static int ct__promo_rank(ct_dtype t) {
@@ -1691,7 +1698,7 @@ static int64_t ct__wrap_dim(const char *op, int64_t dim, int ndim) {
  * negative size or an element count whose byte size overflows. */
 static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes, ct_dtype dtype) {
   int64_t numel = 1, limit;
-  int i;
+  int i, overflow = 0;
   if (ndim < 0 || ndim > CT_MAX_DIMS) {
     ct_fail(CT_ERR_RANK, op, "rank %d is out of range [0, %d]", ndim, CT_MAX_DIMS);
     return -1;
@@ -1704,24 +1711,30 @@ static int64_t ct__checked_numel(const char *op, int ndim, const int64_t *sizes,
     ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
     return -1;
   }
-  limit = (int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : SIZE_MAX) / ct_dtype_size(dtype));
+  /* byte sizes must fit in size_t and int64_t; the largest element is 8 bytes */
+  limit = (int64_t)((SIZE_MAX > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : SIZE_MAX) >> 3);
   for (i = 0; i < ndim; i++) {
-    if (sizes[i] < 0) {
-      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)sizes[i], i);
+    int64_t d = sizes[i];
+    if (d < 0) {
+      ct_fail(CT_ERR_SIZE, op, "negative size %lld at dimension %d", (long long)d, i);
       return -1;
     }
-  }
-  for (i = 0; i < ndim; i++) {
-    if (sizes[i] == 0) return 0;
-  }
-  for (i = 0; i < ndim; i++) {
-    if (numel > limit / sizes[i]) {
-      char buf[160];
-      ct_fail(CT_ERR_SIZE, op, "size %s overflows: numel * element size (%d) does not fit in memory",
-              ct_shape_format(ndim, sizes, buf, sizeof buf), (int)ct_dtype_size(dtype));
-      return -1;
+    if (!overflow) {
+#if defined(__GNUC__) || defined(__clang__)
+      overflow = __builtin_mul_overflow(numel, d, &numel);
+#else
+      if (d && numel > INT64_MAX / d) overflow = 1;
+      else numel *= d;
+#endif
     }
-    numel *= sizes[i];
+  }
+  if (overflow || numel > limit) {
+    char buf[160];
+    for (i = 0; i < ndim; i++)
+      if (sizes[i] == 0) return 0; /* a zero size wins over an overflowing product */
+    ct_fail(CT_ERR_SIZE, op, "size %s overflows: numel * element size (%d) does not fit in memory",
+            ct_shape_format(ndim, sizes, buf, sizeof buf), (int)ct_dtype_size(dtype));
+    return -1;
   }
   return numel;
 }
@@ -1754,30 +1767,45 @@ CTDEF char *ct_shape_format(int ndim, const int64_t *sizes, char *buf, size_t ca
 }
 
 /* ---- objects ---- */
+/* Data of at most this many bytes on the default CPU allocator is kept in
+ * the storage's own block, after the header (64-byte aligned). */
+#define CT__INLINE_BYTES 64
+#define CT__STORAGE_HEADER 64
+typedef char ct__storage_header_check[sizeof(ct_storage) <= CT__STORAGE_HEADER ? 1 : -1];
+
 static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *op) {
   const ct_allocator *a = ct_device_allocator((ct_device_type)device.type);
+  int inline_data = a == &ct__cpu_allocator_instance && nbytes <= CT__INLINE_BYTES;
   ct_storage *s;
   if (!a) {
     ct_fail(CT_ERR_DEVICE, op, "no allocator for device '%s' (is its backend linked?)",
             ct_device_type_name((ct_device_type)device.type));
     return NULL;
   }
-  s = (ct_storage *)ct__pool_alloc(sizeof(ct_storage));
+  s = (ct_storage *)ct__pool_alloc(inline_data ? CT__STORAGE_HEADER + CT__INLINE_BYTES : sizeof(ct_storage));
   if (!s) {
     ct_fail(CT_ERR_OOM, op, "out of memory allocating a storage");
     return NULL;
   }
-  s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
-  if (nbytes && !s->data && device.type != CT_DEVICE_META) {
-    ct__pool_free(s, sizeof(ct_storage));
-    ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s", nbytes,
-            ct_device_type_name((ct_device_type)device.type));
-    return NULL;
+  if (inline_data) {
+    ct__thread_stats *st = ct__stats();
+    s->data = (char *)s + CT__STORAGE_HEADER;
+    ct__local_add(st->live_bytes, (int64_t)nbytes);
+    ct__local_add(st->live_blocks, 1);
+  } else {
+    s->data = nbytes ? a->alloc(a->ctx, nbytes) : NULL;
+    if (nbytes && !s->data && device.type != CT_DEVICE_META) {
+      ct__pool_free(s, sizeof(ct_storage));
+      ct_fail(CT_ERR_OOM, op, "out of memory allocating %zu bytes on %s", nbytes,
+              ct_device_type_name((ct_device_type)device.type));
+      return NULL;
+    }
   }
   s->refcount = 1;
   s->version = 0;
   s->nbytes = nbytes;
   s->device = device;
+  s->inline_data = (uint8_t)inline_data;
   s->allocator = a;
   s->deleter = NULL;
   s->deleter_ctx = NULL;
@@ -1785,14 +1813,29 @@ static ct_storage *ct__storage_new(size_t nbytes, ct_device device, const char *
   return s;
 }
 
+/* Drop one reference; true when it was the last. A sole owner (count 1)
+ * needs no locked instruction: no other thread can hold a reference to
+ * race with. */
+static int ct__unref(int32_t *refcount) {
+  return ct__atomic_load(refcount) == 1 || ct__atomic_add(refcount, -1) == 0;
+}
+
 static void ct__storage_release(ct_storage *s) {
-  if (ct__atomic_add(&s->refcount, -1) != 0) return;
-  if (s->deleter)
-    s->deleter(s->data, s->deleter_ctx);
-  else if (s->allocator && s->data)
-    s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
-  ct__pool_free(s, sizeof(ct_storage));
-  ct__local_add(ct__stats()->live_storages, -1);
+  ct__thread_stats *st;
+  if (!ct__unref(&s->refcount)) return;
+  st = ct__stats();
+  if (s->inline_data) {
+    ct__local_add(st->live_bytes, -(int64_t)s->nbytes);
+    ct__local_add(st->live_blocks, -1);
+    ct__pool_free(s, CT__STORAGE_HEADER + CT__INLINE_BYTES);
+  } else {
+    if (s->deleter)
+      s->deleter(s->data, s->deleter_ctx);
+    else if (s->allocator && s->data)
+      s->allocator->free(s->allocator->ctx, s->data, s->nbytes);
+    ct__pool_free(s, sizeof(ct_storage));
+  }
+  ct__local_add(st->live_storages, -1);
 }
 
 /* A new tensor over `storage` (whose reference it takes over). */
@@ -1883,7 +1926,7 @@ CTDEF ct_tensor *ct_retain(ct_tensor *t) {
 static void ct__autograd_release(ct_tensor *t); /* autograd.h, when present */
 
 CTDEF void ct_release(ct_tensor *t) {
-  if (!t || ct__atomic_add(&t->refcount, -1) != 0) return;
+  if (!t || !ct__unref(&t->refcount)) return;
   if (t->autograd) ct__autograd_release(t);
   ct__storage_release(t->storage);
   ct__pool_free(t, sizeof(ct_tensor));
@@ -2082,6 +2125,7 @@ static ct_tensor *ct__from_blob(void *data, int ndim, const int64_t *sizes, cons
   s->data = data;
   s->nbytes = numel ? (size_t)extent * ct_dtype_size(dtype) : 0;
   s->device = CT_CPU;
+  s->inline_data = 0;
   s->allocator = NULL;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
@@ -3525,12 +3569,34 @@ CTDEF int ct_broadcast_shapes(const char *op, int na, const int64_t *a, int nb, 
   return n;
 }
 
+/* Is t contiguous with exactly this shape? */
+static int ct__iter_flat(const ct_tensor *t, int ndim, const int64_t *shape) {
+  int64_t expected = 1;
+  int d;
+  if (t->ndim != ndim) return 0;
+  for (d = ndim - 1; d >= 0; d--) {
+    if (t->sizes[d] != shape[d]) return 0;
+    if (shape[d] != 1 && t->strides[d] != expected) return 0;
+    expected *= shape[d];
+  }
+  return 1;
+}
+
 CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, int ndim, const int64_t *shape) {
-  int d, k, nd = 0;
+  int d, k, nd = 0, flat = 1;
   it->noperands = noperands;
   it->numel = 1;
   for (d = 0; d < ndim; d++) it->numel *= shape[d];
-  for (k = 0; k < noperands; k++) it->data[k] = (char *)ct_data_ptr(ops[k]);
+  for (k = 0; k < noperands; k++) {
+    it->data[k] = (char *)ops[k]->storage->data + ops[k]->offset * (int64_t)ct_dtype_size((ct_dtype)ops[k]->dtype);
+    flat = flat && ct__iter_flat(ops[k], ndim, shape);
+  }
+  if (flat) { /* every operand contiguous in the iteration shape: one flat loop */
+    it->ndim = 1;
+    it->shape[0] = it->numel;
+    for (k = 0; k < noperands; k++) it->strides[0][k] = (int64_t)ct_dtype_size((ct_dtype)ops[k]->dtype);
+    return CT_OK;
+  }
   /* innermost first; size-1 dims dropped */
   for (d = ndim - 1; d >= 0; d--) {
     if (shape[d] == 1) continue;
@@ -3564,19 +3630,44 @@ CTDEF ct_status ct_iter_init(ct_iter *it, int noperands, ct_tensor *const *ops, 
   return CT_OK;
 }
 
+CTDEF void ct_iter_foreach(ct_loop_fn loop, void *ctx, int noperands, ct_tensor *const *ops, int ndim,
+                           const int64_t *shape) {
+  char *data[CT_ITER_MAX_OPERANDS];
+  int64_t strides[CT_ITER_MAX_OPERANDS], numel = 1;
+  int k, d;
+  for (k = 0; k < noperands; k++) {
+    const ct_tensor *t = ops[k];
+    if (!ct__iter_flat(t, ndim, shape)) {
+      ct_iter it;
+      ct_iter_init(&it, noperands, ops, ndim, shape);
+      ct_iter_run(&it, loop, ctx);
+      return;
+    }
+    strides[k] = (int64_t)ct_dtype_size((ct_dtype)t->dtype);
+    data[k] = (char *)t->storage->data + t->offset * strides[k];
+  }
+  for (d = 0; d < ndim; d++) numel *= shape[d];
+  if (numel) loop(data, strides, numel, ctx);
+}
+
 CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx) {
   char *ptrs[CT_ITER_MAX_OPERANDS];
-  int64_t inner[CT_ITER_MAX_OPERANDS], idx[CT_MAX_DIMS] = {0};
+  int64_t inner[CT_ITER_MAX_OPERANDS], idx[CT_MAX_DIMS];
   int k, d, n = it->noperands;
   if (it->numel == 0) return;
+  if (it->ndim == 1) { /* the common case: one call */
+    loop((char **)it->data, it->strides[0], it->shape[0], ctx);
+    return;
+  }
   for (k = 0; k < n; k++) {
     ptrs[k] = it->data[k];
     inner[k] = it->ndim ? it->strides[0][k] : 0;
   }
-  if (it->ndim <= 1) {
-    loop(ptrs, inner, it->ndim ? it->shape[0] : 1, ctx);
+  if (it->ndim == 0) {
+    loop(ptrs, inner, 1, ctx);
     return;
   }
+  memset(idx, 0, sizeof idx);
   for (;;) {
     loop(ptrs, inner, it->shape[0], ctx);
     for (d = 1; d < it->ndim; d++) { /* odometer over the outer dims */
@@ -3597,11 +3688,6 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
-#ifdef __cplusplus
-#define CT_RESTRICT __restrict
-#else
-#define CT_RESTRICT restrict
-#endif
 
 /* ---- the built-in operator table ----
  * X(handle, schema): the single list the registry, the frontends and the
@@ -3653,6 +3739,13 @@ static struct {
 
 static void ct__bump_version(ct_tensor *t) { t->storage->version++; }
 static int ct__is_meta(const ct_tensor *t) { return t->device.type == CT_DEVICE_META; }
+static inline int ct__same_sizes(const ct_tensor *a, const ct_tensor *b) { /* inline: no libc call on the hot path */
+  int i;
+  if (a->ndim != b->ndim) return 0;
+  for (i = 0; i < a->ndim; i++)
+    if (a->sizes[i] != b->sizes[i]) return 0;
+  return 1;
+}
 
 /* A tensor written by an op must not have several elements at one address
  * (an expanded dim), as PyTorch's assert_no_internal_overlap. */
@@ -3826,7 +3919,6 @@ static void ct__convert_loop(char **d, const int64_t *s, int64_t n, void *vctx) 
 static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
   static const char *op = "copy_";
   ct_tensor *ops[2];
-  ct_iter it;
   ct_tensor *tmp = NULL;
   int i, ok = src->ndim <= self->ndim;
   for (i = 0; ok && i < src->ndim; i++) { /* src must broadcast to exactly self's shape */
@@ -3856,15 +3948,14 @@ static ct_status ct__copy_impl(ct_tensor *self, ct_tensor *src) {
   }
   ops[0] = self;
   ops[1] = src;
-  ct_iter_init(&it, 2, ops, self->ndim, self->sizes);
   if (self->dtype == src->dtype) {
     size_t es = ct_dtype_size((ct_dtype)self->dtype);
-    ct_iter_run(&it, ct__copy_same_loop, &es);
+    ct_iter_foreach(ct__copy_same_loop, &es, 2, ops, self->ndim, self->sizes);
   } else {
     ct__convert_ctx c;
     c.to = (ct_dtype)self->dtype;
     c.from = (ct_dtype)src->dtype;
-    ct_iter_run(&it, ct__convert_loop, &c);
+    ct_iter_foreach(ct__convert_loop, &c, 2, ops, self->ndim, self->sizes);
   }
   ct_release(tmp);
   return CT_OK;
@@ -3892,7 +3983,6 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
     size_t es;
     char bytes[8];
   } ctx;
-  ct_iter it;
   ct_tensor *ops[1];
   (void)ks;
   if (value.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, "fill_", "value is None");
@@ -3903,8 +3993,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
   if (value.kind == CT_SCALAR_INT && self->dtype == CT_I64) memcpy(ctx.bytes, &value.v.i, 8);
   else ct__store_double(ctx.bytes, (ct_dtype)self->dtype, ct_scalar_to_double(value));
   ops[0] = self;
-  ct_iter_init(&it, 1, ops, self->ndim, self->sizes);
-  ct_iter_run(&it, ct__fill_loop, &ctx);
+  ct_iter_foreach(ct__fill_loop, &ctx, 1, ops, self->ndim, self->sizes);
   return CT_OK;
 }
 
@@ -3933,16 +4022,16 @@ typedef struct ct__binary_ctx {
     int64_t i;                                                                                     \
     (void)alpha;                                                                                   \
     if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == (int64_t)sizeof(T)) { \
-      T *CT_RESTRICT o = (T *)d[0];                                                                \
-      const T *CT_RESTRICT x = (const T *)d[1];                                                    \
-      const T *CT_RESTRICT y = (const T *)d[2];                                                    \
+      T *o = (T *)d[0];                                                                \
+      const T *x = (const T *)d[1];                                                    \
+      const T *y = (const T *)d[2];                                                    \
       for (i = 0; i < n; i++) {                                                                    \
         ACC a = (ACC)LOAD(x[i]), b = (ACC)LOAD(y[i]);                                              \
         o[i] = STORE(EXPR);                                                                        \
       }                                                                                            \
     } else if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T) && s[2] == 0) {          \
-      T *CT_RESTRICT o = (T *)d[0];                                                                \
-      const T *CT_RESTRICT x = (const T *)d[1];                                                    \
+      T *o = (T *)d[0];                                                                \
+      const T *x = (const T *)d[1];                                                    \
       const ACC b = (ACC)LOAD(*(const T *)d[2]);                                                   \
       for (i = 0; i < n; i++) {                                                                    \
         ACC a = (ACC)LOAD(x[i]);                                                                   \
@@ -4021,24 +4110,24 @@ static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct_
 static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha, ct_tensor **result,
                             ct__wrapped *wa, ct__wrapped *wb) {
   const char *op = ct__binary_names[kind];
-  int64_t shape[CT_MAX_DIMS];
+  int64_t bshape[CT_MAX_DIMS];
+  const int64_t *shape;
   int ndim, i;
   ct_dtype common, out_dtype;
   ct_tensor *ca = NULL, *cb = NULL, *dst = NULL, *ops[3];
-  ct_iter it;
   ct__binary_ctx ctx;
   ct_status st = CT_OK;
   ct__wrapped unused_a, unused_b; /* wrapped numbers arrive with their container; others never use it */
 
   if (!wa) wa = &unused_a;
   if (!wb) wb = &unused_b;
-  if (!ct__same_device(op, a, b)) return ct_last_error();
-  if (out && !ct__same_device(op, out, a)) return ct_last_error();
-  if (a->ndim == b->ndim && !memcmp(a->sizes, b->sizes, sizeof(int64_t) * (size_t)a->ndim)) {
-    ndim = a->ndim; /* the common case: no broadcasting */
-    memcpy(shape, a->sizes, sizeof(int64_t) * (size_t)ndim);
-  } else if ((ndim = ct_broadcast_shapes(op, a->ndim, a->sizes, b->ndim, b->sizes, shape)) < 0) {
-    return ct_last_error();
+  if (!ct_device_eq(a->device, b->device) && !ct__same_device(op, a, b)) return ct_last_error();
+  if (out && !ct_device_eq(out->device, a->device) && !ct__same_device(op, out, a)) return ct_last_error();
+  ndim = a->ndim;
+  shape = a->sizes; /* the common case: equal shapes, no broadcasting */
+  if (!ct__same_sizes(a, b)) {
+    if ((ndim = ct_broadcast_shapes(op, a->ndim, a->sizes, b->ndim, b->sizes, bshape)) < 0) return ct_last_error();
+    shape = bshape;
   }
   common = a->dtype == b->dtype ? (ct_dtype)a->dtype : ct__result_type(a, b);
   if (kind == CT__DIV && !ct_dtype_is_floating(common)) common = CT_F32;
@@ -4049,19 +4138,20 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
                        : "subtraction, the `-` operator, with a bool tensor is not supported; if you are trying to invert a mask, use the `~` or logical_not() operator instead");
   if (kind == CT__ADD || kind == CT__SUB) {
     if (alpha.kind == CT_SCALAR_NONE) alpha = ct_int(1);
-    if (ct_dtype_is_integral(common, true) && alpha.kind == CT_SCALAR_FLOAT)
+    if (alpha.kind == CT_SCALAR_FLOAT && ct_dtype_is_integral(common, true))
       return ct_fail(CT_ERR_DTYPE, op, "for integral input tensors, argument alpha must not be a floating point number");
-    if (common != CT_BOOL && alpha.kind == CT_SCALAR_BOOL)
+    if (alpha.kind == CT_SCALAR_BOOL && common != CT_BOOL)
       return ct_fail(CT_ERR_DTYPE, op, "boolean alpha only supported for boolean results");
   }
   out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out && !ct_can_cast(common, out_dtype))
+  if (out_dtype != common && !ct_can_cast(common, out_dtype))
     return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
                    ct__dtype_torch_name(out_dtype));
   if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
   if (out == a && out) { /* in-place: the broadcast shape must be self's */
-    int same = out->ndim == ndim;
-    for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+    int same = shape == a->sizes;
+    if (!same && out->ndim == ndim)
+      for (same = 1, i = 0; i < ndim; i++) same = same && out->sizes[i] == shape[i];
     if (!same) {
       char b1[160], b2[160];
       return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
@@ -4080,7 +4170,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
     dst = ct__empty(op, ndim, shape, common, out->device); /* compute, then cast into out */
     if (!dst) return ct_last_error();
   } else {
-    dst = ct_retain(out);
+    dst = out; /* borrowed: written in place */
   }
   if (ct__is_meta(dst) || dst->numel == 0) goto done;
   ca = a->dtype == common ? a : ct__as_dtype(op, a, common, wa); /* borrowed when no cast is needed */
@@ -4094,8 +4184,7 @@ static ct_status ct__binary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor *b
   ops[0] = dst;
   ops[1] = ca;
   ops[2] = cb;
-  ct_iter_init(&it, 3, ops, ndim, shape);
-  ct_iter_run(&it, ct__binary_loops[kind][common], &ctx);
+  ct_iter_foreach(ct__binary_loops[kind][common], &ctx, 3, ops, ndim, shape);
   if (out && dst != out) st = ct__copy_impl(out, dst);
 done:
   if (ca != a && ca != &wa->t) ct_release(ca); /* wrapped numbers live on the caller's stack */
@@ -4104,7 +4193,7 @@ done:
     *result = dst;
     return CT_OK;
   }
-  ct_release(dst);
+  if (dst != out) ct_release(dst);
   if (out && st == CT_OK) ct__bump_version(out);
   return st;
 }
@@ -4168,8 +4257,8 @@ enum { CT__NEG, CT__RELU, CT__EXP, CT__NUM_UNARY };
     int64_t i;                                                              \
     (void)ctx;                                                              \
     if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T)) {         \
-      T *CT_RESTRICT o = (T *)d[0];                                         \
-      const T *CT_RESTRICT x = (const T *)d[1];                             \
+      T *o = (T *)d[0];                                         \
+      const T *x = (const T *)d[1];                             \
       for (i = 0; i < n; i++) {                                             \
         ACC a = (ACC)LOAD(x[i]);                                            \
         o[i] = STORE(EXPR);                                                 \
@@ -4202,7 +4291,6 @@ static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **r
   const char *op = ct__unary_names[kind];
   ct_dtype common = (ct_dtype)a->dtype, out_dtype;
   ct_tensor *ca = NULL, *dst = NULL, *ops[2];
-  ct_iter it;
   ct_status st = CT_OK;
   if (kind == CT__EXP && !ct_dtype_is_floating(common)) common = CT_F32; /* int_to_float */
   if (kind == CT__NEG && common == CT_BOOL)
@@ -4231,8 +4319,7 @@ static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **r
     } else {
       ops[0] = dst;
       ops[1] = ca;
-      ct_iter_init(&it, 2, ops, a->ndim, a->sizes);
-      ct_iter_run(&it, ct__unary_loops[kind][common], NULL);
+      ct_iter_foreach(ct__unary_loops[kind][common], NULL, 2, ops, a->ndim, a->sizes);
       if (out && dst != out) st = ct__copy_impl(out, dst);
     }
     ct_release(ca);
@@ -4303,7 +4390,6 @@ static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_d
   int i, out_ndim = 0;
   ct_dtype out_dtype, acc_dtype;
   ct_tensor *src = NULL, *acc = NULL, *accv = NULL, *dst = NULL, *ops[2];
-  ct_iter it;
   ct_status st = CT_OK;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
   if (dims.n < 0 || !dims.data || dims.n == 0) {
@@ -4355,8 +4441,7 @@ static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_d
   }
   ops[0] = accv;
   ops[1] = src;
-  ct_iter_init(&it, 2, ops, a->ndim, a->sizes);
-  ct_iter_run(&it, ct__sum_loops[src->dtype], NULL);
+  ct_iter_foreach(ct__sum_loops[src->dtype], NULL, 2, ops, a->ndim, a->sizes);
   {
     int64_t out_strides[CT_MAX_DIMS];
     ct_tensor *shaped;
