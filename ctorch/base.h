@@ -71,11 +71,13 @@
 #define CT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CT__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define CT__COLD __attribute__((cold)) /* error paths: kept out of the hot code layout */
 #define CT_HAVE_CLEANUP 1 /* guards run their exit action on every exit path */
 #else
 #define CT_LIKELY(x) (x)
 #define CT_UNLIKELY(x) (x)
 #define CT__PRINTF(f, a)
+#define CT__COLD
 #define CT_HAVE_CLEANUP 0
 #endif
 
@@ -126,7 +128,7 @@ CTDEF void ct_set_error_handler(ct_error_handler handler, void *user);
 
 /* Record an error (for kernels and custom ops): the message is
  * "<op>: <formatted>". Returns `code` so callers can `return ct_fail(...)`. */
-CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) CT__PRINTF(3, 4);
+CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) CT__PRINTF(3, 4) CT__COLD;
 
 /* ---- CPU allocator ------------------------------------------------------
  * The default CPU allocator caches freed blocks per thread in power-of-two
@@ -286,7 +288,7 @@ CTDEF ct_status ct_fail(ct_status code, const char *op, const char *fmt, ...) {
 }
 
 /* A NULL argument: pass a pending error through, else report this one. */
-static ct_status ct__fail_null(const char *op, const char *arg) {
+static CT__COLD ct_status ct__fail_null(const char *op, const char *arg) {
   if (ct__error.code != CT_OK) return ct__error.code;
   return ct_fail(CT_ERR_NULL, op, "argument '%s' is NULL", arg);
 }

@@ -65,6 +65,8 @@ for cxx in g++ clang++; do
 done
 check "CT_STATIC embedding compiles warning-free" sh -c \
   "printf '#define CT_STATIC\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_zeros(CT_DIMS(2), CT_F32); ct_release(t); return 0;}\n' > build/static.c && gcc -std=c11 $WARN -I. -o build/static build/static.c -lm && ./build/static"
+check "CT_NO_THREADS build compiles warning-free and runs" sh -c \
+  "printf '#define CT_NO_THREADS\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_ones(CT_DIMS(2), CT_F32), *u = ct_add(t, t); int ok = ct_get(u, 1) == 2; ct_release(t); ct_release(u); return !ok;}\n' > build/nothreads.c && gcc -std=c11 $WARN -I. -o build/nothreads build/nothreads.c -lm && ./build/nothreads"
 check "single file builds with one cc -std=c11 command" sh -c \
   "cp dist/ctorch.h build/one/ 2>/dev/null || (mkdir -p build/one && cp dist/ctorch.h build/one/); cp examples/demo.c build/one/ && cd build/one && cc -std=c11 -Wall -Wextra -o demo demo.c -lm && ./demo > /dev/null"
 check "demo is clean under ASan+UBSan+LSan" sh -c \
