@@ -323,7 +323,7 @@ static const char *ct__type_code(const ct_arg *a) {
   case CT_TYPE_BOOL: return a->optional ? "b?" : "b";
   case CT_TYPE_SCALAR: return a->optional ? "S?" : "S";
   case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
-  case CT_TYPE_INT_LIST: return "I";    /* n < 0 ... see ct_int_list: data NULL = None */
+  case CT_TYPE_INT_LIST: return "I";    /* ct_int_list; None is data NULL, n -1 */
   case CT_TYPE_TENSOR_LIST: return "L";
   case CT_TYPE_STR: return "s";
   }
