@@ -2,6 +2,7 @@
 #   make            build and run the demo (examples/demo.c)
 #   make test       build and run the whole test matrix (what CI runs)
 #   make test-quick build and run the suite once (gcc, -O1)
+#   make gen        regenerate ctorch/generated/ and docs/ops.md from gen/*.spec
 #   make amalgamate write dist/ctorch.h
 #   make bench      dispatch-overhead benchmark (side by side with libtorch when present)
 
@@ -10,11 +11,11 @@ CXX     ?= c++
 WARN     = -Wall -Wextra -Wpedantic -Werror
 CFLAGS  ?= -O2 -g
 STD      = -std=c11
-HEADERS  = ctorch.h $(wildcard ctorch/*.h)
+HEADERS  = ctorch.h $(wildcard ctorch/*.h) $(wildcard ctorch/generated/*.h)
 TEST_SRC = tests/main.c $(wildcard tests/test_*.c) tests/harness.h $(wildcard tests/fixtures/*.h)
 BUILD    = build
 
-.PHONY: all demo test test-quick amalgamate bench clean check-fresh
+.PHONY: all demo test test-quick gen amalgamate bench clean check-fresh
 
 all: demo
 
@@ -37,6 +38,14 @@ test-quick: $(HEADERS) $(TEST_SRC) | $(BUILD)
 
 test: amalgamate
 	sh tests/run_all.sh
+
+# The generator needs only a C compiler; it parses schemas with ctorch's own
+# parser (ctorch/schema.h), so it never depends on the code it generates.
+$(BUILD)/ctgen: gen/ctgen.c ctorch/base.h ctorch/schema.h | $(BUILD)
+	$(CC) $(STD) $(WARN) -Wno-unused-function -O1 -o $@ gen/ctgen.c
+
+gen: $(BUILD)/ctgen
+	./$(BUILD)/ctgen .
 
 amalgamate: dist/ctorch.h
 

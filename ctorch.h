@@ -69,17 +69,23 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base dtype keys tensor dispatch guard iter ops print */
+/* ctorch:components base dtype keys schema tensor dispatch guard iter autograd ops generated/functions generated/autograd_functions generated/registration init print */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
 #include "ctorch/dtype.h"
 #include "ctorch/keys.h"
+#include "ctorch/schema.h"
 #include "ctorch/tensor.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/guard.h"
 #include "ctorch/iter.h"
+#include "ctorch/autograd.h"
 #include "ctorch/ops.h"
+#include "ctorch/generated/functions.h"
+#include "ctorch/generated/autograd_functions.h"
+#include "ctorch/generated/registration.h"
+#include "ctorch/init.h"
 #include "ctorch/print.h"
 #endif /* CTORCH_H */
 
@@ -90,10 +96,16 @@
 #include "ctorch/base.h"
 #include "ctorch/dtype.h"
 #include "ctorch/keys.h"
+#include "ctorch/schema.h"
 #include "ctorch/tensor.h"
 #include "ctorch/dispatch.h"
 #include "ctorch/guard.h"
 #include "ctorch/iter.h"
+#include "ctorch/autograd.h"
 #include "ctorch/ops.h"
+#include "ctorch/generated/functions.h"
+#include "ctorch/generated/autograd_functions.h"
+#include "ctorch/generated/registration.h"
+#include "ctorch/init.h"
 #include "ctorch/print.h"
 #endif

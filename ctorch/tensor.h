@@ -123,31 +123,10 @@ CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
 CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
 CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
 
-/* ---- views: share storage, change only metadata ---- */
-CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes); /* one size may be -1 */
-CTDEF ct_tensor *ct_reshape(ct_tensor *t, int ndim, const int64_t *sizes); /* view if possible, else copy */
-CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1);
-CTDEF ct_tensor *ct_t(ct_tensor *t); /* transpose of a matrix (rank <= 2) */
-CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims);
-CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset);
-CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim);
-CTDEF ct_tensor *ct_squeeze(ct_tensor *t); /* drops every size-1 dim */
-CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *t, int64_t dim);
-CTDEF ct_tensor *ct_unsqueeze(ct_tensor *t, int64_t dim);
-CTDEF ct_tensor *ct_expand(ct_tensor *t, int ndim, const int64_t *sizes); /* -1 keeps a size */
-CTDEF ct_tensor *ct_broadcast_to(ct_tensor *t, int ndim, const int64_t *sizes);
-CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t length);
-/* Python's t[..., start:end:step, ...]: start/end wrap and clamp; step > 0. */
-CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step);
-CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index);
-CTDEF ct_tensor *ct_alias(ct_tensor *t); /* a new handle on the same view */
-
-/* ---- copies ---- */
-CTDEF ct_tensor *ct_clone(const ct_tensor *t);
-CTDEF ct_tensor *ct_contiguous(ct_tensor *t);         /* t itself (retained) if already contiguous */
-CTDEF ct_tensor *ct_to_dtype(ct_tensor *t, ct_dtype dtype); /* t itself (retained) if same dtype */
+/* Views (ct_view, ct_transpose, ct_slice, ...), clone, contiguous and
+ * to_dtype are dispatched operators, so autograd sees them: see
+ * ctorch/generated/functions.h (docs/ops.md). Their metadata logic is here. */
 CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device);
-/* copy_ and fill_ are operators: see ops.h. */
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t);
@@ -463,7 +442,7 @@ static ct_tensor *ct__make_view(const ct_tensor *t, int ndim, const int64_t *siz
   for (i = 0; i < ndim; i++) numel *= sizes[i];
   ct__atomic_add(&t->storage->refcount, 1);
   v = ct__tensor_wrap(t->storage, (ct_dtype)t->dtype, ndim, sizes, strides, offset, numel);
-  if (v) v->keys = t->keys;
+  if (v) v->keys = t->keys & ~CT_AUTOGRAD_KEYS; /* a view starts outside the graph; autograd kernels attach it */
   return v;
 }
 
@@ -482,7 +461,6 @@ CTDEF void ct_release(ct_tensor *t) {
   ct__local_add(ct__stats()->live_tensors, -1);
 }
 
-static void ct__autograd_release(ct_tensor *t) { t->autograd = NULL; }
 
 /* ---- temporaries ---- */
 CTDEF ct_tensor *ct_keep(ct_tensor *t) {
@@ -756,7 +734,7 @@ static int ct__infer_shape(const char *op, int ndim, const int64_t *sizes, int64
   return 1;
 }
 
-CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes) {
+static ct_tensor *ct__view_impl(ct_tensor *t, int ndim, const int64_t *sizes) {
   static const char *op = "ct_view";
   int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
   CT__CHECK_T(op, t);
@@ -769,27 +747,8 @@ CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes) {
   return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
 }
 
-CTDEF ct_tensor *ct_reshape(ct_tensor *t, int ndim, const int64_t *sizes) {
-  static const char *op = "ct_reshape";
-  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
-  ct_tensor *c, *v;
-  CT__CHECK_T(op, t);
-  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
-  if (ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
-    return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
-  c = ct__empty_like(op, t, (ct_dtype)t->dtype);
-  if (!c) return NULL;
-  if (ct_copy_(c, t) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  ct__contiguous_strides(ndim, shape, strides);
-  v = ct__make_view(c, ndim, shape, strides, 0);
-  ct_release(c);
-  return ct__track(v);
-}
 
-CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
   static const char *op = "ct_as_strided";
   int64_t numel, last = 0, storage_elems;
   int i;
@@ -818,7 +777,7 @@ CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, con
   return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
 }
 
-CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1) {
+static ct_tensor *ct__transpose_impl(ct_tensor *t, int64_t dim0, int64_t dim1) {
   static const char *op = "ct_transpose";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], tmp;
   CT__CHECK_T(op, t);
@@ -832,14 +791,14 @@ CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1) {
   return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset));
 }
 
-CTDEF ct_tensor *ct_t(ct_tensor *t) {
+static ct_tensor *ct__t_impl(ct_tensor *t) {
   CT__CHECK_T("ct_t", t);
   if (t->ndim > 2)
     return ct_fail(CT_ERR_RANK, "ct_t", "expects a tensor with <= 2 dimensions, but self is %dD", t->ndim), (ct_tensor *)NULL;
   return ct_transpose(t, 0, t->ndim < 2 ? 0 : 1);
 }
 
-CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims) {
+static ct_tensor *ct__permute_impl(ct_tensor *t, int ndim, const int64_t *dims) {
   static const char *op = "ct_permute";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
   int seen[CT_MAX_DIMS] = {0};
@@ -860,7 +819,7 @@ CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims) {
   return ct__track(ct__make_view(t, ndim, sizes, strides, t->offset));
 }
 
-CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
+static ct_tensor *ct__flatten_impl(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
   static const char *op = "ct_flatten";
   int64_t sizes[CT_MAX_DIMS], n = 1;
   int i, k = 0;
@@ -880,7 +839,7 @@ CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
   return ct_reshape(t, k, sizes);
 }
 
-static ct_tensor *ct__squeeze_impl(ct_tensor *t, int64_t only_dim) {
+static ct_tensor *ct__squeeze_dims(ct_tensor *t, int64_t only_dim) {
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
   int i, k = 0;
   for (i = 0; i < t->ndim; i++) {
@@ -890,17 +849,17 @@ static ct_tensor *ct__squeeze_impl(ct_tensor *t, int64_t only_dim) {
   }
   return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
 }
-CTDEF ct_tensor *ct_squeeze(ct_tensor *t) {
+static ct_tensor *ct__squeeze_impl(ct_tensor *t) {
   CT__CHECK_T("ct_squeeze", t);
-  return ct__squeeze_impl(t, -1);
+  return ct__squeeze_dims(t, -1);
 }
-CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *t, int64_t dim) {
+static ct_tensor *ct__squeeze_dim_impl(ct_tensor *t, int64_t dim) {
   CT__CHECK_T("ct_squeeze_dim", t);
   if ((dim = ct__wrap_dim("ct_squeeze_dim", dim, t->ndim)) < 0) return NULL;
-  return ct__squeeze_impl(t, t->ndim ? dim : -2);
+  return ct__squeeze_dims(t, t->ndim ? dim : -2);
 }
 
-CTDEF ct_tensor *ct_unsqueeze(ct_tensor *t, int64_t dim) {
+static ct_tensor *ct__unsqueeze_impl(ct_tensor *t, int64_t dim) {
   static const char *op = "ct_unsqueeze";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
   int i, k = 0;
@@ -967,12 +926,9 @@ static ct_tensor *ct__expand(const char *op, ct_tensor *t, int ndim, const int64
   if (ct__checked_numel(op, ndim, out_sizes, (ct_dtype)t->dtype) < 0) return NULL;
   return ct__track(ct__make_view(t, ndim, out_sizes, out_strides, t->offset));
 }
-CTDEF ct_tensor *ct_expand(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
-CTDEF ct_tensor *ct_broadcast_to(ct_tensor *t, int ndim, const int64_t *sizes) {
-  return ct__expand("ct_broadcast_to", t, ndim, sizes, 1);
-}
+static ct_tensor *ct__expand_impl(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
 
-CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
+static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
   static const char *op = "ct_slice";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
   CT__CHECK_T(op, t);
@@ -991,7 +947,7 @@ CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end,
   return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]));
 }
 
-CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
+static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
   static const char *op = "ct_narrow";
   int64_t n;
   CT__CHECK_T(op, t);
@@ -1011,7 +967,7 @@ CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t len
   return ct_slice(t, dim, start, start + length, 1);
 }
 
-CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index) {
+static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
   static const char *op = "ct_select";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
   int i, k = 0;
@@ -1033,41 +989,14 @@ CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index) {
   return ct__track(ct__make_view(t, k, sizes, strides, t->offset + index * t->strides[dim]));
 }
 
-CTDEF ct_tensor *ct_alias(ct_tensor *t) {
+static ct_tensor *ct__alias_impl(ct_tensor *t) {
   CT__CHECK_T("ct_alias", t);
   return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
 }
 
 /* ---- copies ---- */
-CTDEF ct_tensor *ct_clone(const ct_tensor *t) {
-  ct_tensor *c;
-  CT__CHECK_T("ct_clone", t);
-  c = ct__empty_like("ct_clone", t, (ct_dtype)t->dtype);
-  if (c && ct_copy_(c, (ct_tensor *)t) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return ct__track(c);
-}
 
-CTDEF ct_tensor *ct_contiguous(ct_tensor *t) {
-  CT__CHECK_T("ct_contiguous", t);
-  if (ct_is_contiguous(t)) return ct__track(ct_retain(t));
-  return ct_clone(t);
-}
 
-CTDEF ct_tensor *ct_to_dtype(ct_tensor *t, ct_dtype dtype) {
-  ct_tensor *c;
-  CT__CHECK_T("ct_to_dtype", t);
-  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  if (t->dtype == dtype) return ct__track(ct_retain(t));
-  c = ct__empty_like("ct_to_dtype", t, dtype);
-  if (c && ct_copy_(c, t) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return ct__track(c);
-}
 
 CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) {
   ct_tensor *c;
@@ -1177,7 +1106,8 @@ CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
   if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_array", "invalid dtype %d", (int)dtype);
   view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
   if (!view) return ct_last_error();
-  st = ct_copy_(view, (ct_tensor *)t);
+  st = CT_OK;
+  CT_NO_GRAD { st = ct_copy_(view, (ct_tensor *)t); } /* reading values out is not an op on the graph */
   ct_release(view);
   return st;
 }

@@ -95,7 +95,7 @@ TEST(views_share_storage_and_writes_show_through) {
   CHECK(uns->ndim == 3 && uns->sizes[0] == 1 && sq->ndim == 2);
   ex = ct_expand(uns, CT_DIMS(3, 2, 4));
   CHECK(ex->strides[0] == 0 && ct_get(ex, 8) == ct_get(ex, 0));
-  st = ct_as_strided(base, CT_DIMS(2, 2), (const int64_t[]){5, 1}, 1);
+  st = ct_as_strided(base, CT_DIMS(2, 2), CT_DIMS(5, 1), 1);
   CHECK(ct_get(st, 2) == 6);
   CHECK_OK(ct_set(sl, 0, -1)); /* writes show through every view */
   CHECK(ct_get(base, 1) == -1 && ct_get(flat, 1) == -1 && ct_get(row, 1) == -1);

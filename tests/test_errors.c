@@ -201,10 +201,10 @@ ERR_T(e_view_two_inferred, ct_view(f->x, CT_DIMS(-1, -1)))
 ERR_T(e_view_negative_size, ct_view(f->x, CT_DIMS(-2, -3)))
 ERR_T(e_view_rank9, ct_view(f->x, 9, err_nine))
 ERR_T(e_reshape_wrong_numel, ct_reshape(f->x, CT_DIMS(5)))
-ERR_T(e_as_strided_oob, ct_as_strided(f->x, CT_DIMS(3, 3), ERR_SHAPE(3, 1), 0))
-ERR_T(e_as_strided_offset_oob, ct_as_strided(f->x, CT_DIMS(2), ERR_SHAPE(1), 5))
-ERR_T(e_as_strided_neg_stride, ct_as_strided(f->x, CT_DIMS(2, 3), ERR_SHAPE(-1, 1), 0))
-ERR_T(e_as_strided_neg_offset, ct_as_strided(f->x, CT_DIMS(2), ERR_SHAPE(1), -1))
+ERR_T(e_as_strided_oob, ct_as_strided(f->x, CT_DIMS(3, 3), CT_DIMS(3, 1), 0))
+ERR_T(e_as_strided_offset_oob, ct_as_strided(f->x, CT_DIMS(2), CT_DIMS(1), 5))
+ERR_T(e_as_strided_neg_stride, ct_as_strided(f->x, CT_DIMS(2, 3), CT_DIMS(-1, 1), 0))
+ERR_T(e_as_strided_neg_offset, ct_as_strided(f->x, CT_DIMS(2), CT_DIMS(1), -1))
 ERR_T(e_transpose_oob, ct_transpose(f->x, 0, 2))
 ERR_T(e_t_8d, ct_t(f->d8))
 ERR_T(e_select_index_oob, ct_select(f->x, 1, 3))
@@ -427,10 +427,10 @@ static const err_case err_cases[] = {
     ERR_CASE(e_from_blob_neg_stride, CT_ERR_VIEW, "ct_from_blob", "negative stride -1 at dimension 1"),
     ERR_CASE(e_from_blob_stride_overflow, CT_ERR_SIZE, "ct_from_blob", "overflows"),
     ERR_CASE(e_empty_like_null, CT_ERR_NULL, "ct_empty_like", "argument 't' is NULL"),
-    ERR_CASE(e_clone_null, CT_ERR_NULL, "ct_clone", "argument 't' is NULL"),
+    ERR_CASE(e_clone_null, CT_ERR_NULL, "clone", "argument 'self' is NULL"),
     /* views */
-    ERR_CASE(e_view_null, CT_ERR_NULL, "ct_view", "argument 't' is NULL"),
-    ERR_CASE(e_view_null_sizes, CT_ERR_NULL, "ct_view", "argument 'sizes' is NULL"),
+    ERR_CASE(e_view_null, CT_ERR_NULL, "view", "argument 'self' is NULL"),
+    ERR_CASE(e_view_null_sizes, CT_ERR_NULL, "view", "argument 'size' is NULL"),
     ERR_CASE(e_view_transposed, CT_ERR_VIEW, "ct_view", "view size is not compatible with input tensor's size and stride"),
     ERR_CASE(e_view_wrong_numel, CT_ERR_SHAPE, "ct_view", "shape '[4, 2]' is invalid for input of size 6"),
     ERR_CASE(e_view_two_inferred, CT_ERR_SHAPE, "ct_view", "only one dimension can be inferred"),
@@ -457,11 +457,11 @@ static const err_case err_cases[] = {
     ERR_CASE(e_flatten_start_after_end, CT_ERR_INVALID, "ct_flatten", "start_dim cannot come after end_dim"),
     ERR_CASE(e_expand_incompatible, CT_ERR_SHAPE, "ct_expand", "must match the existing size (3) at non-singleton dimension 1"),
     ERR_CASE(e_expand_fewer_dims, CT_ERR_SHAPE, "ct_expand", "must be greater or equal to the number of dimensions"),
-    ERR_CASE(e_broadcast_to_incompatible, CT_ERR_SHAPE, "ct_broadcast_to", "must match the existing size (4)"),
+    ERR_CASE(e_broadcast_to_incompatible, CT_ERR_SHAPE, "ct_expand", "must match the existing size (4)"),
     ERR_CASE(e_permute_repeated, CT_ERR_INVALID, "ct_permute", "repeated dim 0"),
     ERR_CASE(e_permute_wrong_count, CT_ERR_SHAPE, "ct_permute", "number of dims don't match"),
     ERR_CASE(e_permute_dim_oob, CT_ERR_INDEX, "ct_permute", "dimension out of range"),
-    ERR_CASE(e_alias_null, CT_ERR_NULL, "ct_alias", "argument 't' is NULL"),
+    ERR_CASE(e_alias_null, CT_ERR_NULL, "alias", "argument 'self' is NULL"),
     ERR_CASE(e_to_dtype_bad, CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype 42"),
     ERR_CASE(e_to_device_cuda, CT_ERR_DEVICE, "ct_to_device", "no allocator for device 'cuda'"),
     ERR_CASE(e_to_device_from_meta, CT_ERR_DEVICE, "copy_", "cannot copy out of a meta tensor"),

@@ -1,0 +1,87 @@
+/* ctorch/init.h - registers the built-in operators, once, on first use.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Everything comes from the generated tables (ctorch/generated/
+ * registration.h): adapters, schemas, kernels per key, autograd kernels.
+ * Keys without a functionality yet fall through for every op. Ops without
+ * an autograd kernel (users' ops registered with ct_impl only) get the
+ * autograd fallback: it records a node that fails with a clear error if a
+ * backward reaches it, as PyTorch's autogradNotImplementedFallback.
+ */
+#ifndef CT_INIT_H
+#define CT_INIT_H
+#include "autograd.h"
+#endif
+
+/* ==== implementation ==== */
+#if defined(CT__IMPLEMENT) && !defined(CT__INIT_IMPL)
+#define CT__INIT_IMPL
+CT_EXTERN_C_BEGIN
+
+/* Boxed autograd kernel for ops that have none of their own. */
+static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  int nargs = op->schema.nargs, i, ne = 0, need = 0;
+  ct_value *a = s->items + s->size - nargs;
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_status st;
+  (void)self;
+  for (i = 0; i < nargs; i++)
+    if (a[i].tag == CT_VALUE_TENSOR) ne++, need |= ct__needs_grad(a[i].v.tensor);
+  if (need && ct__grad_mode()) {
+    if (op->schema.nargs && op->schema.args[0].is_write && (st = ct__check_inplace(op->full_name, a[0].v.tensor)) != CT_OK)
+      return st;
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), ne, op->schema.nrets ? op->schema.nrets : 1);
+    if (!n) return ct_last_error();
+    ((ct__not_impl_node *)n)->op = op->full_name;
+    for (i = 0, ne = 0; i < nargs; i++)
+      if (a[i].tag == CT_VALUE_TENSOR) ct__node_set_input(n, ne++, a[i].v.tensor);
+  }
+  excluded = ct__below_autograd_begin();
+  st = ct_redispatch_boxed(op, ks & CT__BELOW_AUTOGRAD, s);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    int nr = op->schema.nrets;
+    for (i = 0; st == CT_OK && i < nr && i < s->size; i++) {
+      ct_value *v = &s->items[s->size - nr + i];
+      if (v->tag == CT_VALUE_TENSOR && v->v.tensor) st = ct__set_history(v->v.tensor, n, i);
+    }
+    ct__node_release(n);
+  }
+  return st;
+}
+
+static const ct_key ct__default_fallthrough[] = {CT_KEY_BACKEND_SELECT, CT_KEY_AD_INPLACE_OR_VIEW, CT_KEY_AUTOCAST_CPU,
+                                                 CT_KEY_AUTOCAST_CUDA};
+
+static void ct__init(void) {
+  size_t i;
+  int k;
+  ct__lock();
+  if (ct__initialized) {
+    ct__unlock();
+    return;
+  }
+  for (i = 0; i < sizeof ct__generated_adapters / sizeof ct__generated_adapters[0]; i++)
+    ct__register_adapter_locked(ct__generated_adapters[i].signature, ct__generated_adapters[i].fn);
+  for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++)
+    *ct__generated_schemas[i].handle = ct__def_locked(ct__generated_schemas[i].schema, "ct_init");
+  for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) {
+    ct_kernel kern = ct_kernel_unboxed(ct__generated_kernels[i].fn);
+    kern.source = ct__generated_kernels[i].source;
+    ct__impl_locked(ct__generated_kernels[i].op, ct__generated_kernels[i].key, kern, "ct_init");
+  }
+  for (i = 0; i < sizeof ct__default_fallthrough / sizeof ct__default_fallthrough[0]; i++)
+    ct__registry.fallthrough |= ct_keyset_of(ct__default_fallthrough[i]);
+  for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++)
+    if (ct_key_is_autograd((ct_key)k)) {
+      ct__registry.fallbacks[k] = ct_kernel_boxed(ct__autograd_fallback, NULL);
+      ct__registry.fallbacks[k].source = "autograd fallback";
+    }
+  ct__recompute_all();
+  ct__atomic_store(&ct__initialized, 1);
+  ct__unlock();
+}
+
+CT_EXTERN_C_END
+#endif /* CT__INIT_IMPL */

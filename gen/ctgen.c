@@ -1,0 +1,945 @@
+/* gen/ctgen.c - ctorch's code generator (make gen).
+ *
+ * Reads the two spec files, the single source of truth for built-in ops:
+ *   gen/ops.spec          schemas, C names, kernels per key (native_functions.yaml)
+ *   gen/derivatives.spec  derivative formulas per input (derivatives.yaml)
+ * and writes, into ctorch/generated/ and docs/:
+ *   functions.h           typed frontends (ct_add, ct_add_, ct_add_out, ...) and
+ *                         one dispatch function per op (frontends and redispatch use it)
+ *   autograd_functions.h  autograd nodes (what each formula needs saved), their
+ *                         backward functions and the autograd kernels that record them
+ *   registration.h        schemas, boxing adapters (one per C signature) and the
+ *                         kernel table ct__init registers
+ *   docs/ops.md           the API reference
+ *
+ * Schemas are parsed with ctorch's own parser (ctorch/dispatch.h), so the
+ * signature codes here are exactly the ones the runtime looks adapters up by.
+ * Usage: ctgen <repo root>. Output is deterministic; CI regenerates and diffs.
+ */
+/* Only the schema parser is needed (base.h + schema.h, embedded privately). */
+#define CT_STATIC
+#define CT__IMPLEMENT
+#include "../ctorch/base.h"
+#include "../ctorch/schema.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OPS 256
+#define MAX_KERNELS 6
+#define MAX_FORMULAS 8
+
+typedef struct kernel_line {
+  char keys[128]; /* "CPU Meta" */
+  char fn[96];
+} kernel_line;
+
+typedef struct deriv {
+  char name[64];
+  int nformulas;
+  char arg[MAX_FORMULAS][32];
+  char formula[MAX_FORMULAS][512];
+  int nondiff_output; /* output_differentiability: false */
+  int line;
+} deriv;
+
+typedef struct op {
+  char text[512];   /* the schema as written */
+  ct_schema s;
+  char full[96];    /* add.Tensor */
+  char handle[96];  /* add_Tensor */
+  char cname[64];   /* add */
+  char shortargs[256];
+  int has_short;
+  char doc[256];
+  kernel_line kernels[MAX_KERNELS];
+  int nkernels;
+  int cia;          /* CompositeImplicitAutograd: no autograd kernel of its own */
+  int kind;         /* K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT */
+  deriv *d;
+  int line;
+} op;
+enum { K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT };
+
+static op ops[MAX_OPS];
+static int nops;
+static deriv derivs[MAX_OPS];
+static int nderivs;
+static const char *root;
+
+static void die(const char *file, int line, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "%s:%d: ", file, line);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+static char *trim(char *s) {
+  char *e;
+  while (isspace((unsigned char)*s)) s++;
+  e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+  return s;
+}
+
+static void copy(char *dst, size_t cap, const char *src, const char *file, int line) {
+  if (strlen(src) >= cap) die(file, line, "value too long: %s", src);
+  strcpy(dst, src);
+}
+
+/* ---- spec reading: "key: value" lines; an entry starts at its first key ---- */
+static void read_ops(const char *path) {
+  FILE *f = fopen(path, "r");
+  char buf[1024];
+  int line = 0;
+  op *cur = NULL;
+  if (!f) die(path, 0, "cannot open");
+  while (fgets(buf, sizeof buf, f)) {
+    char *s = trim(buf), *colon, *key, *val;
+    line++;
+    if (!*s || *s == '#') continue;
+    colon = strchr(s, ':');
+    if (!colon) die(path, line, "expected 'key: value'");
+    *colon = 0;
+    key = trim(s);
+    val = trim(colon + 1);
+    if (!strcmp(key, "func")) {
+      if (nops == MAX_OPS) die(path, line, "too many ops");
+      cur = &ops[nops++];
+      cur->line = line;
+      copy(cur->text, sizeof cur->text, val, path, line);
+      if (ct_schema_parse(val, &cur->s) != CT_OK) die(path, line, "%s", ct_last_error_message());
+      {
+        ct_schema *sc = &cur->s; /* (a local: gcc's -Wrestrict cannot see the fields are disjoint) */
+        char full[96], handle[96];
+        snprintf(full, sizeof full, "%s%s%s", sc->name, sc->overload[0] ? "." : "", sc->overload);
+        snprintf(handle, sizeof handle, "%s%s%s", sc->name, sc->overload[0] ? "_" : "", sc->overload);
+        strcpy(cur->full, full);
+        strcpy(cur->handle, handle);
+      }
+      continue;
+    }
+    if (!cur) die(path, line, "'%s' before the first func:", key);
+    if (!strcmp(key, "c")) copy(cur->cname, sizeof cur->cname, val, path, line);
+    else if (!strcmp(key, "short")) copy(cur->shortargs, sizeof cur->shortargs, val, path, line), cur->has_short = 1;
+    else if (!strcmp(key, "doc")) copy(cur->doc, sizeof cur->doc, val, path, line);
+    else if (!strcmp(key, "kernel")) {
+      char *eq = strchr(val, '=');
+      kernel_line *k;
+      if (!eq) die(path, line, "kernel: expected 'KEYS = function'");
+      if (cur->nkernels == MAX_KERNELS) die(path, line, "too many kernel lines");
+      k = &cur->kernels[cur->nkernels++];
+      *eq = 0;
+      copy(k->keys, sizeof k->keys, trim(val), path, line);
+      copy(k->fn, sizeof k->fn, trim(eq + 1), path, line);
+      if (strstr(k->keys, "CompositeImplicitAutograd")) cur->cia = 1;
+    } else die(path, line, "unknown key '%s'", key);
+  }
+  fclose(f);
+}
+
+static void read_derivs(const char *path) {
+  FILE *f = fopen(path, "r");
+  char buf[1024];
+  int line = 0;
+  deriv *cur = NULL;
+  if (!f) die(path, 0, "cannot open");
+  while (fgets(buf, sizeof buf, f)) {
+    char *s = trim(buf), *colon, *key, *val;
+    line++;
+    if (!*s || *s == '#') continue;
+    colon = strchr(s, ':');
+    if (!colon) die(path, line, "expected 'key: value'");
+    *colon = 0;
+    key = trim(s);
+    val = trim(colon + 1);
+    if (!strcmp(key, "name")) {
+      if (nderivs == MAX_OPS) die(path, line, "too many entries");
+      cur = &derivs[nderivs++];
+      cur->line = line;
+      copy(cur->name, sizeof cur->name, val, path, line);
+      continue;
+    }
+    if (!cur) die(path, line, "'%s' before the first name:", key);
+    if (!strcmp(key, "output_differentiability")) {
+      cur->nondiff_output = !strcmp(val, "false");
+      continue;
+    }
+    if (cur->nformulas == MAX_FORMULAS) die(path, line, "too many formulas");
+    copy(cur->arg[cur->nformulas], sizeof cur->arg[0], key, path, line);
+    copy(cur->formula[cur->nformulas], sizeof cur->formula[0], val, path, line);
+    cur->nformulas++;
+  }
+  fclose(f);
+}
+
+/* ---- schema helpers ---- */
+static int is_tensor(const ct_arg *a) { return a->type == CT_TYPE_TENSOR; }
+static int is_out_arg(const op *o, int i) { return o->s.args[i].is_write && i > 0; }
+static int returns_status(const op *o) { return o->s.nrets == 1 && o->s.rets[0].is_write; }
+
+static const char *kernel_ctype(const ct_arg *a) {
+  switch (a->type) {
+  case CT_TYPE_TENSOR: return "ct_tensor *";
+  case CT_TYPE_INT: return "int64_t ";
+  case CT_TYPE_FLOAT: return "double ";
+  case CT_TYPE_BOOL: return "bool ";
+  case CT_TYPE_SCALAR: return "ct_scalar ";
+  case CT_TYPE_SCALAR_TYPE: return "ct_dtype ";
+  case CT_TYPE_INT_LIST: return "ct_int_list ";
+  case CT_TYPE_TENSOR_LIST: return "ct_tensor_list ";
+  case CT_TYPE_STR: return "const char *";
+  }
+  return "?";
+}
+static const char *ret_ctype(const op *o) { return returns_status(o) ? "ct_status " : "ct_tensor *"; }
+
+/* Does identifier `id` occur as a whole word in text? */
+static int uses(const char *text, const char *id) {
+  size_t n = strlen(id);
+  const char *p = text;
+  while ((p = strstr(p, id)) != NULL) {
+    int before = p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+    int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+    if (!before && !after) return 1;
+    p += n;
+  }
+  return 0;
+}
+static int deriv_uses(const deriv *d, const char *id) {
+  int i;
+  for (i = 0; d && i < d->nformulas; i++)
+    if (uses(d->formula[i], id)) return 1;
+  return 0;
+}
+
+/* The C default for a schema default value. */
+static void c_default(const op *o, const ct_arg *a, char *out, size_t cap) {
+  const char *v = a->default_value;
+  switch (a->type) {
+  case CT_TYPE_SCALAR:
+    if (!strcmp(v, "None")) snprintf(out, cap, "ct__scalar_none()");
+    else if (strpbrk(v, ".eE")) snprintf(out, cap, "ct_float(%s)", v);
+    else snprintf(out, cap, "ct_int(%s)", v);
+    return;
+  case CT_TYPE_BOOL: snprintf(out, cap, "%s", !strcmp(v, "True") ? "true" : "false"); return;
+  case CT_TYPE_SCALAR_TYPE: snprintf(out, cap, "CT_DTYPE_NONE"); return;
+  case CT_TYPE_INT:
+    if (!strcmp(v, "9223372036854775807")) snprintf(out, cap, "INT64_MAX");
+    else snprintf(out, cap, "%s", v);
+    return;
+  case CT_TYPE_FLOAT: snprintf(out, cap, "%s", v); return;
+  case CT_TYPE_TENSOR: snprintf(out, cap, "NULL"); return;
+  default: die("gen/ops.spec", o->line, "%s: no C default for argument '%s'", o->full, a->name);
+  }
+}
+
+/* Is argument i in the short form? */
+static int in_short(const op *o, int i) {
+  const ct_arg *a = &o->s.args[i];
+  if (o->has_short) {
+    char list[256], *tok;
+    strcpy(list, o->shortargs);
+    for (tok = strtok(list, ", "); tok; tok = strtok(NULL, ", "))
+      if (!strcmp(tok, a->name)) return 1;
+    return 0;
+  }
+  return !(a->kwarg_only && a->default_value[0]);
+}
+static int has_ex(const op *o) {
+  int i;
+  for (i = 0; i < o->s.nargs; i++)
+    if (!in_short(o, i)) return 1;
+  return 0;
+}
+
+/* ---- output helpers ---- */
+static FILE *out;
+static void p(const char *fmt, ...) CT__PRINTF(1, 2);
+static void p(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(out, fmt, ap);
+  va_end(ap);
+}
+
+static FILE *open_out(const char *rel) {
+  char path[1024];
+  FILE *f;
+  snprintf(path, sizeof path, "%s/%s", root, rel);
+  f = fopen(path, "w");
+  if (!f) die(path, 0, "cannot write");
+  return f;
+}
+
+/* Public parameter list: write args other than self first (out=), then the
+ * schema order; int[] and Tensor[] become (length, pointer) pairs. */
+static void public_params(const op *o, int ex) {
+  int i, first = 1, pass;
+  for (pass = 0; pass < 2; pass++)
+    for (i = 0; i < o->s.nargs; i++) {
+      const ct_arg *a = &o->s.args[i];
+      if ((pass == 0) != is_out_arg(o, i)) continue;
+      if (!ex && !in_short(o, i)) continue;
+      p("%s", first ? "" : ", ");
+      first = 0;
+      if (a->type == CT_TYPE_INT_LIST) p("int %s_len, const int64_t *%s", a->name, a->name);
+      else if (a->type == CT_TYPE_TENSOR_LIST) p("int %s_len, ct_tensor *const *%s", a->name, a->name);
+      else p("%s%s", kernel_ctype(a), a->name);
+    }
+  if (first) p("void");
+}
+
+static void kernel_param_types(const op *o) {
+  int i;
+  p("ct_keyset");
+  for (i = 0; i < o->s.nargs; i++) p(", %s", kernel_ctype(&o->s.args[i]));
+}
+static void fnptr_cast(const op *o) {
+  p("(%s(*)(", ret_ctype(o));
+  kernel_param_types(o);
+  p("))");
+}
+static void kernel_params(const op *o) {
+  int i;
+  p("ct_keyset ks");
+  for (i = 0; i < o->s.nargs; i++) p(", %s%s", kernel_ctype(&o->s.args[i]), o->s.args[i].name);
+}
+static void call_args(const op *o) {
+  int i;
+  for (i = 0; i < o->s.nargs; i++) p(", %s", o->s.args[i].name);
+}
+
+static void box_value(const ct_arg *a) {
+  const char *n = a->name;
+  switch (a->type) {
+  case CT_TYPE_TENSOR: p("ct_value_tensor(%s)", n); break;
+  case CT_TYPE_INT: p("ct_value_int(%s)", n); break;
+  case CT_TYPE_FLOAT: p("ct_value_double(%s)", n); break;
+  case CT_TYPE_BOOL: p("ct_value_bool(%s)", n); break;
+  case CT_TYPE_SCALAR: p("ct_value_scalar(%s)", n); break;
+  case CT_TYPE_SCALAR_TYPE: p("ct_value_dtype(%s)", n); break;
+  case CT_TYPE_INT_LIST: p("%s.n < 0 ? ct_value_none() : ct_value_int_list(%s.data, %s.n)", n, n, n); break;
+  case CT_TYPE_TENSOR_LIST: p("ct_value_tensor_list(%s.data, %s.n)", n, n); break;
+  case CT_TYPE_STR: p("ct_value_string(%s)", n); break;
+  }
+}
+
+static const char *camel(const char *name, char *buf) {
+  int up = 1, j = 0;
+  for (; *name; name++) {
+    if (*name == '_') {
+      up = j > 0;
+      continue;
+    }
+    buf[j++] = up ? (char)toupper((unsigned char)*name) : *name;
+    up = 0;
+  }
+  buf[j] = 0;
+  return buf;
+}
+
+static void ex_name(const op *o, char *buf, size_t cap) {
+  size_t n = strlen(o->cname);
+  if (n && o->cname[n - 1] == '_') snprintf(buf, cap, "%.*s_ex_", (int)(n - 1), o->cname);
+  else snprintf(buf, cap, "%s_ex", o->cname);
+}
+
+/* ================= functions.h ================= */
+static void gen_functions(void) {
+  int i, j;
+  out = open_out("ctorch/generated/functions.h");
+  p("/* ctorch/generated/functions.h - GENERATED by gen/ctgen.c from gen/ops.spec; do not edit (make gen).\n"
+    " * Typed frontends for every built-in op. Each frontend checks its tensor\n"
+    " * arguments, computes the call's key set and calls the op's dispatch\n"
+    " * function, which picks the kernel (typed, or boxed through the adapter).\n"
+    " * Autograd kernels redispatch through the same functions with the keys\n"
+    " * below autograd. See docs/ops.md for the list with schemas. */\n");
+  p("#ifndef CT_GENERATED_FUNCTIONS_H\n#define CT_GENERATED_FUNCTIONS_H\n\n#include \"../dispatch.h\"\n\nCT_EXTERN_C_BEGIN\n\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    char ex[96];
+    p("/* %s%s%s */\n", o->text, o->doc[0] ? "\n * " : "", o->doc);
+    p("CTDEF %sct_%s(", ret_ctype(o), o->cname);
+    public_params(o, 0);
+    p(");\n");
+    if (has_ex(o)) {
+      ex_name(o, ex, sizeof ex);
+      p("CTDEF %sct_%s(", ret_ctype(o), ex);
+      public_params(o, 1);
+      p(");\n");
+    }
+  }
+  p("\nCT_EXTERN_C_END\n#endif /* CT_GENERATED_FUNCTIONS_H */\n\n");
+  p("/* ==== implementation ==== */\n#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_FUNCTIONS_IMPL)\n"
+    "#define CT__GENERATED_FUNCTIONS_IMPL\nCT_EXTERN_C_BEGIN\n\n");
+  p("/* the registered op of every schema, filled in by ct__init */\nstatic struct {\n");
+  for (i = 0; i < nops; i++) p("  ct_op *%s;\n", ops[i].handle);
+  p("} ct__op;\n\n");
+
+  /* dispatch functions */
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    int st = returns_status(o);
+    p("/* %s */\n", o->text);
+    p("static %sct__dispatch_%s(", ret_ctype(o), o->handle);
+    kernel_params(o);
+    p(") {\n");
+    p("  const ct_op *op = ct__op.%s;\n  const ct_kernel *k = ct__kernel_for(op, &ks);\n  %s%s;\n", o->handle,
+      st ? "ct_status " : "ct_tensor *", st ? "r" : "r");
+    p("  if (CT_UNLIKELY(!k)) return %s;\n", st ? "ct_last_error()" : "NULL");
+    p("  ct__tls.depth++;\n  if (CT_LIKELY(k->unboxed != NULL)) {\n    r = (");
+    fnptr_cast(o);
+    p("k->unboxed)(ks");
+    call_args(o);
+    p(");\n  } else {\n    ct_value v[%d];\n", o->s.nargs ? o->s.nargs : 1);
+    for (j = 0; j < o->s.nargs; j++) {
+      p("    v[%d] = ", j);
+      box_value(&o->s.args[j]);
+      p(";\n");
+    }
+    p("    r = %s(op, k, ks, v, %d);\n  }\n  ct__tls.depth--;\n  return r;\n}\n", st ? "ct__finish_mut" : "ct__finish_new",
+      o->s.nargs);
+  }
+
+  /* frontends */
+  p("\n/* ---- frontends ---- */\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    int st = returns_status(o), ex = has_ex(o);
+    char exn[96];
+    const char *fail = st ? "ct_last_error()" : "(ct_tensor *)NULL";
+    ex_name(o, exn, sizeof exn);
+    p("CTDEF %sct_%s(", ret_ctype(o), ex ? exn : o->cname);
+    public_params(o, 1);
+    p(") {\n");
+    /* lists as (len, ptr) */
+    for (j = 0; j < o->s.nargs; j++) {
+      const ct_arg *a = &o->s.args[j];
+      if (a->type == CT_TYPE_INT_LIST)
+        p("  ct_int_list %s_l;\n", a->name);
+      if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
+    }
+    p("  ct_keyset keys = 0;\n");
+    for (j = 0; j < o->s.nargs; j++) {
+      const ct_arg *a = &o->s.args[j];
+      if (a->type == CT_TYPE_TENSOR && !a->optional) {
+        p("  if (CT_UNLIKELY(!%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, o->full, a->name, fail);
+        p("  keys |= %s->keys;\n", a->name);
+      } else if (a->type == CT_TYPE_TENSOR) {
+        p("  if (%s) keys |= %s->keys;\n", a->name, a->name);
+      } else if (a->type == CT_TYPE_INT_LIST) {
+        p("  if (CT_UNLIKELY(%s_len > 0 && !%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full,
+          a->name, fail);
+        p("  if (CT_UNLIKELY(%s_len < 0))\n"
+          "    return ct_fail(CT_ERR_INVALID, \"%s\", \"%s: negative length %%d\", %s_len), %s;\n",
+          a->name, o->full, a->name, a->name, fail);
+        if (a->optional) p("  %s_l.data = %s;\n  %s_l.n = %s ? %s_len : -1;\n", a->name, a->name, a->name, a->name, a->name);
+        else p("  %s_l.data = %s;\n  %s_l.n = %s_len;\n", a->name, a->name, a->name, a->name);
+      } else if (a->type == CT_TYPE_TENSOR_LIST) {
+        p("  if (CT_UNLIKELY(%s_len < 0 || (%s_len > 0 && !%s))) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name,
+          a->name, a->name, o->full, a->name, fail);
+        p("  for (%s_i = 0; %s_i < %s_len; %s_i++) {\n", a->name, a->name, a->name, a->name);
+        p("    if (CT_UNLIKELY(!%s[%s_i])) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full, a->name,
+          fail);
+        p("    keys |= %s[%s_i]->keys;\n  }\n", a->name, a->name);
+        p("  %s_l.data = %s;\n  %s_l.n = %s_len;\n", a->name, a->name, a->name, a->name);
+      }
+    }
+    if (st) p("  return ct__dispatch_%s(ct__call_keys(keys)", o->handle);
+    else p("  return ct__track(ct__dispatch_%s(ct__call_keys(keys)", o->handle);
+    for (j = 0; j < o->s.nargs; j++) {
+      const ct_arg *a = &o->s.args[j];
+      if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p(", %s_l", a->name);
+      else p(", %s", a->name);
+    }
+    p(st ? ");\n}\n" : "));\n}\n");
+    if (ex) { /* the short form: schema defaults for the rest */
+      int first = 1, pass;
+      p("CTDEF %sct_%s(", ret_ctype(o), o->cname);
+      public_params(o, 0);
+      p(") {\n  return ct_%s(", exn);
+      for (pass = 0; pass < 2; pass++)
+        for (j = 0; j < o->s.nargs; j++) {
+          const ct_arg *a = &o->s.args[j];
+          char def[96];
+          if ((pass == 0) != is_out_arg(o, j)) continue;
+          p("%s", first ? "" : ", ");
+          first = 0;
+          if (in_short(o, j)) {
+            if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p("%s_len, %s", a->name, a->name);
+            else p("%s", a->name);
+          } else {
+            if (a->type == CT_TYPE_INT_LIST) {
+              if (!strcmp(a->default_value, "None")) p("0, NULL");
+              else die("gen/ops.spec", o->line, "%s: int[] default '%s' unsupported", o->full, a->default_value);
+            } else {
+              c_default(o, a, def, sizeof def);
+              p("%s", def);
+            }
+          }
+        }
+      p(");\n}\n");
+    }
+  }
+  p("\nCT_EXTERN_C_END\n#endif /* CT__GENERATED_FUNCTIONS_IMPL */\n");
+  fclose(out);
+}
+
+/* ================= autograd_functions.h ================= */
+/* Tensor inputs that get edges: every Tensor argument except out= ones. */
+static int edge_index(const op *o, int arg) {
+  int i, e = 0;
+  for (i = 0; i < arg; i++)
+    if (is_tensor(&o->s.args[i]) && !is_out_arg(o, i)) e++;
+  return e;
+}
+static int num_edges(const op *o) { return edge_index(o, o->s.nargs); }
+
+static void gen_record_condition(const op *o) {
+  int i, first = 1;
+  p("ct__grad_mode() && (");
+  for (i = 0; i < o->s.nargs; i++)
+    if (is_tensor(&o->s.args[i]) && !is_out_arg(o, i)) {
+      p("%sct__needs_grad(%s)", first ? "" : " || ", o->s.args[i].name);
+      first = 0;
+    }
+  p(")");
+}
+
+static void gen_redispatch(const op *o, const char *lhs) {
+  p("  excluded = ct__below_autograd_begin();\n");
+  p("  %s = ct__dispatch_%s(ks & CT__BELOW_AUTOGRAD", lhs, o->handle);
+  call_args(o);
+  p(");\n  ct__below_autograd_end(excluded);\n");
+}
+
+static void gen_autograd(void) {
+  int i, j;
+  out = open_out("ctorch/generated/autograd_functions.h");
+  p("/* ctorch/generated/autograd_functions.h - GENERATED by gen/ctgen.c from gen/ops.spec and\n"
+    " * gen/derivatives.spec; do not edit (make gen).\n"
+    " * Per differentiable op: a node struct holding what its formulas need, the\n"
+    " * backward function (the formulas, written with ct ops, so they are\n"
+    " * differentiable themselves), and the autograd kernel that records the node\n"
+    " * and redispatches below autograd. See ctorch/autograd.h for the engine. */\n");
+  p("#ifndef CT_GENERATED_AUTOGRAD_FUNCTIONS_H\n#define CT_GENERATED_AUTOGRAD_FUNCTIONS_H\n#include \"../autograd.h\"\n"
+    "#endif\n\n");
+  p("/* ==== implementation ==== */\n#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_AUTOGRAD_IMPL)\n"
+    "#define CT__GENERATED_AUTOGRAD_IMPL\nCT_EXTERN_C_BEGIN\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    deriv *d = o->d;
+    int st = returns_status(o), ne = num_edges(o), save_result;
+    char cam[96], nodename[128];
+    if (o->cia) continue;
+    p("\n/* ---- %s ---- */\n", o->text);
+    if (o->kind == K_OUT) {
+      p("static ct_status ct__autograd_%s(", o->handle);
+      kernel_params(o);
+      p(") {\n  ct_keyset excluded;\n  ct_status r;\n  if (");
+      {
+        int first = 1;
+        p("ct__grad_mode() && (");
+        for (j = 0; j < o->s.nargs; j++)
+          if (is_tensor(&o->s.args[j])) {
+            p("%sct__needs_grad(%s)", first ? "" : " || ", o->s.args[j].name);
+            first = 0;
+          }
+        p(")");
+      }
+      p(") return ct__out_not_differentiable(\"%s\");\n", o->full);
+      gen_redispatch(o, "r");
+      p("  return r;\n}\n");
+      continue;
+    }
+    if (d && d->nondiff_output) { /* e.g. detach: never recorded */
+      p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
+      kernel_params(o);
+      p(") {\n  ct_keyset excluded;\n  %sr;\n", ret_ctype(o));
+      gen_redispatch(o, "r");
+      p("  return r;\n}\n");
+      continue;
+    }
+    if (!d) { /* no formula: record a node that fails if backward reaches it */
+      p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
+      kernel_params(o);
+      p(") {\n  ct_node *n = NULL;\n  ct_keyset excluded;\n  %sr;\n  if (", ret_ctype(o));
+      gen_record_condition(o);
+      p(") {\n");
+      if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
+      p("    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), %d, 1);\n", ne);
+      p("    if (!n) return %s;\n", st ? "ct_last_error()" : "NULL");
+      p("    ((ct__not_impl_node *)n)->op = \"%s\";\n", o->full);
+      for (j = 0; j < o->s.nargs; j++)
+        if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j))
+          p("    ct__node_set_input(n, %d, %s);\n", edge_index(o, j), o->s.args[j].name);
+      p("  }\n");
+      gen_redispatch(o, "r");
+      p("  if (n) {\n");
+      if (st) p("    if (r == CT_OK) r = ct__set_history(self, n, 0);\n");
+      else p("    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;\n");
+      p("    ct__node_release(n);\n  }\n  return r;\n}\n");
+      continue;
+    }
+    /* the node */
+    snprintf(nodename, sizeof nodename, "ct__node_%s", o->handle);
+    camel(o->s.name, cam); /* add_ -> Add: in-place ops share their functional node's name */
+    save_result = deriv_uses(d, "result");
+    p("typedef struct %s {\n  ct_node base;\n", nodename);
+    for (j = 0; j < o->s.nargs; j++) {
+      const ct_arg *a = &o->s.args[j];
+      char id[64];
+      if (is_out_arg(o, j)) continue;
+      if (deriv_uses(d, a->name)) {
+        switch (a->type) {
+        case CT_TYPE_TENSOR: p("  ct__saved %s;\n", a->name); break;
+        case CT_TYPE_INT_LIST: p("  ct__saved_ints %s;\n", a->name); break;
+        case CT_TYPE_TENSOR_LIST: die("gen/derivatives.spec", d->line, "%s: Tensor[] formulas unsupported", o->full); break;
+        case CT_TYPE_STR: die("gen/derivatives.spec", d->line, "%s: str in formulas unsupported", o->full); break;
+        default: p("  %s%s;\n", kernel_ctype(a), a->name);
+        }
+      }
+      snprintf(id, sizeof id, "%s_sizes", a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("  ct__shape %s_sizes;\n", a->name);
+      snprintf(id, sizeof id, "%s_dtype", a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("  ct_dtype %s_dtype;\n", a->name);
+    }
+    if (save_result) p("  ct__saved result;\n");
+    p("} %s;\n\n", nodename);
+    /* release_saved */
+    {
+      int any = save_result;
+      for (j = 0; j < o->s.nargs; j++)
+        if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j) && deriv_uses(d, o->s.args[j].name)) any = 1;
+      if (any) {
+        p("static void ct__release_%s(ct_node *node) {\n  %s *n = (%s *)node;\n", o->handle, nodename, nodename);
+        for (j = 0; j < o->s.nargs; j++)
+          if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j) && deriv_uses(d, o->s.args[j].name))
+            p("  ct__saved_reset(&n->%s);\n", o->s.args[j].name);
+        if (save_result) p("  ct__saved_reset(&n->result);\n");
+        p("}\n");
+      }
+      /* backward */
+      p("static ct_status ct__backward_%s(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {\n", o->handle);
+      p("  %s *n = (%s *)node;\n", nodename, nodename);
+      if (deriv_uses(d, "grad")) p("  ct_tensor *grad = grads[0];\n");
+      for (j = 0; j < o->s.nargs; j++) {
+        const ct_arg *a = &o->s.args[j];
+        if (is_out_arg(o, j) || !deriv_uses(d, a->name)) continue;
+        if (a->type == CT_TYPE_TENSOR) p("  ct_tensor *%s = ct__unpack(&n->%s, node, \"%s\");\n", a->name, a->name, a->name);
+        else if (a->type == CT_TYPE_INT_LIST) p("  ct_int_list %s = ct__ints(&n->%s);\n", a->name, a->name);
+        else p("  %s%s = n->%s;\n", kernel_ctype(a), a->name, a->name);
+      }
+      for (j = 0; j < o->s.nargs; j++) {
+        const ct_arg *a = &o->s.args[j];
+        char id[64];
+        if (!is_tensor(a) || is_out_arg(o, j)) continue;
+        snprintf(id, sizeof id, "%s_sizes", a->name);
+        if (deriv_uses(d, id)) p("  const ct__shape %s_sizes = n->%s_sizes;\n", a->name, a->name);
+        snprintf(id, sizeof id, "%s_dtype", a->name);
+        if (deriv_uses(d, id)) p("  const ct_dtype %s_dtype = n->%s_dtype;\n", a->name, a->name);
+      }
+      if (save_result) p("  ct_tensor *result = ct__unpack(&n->result, node, \"result\");\n");
+      {
+        int first = 1;
+        for (j = 0; j < o->s.nargs; j++) {
+          const ct_arg *a = &o->s.args[j];
+          if (a->type != CT_TYPE_TENSOR || a->optional || is_out_arg(o, j) || !deriv_uses(d, a->name)) continue;
+          p("%s!%s", first ? "  if (" : " || ", a->name);
+          first = 0;
+        }
+        if (save_result) p("%s!result", first ? "  if (" : " || "), first = 0;
+        if (!first) p(") return ct_last_error();\n");
+      }
+      p("  (void)n;\n  (void)grads;\n  (void)grad_inputs;\n");
+      for (j = 0; j < d->nformulas; j++) {
+        int k, found = -1;
+        for (k = 0; k < o->s.nargs; k++)
+          if (!strcmp(o->s.args[k].name, d->arg[j])) found = k;
+        if (found < 0 || !is_tensor(&o->s.args[found]))
+          die("gen/derivatives.spec", d->line, "%s: '%s' is not a Tensor argument", o->full, d->arg[j]);
+        if (!strcmp(d->formula[j], "not_implemented"))
+          p("  if (ct_node_needs_input_grad(node, %d))\n    return ct_fail(CT_ERR_UNSUPPORTED, \"%s\", "
+            "\"the derivative for '%s' is not implemented\");\n",
+            edge_index(o, found), o->full, d->arg[j]);
+        else if (!strcmp(d->formula[j], "non_differentiable"))
+          p("  if (ct_node_needs_input_grad(node, %d))\n    return ct_fail(CT_ERR_STATE, \"%s\", "
+            "\"'%s' is not differentiable\");\n",
+            edge_index(o, found), o->full, d->arg[j]);
+        else
+          p("  if (ct_node_needs_input_grad(node, %d)) grad_inputs[%d] = %s;\n", edge_index(o, found), edge_index(o, found),
+            d->formula[j]);
+      }
+      p("  return CT_OK;\n}\n");
+      snprintf(cam + strlen(cam), sizeof cam - strlen(cam), "Backward0");
+      if (any) p("static const ct_node_kind ct__kind_%s = {\"%s\", ct__backward_%s, ct__release_%s};\n\n", o->handle, cam,
+                 o->handle, o->handle);
+      else p("static const ct_node_kind ct__kind_%s = {\"%s\", ct__backward_%s, NULL};\n\n", o->handle, cam, o->handle);
+    }
+    /* the autograd kernel */
+    p("static %sct__autograd_%s(", ret_ctype(o), o->handle);
+    kernel_params(o);
+    p(") {\n  %s *n = NULL;\n  ct_keyset excluded;\n  %sr;\n  if (", nodename, ret_ctype(o));
+    gen_record_condition(o);
+    p(") {\n");
+    if (o->kind == K_INPLACE) p("    if ((r = ct__check_inplace(\"%s\", self)) != CT_OK) return r;\n", o->full);
+    p("    n = (%s *)ct__node_new(&ct__kind_%s, sizeof *n, %d, 1);\n", nodename, o->handle, ne);
+    p("    if (!n) return %s;\n", st ? "ct_last_error()" : "NULL");
+    for (j = 0; j < o->s.nargs; j++)
+      if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j))
+        p("    ct__node_set_input(&n->base, %d, %s);\n", edge_index(o, j), o->s.args[j].name);
+    for (j = 0; j < o->s.nargs; j++) {
+      const ct_arg *a = &o->s.args[j];
+      char id[64];
+      if (is_out_arg(o, j)) continue;
+      if (deriv_uses(d, a->name)) {
+        if (a->type == CT_TYPE_TENSOR && o->kind == K_INPLACE && j == 0)
+          p("    if (ct__save_clone(&n->%s, %s) != CT_OK) return ct__node_release(&n->base), %s;\n", a->name, a->name,
+            st ? "ct_last_error()" : "NULL");
+        else if (a->type == CT_TYPE_TENSOR) p("    ct__save(&n->%s, %s);\n", a->name, a->name);
+        else if (a->type == CT_TYPE_INT_LIST)
+          p("    if (ct__save_ints(&n->%s, %s, \"%s\") != CT_OK) return ct__node_release(&n->base), %s;\n", a->name, a->name,
+            o->full, st ? "ct_last_error()" : "NULL");
+        else p("    n->%s = %s;\n", a->name, a->name);
+      }
+      snprintf(id, sizeof id, "%s_sizes", a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("    ct__save_shape(&n->%s_sizes, %s);\n", a->name, a->name);
+      snprintf(id, sizeof id, "%s_dtype", a->name);
+      if (is_tensor(a) && deriv_uses(d, id)) p("    n->%s_dtype = (ct_dtype)%s->dtype;\n", a->name, a->name);
+    }
+    p("  }\n");
+    gen_redispatch(o, "r");
+    p("  if (n) {\n");
+    if (st) {
+      p("    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);\n");
+      if (save_result) p("    if (r == CT_OK) r = ct__save_output(&n->result, self);\n");
+    } else {
+      p("    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;\n");
+      if (save_result) p("    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;\n");
+      if (o->kind == K_VIEW) p("    if (r && r->autograd) r->autograd->is_view = 1;\n");
+    }
+    p("    ct__node_release(&n->base);\n  }\n  return r;\n}\n");
+  }
+  p("\nCT_EXTERN_C_END\n#endif /* CT__GENERATED_AUTOGRAD_IMPL */\n");
+  fclose(out);
+}
+
+/* ================= registration.h ================= */
+static void sig_ident(const char *sig, char *buf) {
+  int j = 0;
+  for (; *sig; sig++) {
+    if (*sig == ',') continue;
+    if (*sig == '-' && sig[1] == '>') {
+      buf[j++] = '_';
+      sig++;
+      continue;
+    }
+    buf[j++] = *sig == '?' ? 'o' : *sig;
+  }
+  buf[j] = 0;
+}
+
+static const char *unbox_expr(const ct_arg *a, int i, char *buf, size_t cap) {
+  switch (a->type) {
+  case CT_TYPE_TENSOR: snprintf(buf, cap, "ct__unbox_tensor(&a[%d])", i); break;
+  case CT_TYPE_INT: snprintf(buf, cap, "a[%d].v.i", i); break;
+  case CT_TYPE_FLOAT: snprintf(buf, cap, "a[%d].v.d", i); break;
+  case CT_TYPE_BOOL: snprintf(buf, cap, "a[%d].v.b", i); break;
+  case CT_TYPE_SCALAR: snprintf(buf, cap, "a[%d].v.scalar", i); break;
+  case CT_TYPE_SCALAR_TYPE: snprintf(buf, cap, "a[%d].v.dtype", i); break;
+  case CT_TYPE_INT_LIST: snprintf(buf, cap, "ct__value_int_list(&a[%d])", i); break;
+  case CT_TYPE_TENSOR_LIST: snprintf(buf, cap, "a[%d].v.tensors", i); break;
+  case CT_TYPE_STR: snprintf(buf, cap, "a[%d].tag == CT_VALUE_STRING ? a[%d].v.str : NULL", i, i); break;
+  }
+  return buf;
+}
+
+static void key_list(const char *keys, char names[][48], int *n) {
+  char buf[128], *tok;
+  static const struct {
+    const char *spec, *c;
+  } map[] = {{"CPU", "CT_KEY_CPU"},
+             {"CUDA", "CT_KEY_CUDA"},
+             {"Meta", "CT_KEY_META"},
+             {"CompositeImplicitAutograd", "CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD"},
+             {"CompositeExplicitAutograd", "CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD"}};
+  *n = 0;
+  strcpy(buf, keys);
+  for (tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
+    size_t m;
+    for (m = 0; m < sizeof map / sizeof map[0]; m++)
+      if (!strcmp(map[m].spec, tok)) break;
+    if (m == sizeof map / sizeof map[0]) die("gen/ops.spec", 0, "unknown key '%s'", tok);
+    strcpy(names[(*n)++], map[m].c);
+  }
+}
+
+static void gen_registration(void) {
+  int i, j, k;
+  char seen[MAX_OPS][96];
+  int nseen = 0;
+  out = open_out("ctorch/generated/registration.h");
+  p("/* ctorch/generated/registration.h - GENERATED by gen/ctgen.c from gen/ops.spec; do not edit (make gen).\n"
+    " * The boxing adapter of every C signature, and the tables ct__init feeds to\n"
+    " * the registry: schemas, kernels per key, autograd kernels. */\n");
+  p("#ifndef CT_GENERATED_REGISTRATION_H\n#define CT_GENERATED_REGISTRATION_H\n#include \"../dispatch.h\"\n#endif\n\n");
+  p("/* ==== implementation ==== */\n#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_REGISTRATION_IMPL)\n"
+    "#define CT__GENERATED_REGISTRATION_IMPL\nCT_EXTERN_C_BEGIN\n\n");
+  p("/* ---- boxing adapters: stack -> typed kernel -> stack ---- */\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    char id[96], ub[96];
+    int dup = 0, st = returns_status(o), w = -1;
+    for (j = 0; j < nseen; j++) dup |= !strcmp(seen[j], o->s.signature);
+    if (dup) continue;
+    strcpy(seen[nseen++], o->s.signature);
+    sig_ident(o->s.signature, id);
+    for (j = 0; j < o->s.nargs; j++)
+      if (o->s.args[j].is_write) w = j;
+    p("/* %s */\nstatic ct_status ct__adapt_%s(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {\n",
+      o->s.signature, id);
+    p("  ct_value *a = s->items + s->size - %d;\n", o->s.nargs);
+    if (st) p("  ct_tensor *w = a[%d].v.tensor;\n  ct_status r;\n", w);
+    else p("  ct_tensor *r;\n");
+    p("  (void)op;\n  r = (");
+    fnptr_cast(o);
+    p("k->unboxed)(ks");
+    for (j = 0; j < o->s.nargs; j++) p(", %s", unbox_expr(&o->s.args[j], j, ub, sizeof ub));
+    p(");\n  ct_stack_drop(s, %d);\n", o->s.nargs);
+    if (st) p("  if (r != CT_OK) return r;\n  return ct_stack_push(s, ct_value_tensor(w));\n}\n");
+    else
+      p("  if (!r) return ct_last_error();\n  return ct__push_owned(s, r);\n}\n");
+  }
+  p("\nstatic const struct {\n  const char *signature;\n  ct_boxed_fn fn;\n} ct__generated_adapters[] = {\n");
+  for (i = 0; i < nseen; i++) {
+    char id[96];
+    sig_ident(seen[i], id);
+    p("    {\"%s\", ct__adapt_%s},\n", seen[i], id);
+  }
+  p("};\n\n");
+  p("/* ---- schemas, in spec order; handles[i] receives the registered op ---- */\n");
+  p("static const struct {\n  ct_op **handle;\n  const char *schema;\n} ct__generated_schemas[] = {\n");
+  for (i = 0; i < nops; i++) p("    {&ct__op.%s, \"%s\"},\n", ops[i].handle, ops[i].text);
+  p("};\n\n");
+  p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");
+  p("static const struct {\n  const char *op;\n  ct_key key;\n  ct_unboxed_fn fn;\n  const char *source;\n}"
+    " ct__generated_kernels[] = {\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    for (k = 0; k < o->nkernels; k++) {
+      char names[8][48];
+      int n;
+      key_list(o->kernels[k].keys, names, &n);
+      for (j = 0; j < n; j++)
+        p("    {\"%s\", %s, CT_FN(%s), \"%s\"},\n", o->full, names[j], o->kernels[k].fn,
+          strstr(names[j], "COMPOSITE") ? "composite" : "reference");
+    }
+    if (!o->cia) p("    {\"%s\", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_%s), \"autograd\"},\n", o->full, o->handle);
+  }
+  p("};\n\nCT_EXTERN_C_END\n#endif /* CT__GENERATED_REGISTRATION_IMPL */\n");
+  fclose(out);
+}
+
+/* ================= docs/ops.md ================= */
+static void md_escape(const char *s) {
+  for (; *s; s++) {
+    if (*s == '|') p("\\|");
+    else if (*s == '*') p("\\*");
+    else fputc(*s, out);
+  }
+}
+static void gen_docs(void) {
+  int i, j, k;
+  out = open_out("docs/ops.md");
+  p("# ctorch operator reference\n\n");
+  p("Generated by `gen/ctgen.c` from `gen/ops.spec` and `gen/derivatives.spec` (`make gen`); do not edit.\n\n");
+  p("Every op is dispatched: the C functions below compute the call's key set and pick the kernel from the op's table "
+    "(`ct_op_dump(ct_op_find(\"name\"), ...)` prints it). Functional forms return a new tensor or NULL; in-place (`_`) "
+    "and out= forms return `ct_status`. `_ex` forms take every schema argument; the short forms use the schema's "
+    "defaults. Lists are passed as (length, pointer) pairs.\n\n");
+  p("%d schemas.\n\n", nops);
+  p("| C function | schema | kernels | derivative |\n|---|---|---|---|\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    char exn[96];
+    ex_name(o, exn, sizeof exn);
+    p("| `ct_%s`", o->cname);
+    if (has_ex(o)) p(", `ct_%s`", exn);
+    p(" | `");
+    md_escape(o->text);
+    p("` | ");
+    for (k = 0; k < o->nkernels; k++) p("%s%s", k ? "; " : "", o->kernels[k].keys);
+    p(" | ");
+    if (o->cia) p("from the ops it calls");
+    else if (o->kind == K_OUT) p("not differentiable (out=)");
+    else if (!o->d) p("not implemented");
+    else if (o->d->nondiff_output) p("output not differentiable");
+    else
+      for (j = 0; j < o->d->nformulas; j++) {
+        p("%s%s: `", j ? "<br>" : "", o->d->arg[j]);
+        md_escape(o->d->formula[j]);
+        p("`");
+      }
+    p(" |\n");
+  }
+  fclose(out);
+}
+
+static void link_ops(void) {
+  int i, j;
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    int nw = 0;
+    if (!o->cname[0]) die("gen/ops.spec", o->line, "%s: missing c:", o->full);
+    if (!o->nkernels) die("gen/ops.spec", o->line, "%s: no kernel", o->full);
+    if (o->s.nrets != 1) die("gen/ops.spec", o->line, "%s: ops must return exactly one tensor", o->full);
+    for (j = 0; j < o->s.nargs; j++) nw += o->s.args[j].is_write;
+    if (nw && !o->s.rets[0].is_write) die("gen/ops.spec", o->line, "%s: a written argument must be returned", o->full);
+    o->kind = o->s.args[0].is_write && o->s.nargs && nw ? K_INPLACE
+              : nw                                       ? K_OUT
+              : o->s.rets[0].alias                       ? K_VIEW
+                                                         : K_FUNCTIONAL;
+    for (j = 0; j < i; j++)
+      if (!strcmp(ops[j].full, o->full) || !strcmp(ops[j].cname, o->cname))
+        die("gen/ops.spec", o->line, "%s: duplicate op or C name", o->full);
+    for (j = 0; j < nderivs; j++)
+      if (!strcmp(derivs[j].name, o->full)) o->d = &derivs[j];
+    if (!o->d && o->kind == K_INPLACE) { /* add_.Tensor uses add.Tensor's formulas */
+      char fn[96];
+      size_t n = strlen(o->s.name);
+      snprintf(fn, sizeof fn, "%.*s%s%s", (int)(n - 1), o->s.name, o->s.overload[0] ? "." : "", o->s.overload);
+      if (o->s.name[n - 1] == '_')
+        for (j = 0; j < nderivs; j++)
+          if (!strcmp(derivs[j].name, fn)) o->d = &derivs[j];
+    }
+    if (o->d && o->cia) die("gen/derivatives.spec", o->d->line, "%s is CompositeImplicitAutograd: no formula", o->full);
+  }
+  for (j = 0; j < nderivs; j++) {
+    int found = 0;
+    for (i = 0; i < nops; i++) found |= !strcmp(ops[i].full, derivs[j].name);
+    if (!found) die("gen/derivatives.spec", derivs[j].line, "no op '%s' in gen/ops.spec", derivs[j].name);
+  }
+}
+
+int main(int argc, char **argv) {
+  char path[1024];
+  root = argc > 1 ? argv[1] : ".";
+  snprintf(path, sizeof path, "%s/gen/ops.spec", root);
+  read_ops(path);
+  snprintf(path, sizeof path, "%s/gen/derivatives.spec", root);
+  read_derivs(path);
+  link_ops();
+  gen_functions();
+  gen_autograd();
+  gen_registration();
+  gen_docs();
+  fprintf(stderr, "ctgen: %d ops, %d derivative entries\n", nops, nderivs);
+  return 0;
+}
