@@ -4,7 +4,7 @@
 #   make test-quick build and run the suite once (gcc, -O1)
 #   make gen        regenerate ctorch/generated/ and docs/ops.md from gen/*.spec
 #   make amalgamate write dist/ctorch.h
-#   make bench      dispatch-overhead benchmark (side by side with libtorch when present)
+#   make bench      dispatch and autograd benchmarks (side by side with libtorch when present)
 
 CC      ?= cc
 CXX     ?= c++

@@ -69,7 +69,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base dtype keys schema tensor dispatch guard iter autograd ops generated/functions generated/autograd_functions generated/registration init print */
+/* ctorch:components base dtype keys schema tensor dispatch guard iter autograd ops generated/functions generated/autograd_functions generated/registration init custom check print */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -86,6 +86,8 @@
 #include "ctorch/generated/autograd_functions.h"
 #include "ctorch/generated/registration.h"
 #include "ctorch/init.h"
+#include "ctorch/custom.h"
+#include "ctorch/check.h"
 #include "ctorch/print.h"
 #endif /* CTORCH_H */
 
@@ -107,5 +109,7 @@
 #include "ctorch/generated/autograd_functions.h"
 #include "ctorch/generated/registration.h"
 #include "ctorch/init.h"
+#include "ctorch/custom.h"
+#include "ctorch/check.h"
 #include "ctorch/print.h"
 #endif

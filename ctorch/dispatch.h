@@ -134,6 +134,11 @@ struct ct_op {
   ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included */
   ct_keyset fallthrough;                    /* op-specific fallthrough keys */
   ct_boxed_fn adapter;                      /* boxed entry for unboxed kernels; NULL if none */
+  /* The op's typed frontend called with boxed arguments (checked against the
+   * schema): *result is what the frontend returns (a new tensor, tracked by
+   * a temporaries scope like any; for in-place and out= ops the written
+   * argument, borrowed). NULL if the op has none. */
+  ct_status (*frontend)(const ct_value *args, ct_tensor **result);
   ct_schema schema;
   char full_name[100];                      /* "add.Tensor" */
 };

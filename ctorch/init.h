@@ -65,7 +65,11 @@ static void ct__init(void) {
   for (i = 0; i < sizeof ct__generated_adapters / sizeof ct__generated_adapters[0]; i++)
     ct__register_adapter_locked(ct__generated_adapters[i].signature, ct__generated_adapters[i].fn);
   for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++)
-    *ct__generated_schemas[i].handle = ct__def_locked(ct__generated_schemas[i].schema, "ct_init");
+  {
+    ct_op *op = ct__def_locked(ct__generated_schemas[i].schema, "ct_init");
+    if (op) op->frontend = ct__generated_schemas[i].frontend;
+    *ct__generated_schemas[i].handle = op;
+  }
   for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) {
     ct_kernel kern = ct_kernel_unboxed(ct__generated_kernels[i].fn);
     kern.source = ct__generated_kernels[i].source;

@@ -824,9 +824,39 @@ static void gen_registration(void) {
     p("    {\"%s\", ct__adapt_%s},\n", seen[i], id);
   }
   p("};\n\n");
-  p("/* ---- schemas, in spec order; handles[i] receives the registered op ---- */\n");
-  p("static const struct {\n  ct_op **handle;\n  const char *schema;\n} ct__generated_schemas[] = {\n");
-  for (i = 0; i < nops; i++) p("    {&ct__op.%s, \"%s\"},\n", ops[i].handle, ops[i].text);
+  p("/* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */\n");
+  for (i = 0; i < nops; i++) {
+    op *o = &ops[i];
+    char exn[96], ub[96];
+    int pass, first = 1;
+    ex_name(o, exn, sizeof exn);
+    p("static ct_status ct__frontend_%s(const ct_value *a, ct_tensor **r) {\n", o->handle);
+    p(returns_status(o) ? "  ct_status st = ct_%s(" : "  *r = ct_%s(", has_ex(o) ? exn : o->cname);
+    for (pass = 0; pass < 2; pass++)
+      for (j = 0; j < o->s.nargs; j++) {
+        const ct_arg *a = &o->s.args[j];
+        if ((pass == 0) != is_out_arg(o, j)) continue;
+        p("%s", first ? "" : ", ");
+        first = 0;
+        if (a->type == CT_TYPE_INT_LIST)
+          p("a[%d].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[%d]).n, a[%d].tag == CT_VALUE_NONE ? NULL : "
+            "ct__value_int_list((ct_value *)&a[%d]).data", j, j, j, j);
+        else if (a->type == CT_TYPE_TENSOR_LIST) p("(int)a[%d].v.tensors.n, a[%d].v.tensors.data", j, j);
+        else p("%s", unbox_expr(a, j, ub, sizeof ub));
+      }
+    if (returns_status(o)) {
+      int w = 0;
+      for (j = 0; j < o->s.nargs; j++)
+        if (o->s.args[j].is_write) w = j;
+      p(");\n  *r = st == CT_OK ? a[%d].v.tensor : NULL;\n  return st;\n}\n", w);
+    } else {
+      p(");\n  return *r ? CT_OK : ct_last_error();\n}\n");
+    }
+  }
+  p("\n/* ---- schemas, in spec order; handles[i] receives the registered op ---- */\n");
+  p("static const struct {\n  ct_op **handle;\n  const char *schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n}"
+    " ct__generated_schemas[] = {\n");
+  for (i = 0; i < nops; i++) p("    {&ct__op.%s, \"%s\", ct__frontend_%s},\n", ops[i].handle, ops[i].text, ops[i].handle);
   p("};\n\n");
   p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");
   p("static const struct {\n  const char *op;\n  ct_key key;\n  ct_unboxed_fn fn;\n  const char *source;\n}"

@@ -39,6 +39,7 @@ void harness_skip(const char *why) {
   harness_skipped_in_test = 1;
 }
 
+#include "test_autograd.c"
 #include "test_core.c"
 #include "test_dispatch.c"
 #include "test_errors.c"

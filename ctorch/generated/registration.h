@@ -315,79 +315,379 @@ static const struct {
     {"T,I,I,i->T", ct__adapt_TIIi_T},
 };
 
+/* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
+static ct_status ct__frontend_add_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_add_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_add__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_add_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_add_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_add_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_add_scalar_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_add__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_add_scalar_ex_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sub_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_sub_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sub__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sub_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sub_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sub_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sub_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_sub_scalar_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sub__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sub_scalar_ex_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mul_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_mul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mul__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mul_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mul_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mul_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_mul_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mul__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mul_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_div(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
+  *r = ct_neg(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
+  *r = ct_relu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
+  *r = ct_exp(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_tanh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
+  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
+  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copy_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fill__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fill_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clone(const ct_value *a, ct_tensor **r) {
+  *r = ct_clone(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_contiguous(const ct_value *a, ct_tensor **r) {
+  *r = ct_contiguous(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__to_copy(const ct_value *a, ct_tensor **r) {
+  *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_to_dtype(const ct_value *a, ct_tensor **r) {
+  *r = ct_to_dtype(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_view(const ct_value *a, ct_tensor **r) {
+  *r = ct_view(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reshape(const ct_value *a, ct_tensor **r) {
+  *r = ct_reshape(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_transpose_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_transpose(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_t(const ct_value *a, ct_tensor **r) {
+  *r = ct_t(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_permute(const ct_value *a, ct_tensor **r) {
+  *r = ct_permute(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_expand(const ct_value *a, ct_tensor **r) {
+  *r = ct_expand_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_broadcast_to(const ct_value *a, ct_tensor **r) {
+  *r = ct_broadcast_to(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_unsqueeze(const ct_value *a, ct_tensor **r) {
+  *r = ct_unsqueeze(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_squeeze(const ct_value *a, ct_tensor **r) {
+  *r = ct_squeeze(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_squeeze_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_squeeze_dim(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_flatten_using_ints(const ct_value *a, ct_tensor **r) {
+  *r = ct_flatten(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_select_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_select(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_select_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_select_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_slice_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_slice(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_slice_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_slice_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_narrow(const ct_value *a, ct_tensor **r) {
+  *r = ct_narrow(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_as_strided(const ct_value *a, ct_tensor **r) {
+  *r = ct_as_strided(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_alias(const ct_value *a, ct_tensor **r) {
+  *r = ct_alias(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
+  *r = ct_detach(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
   ct_op **handle;
   const char *schema;
+  ct_status (*frontend)(const ct_value *, ct_tensor **);
 } ct__generated_schemas[] = {
-    {&ct__op.add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"},
-    {&ct__op.add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"},
-    {&ct__op.add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.add_Scalar, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"},
-    {&ct__op.add__Scalar, "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)"},
-    {&ct__op.sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"},
-    {&ct__op.sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)"},
-    {&ct__op.sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.sub_Scalar, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor"},
-    {&ct__op.sub__Scalar, "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)"},
-    {&ct__op.mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor"},
-    {&ct__op.mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"},
-    {&ct__op.mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.mul_Scalar, "mul.Scalar(Tensor self, Scalar other) -> Tensor"},
-    {&ct__op.mul__Scalar, "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"},
-    {&ct__op.div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor"},
-    {&ct__op.div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)"},
-    {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor"},
-    {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)"},
-    {&ct__op.neg, "neg(Tensor self) -> Tensor"},
-    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)"},
-    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.relu, "relu(Tensor self) -> Tensor"},
-    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)"},
-    {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor"},
-    {&ct__op.exp, "exp(Tensor self) -> Tensor"},
-    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)"},
-    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.tanh, "tanh(Tensor self) -> Tensor"},
-    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)"},
-    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor"},
-    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)"},
-    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor"},
-    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"},
-    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor"},
-    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"},
-    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor"},
-    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)"},
-    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor"},
-    {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)"},
-    {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)"},
-    {&ct__op.clone, "clone(Tensor self) -> Tensor"},
-    {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)"},
-    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor"},
-    {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)"},
-    {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)"},
-    {&ct__op.reshape, "reshape(Tensor(a) self, int[] shape) -> Tensor(a)"},
-    {&ct__op.transpose_int, "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)"},
-    {&ct__op.t, "t(Tensor(a) self) -> Tensor(a)"},
-    {&ct__op.permute, "permute(Tensor(a) self, int[] dims) -> Tensor(a)"},
-    {&ct__op.expand, "expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)"},
-    {&ct__op.broadcast_to, "broadcast_to(Tensor(a) self, int[] size) -> Tensor(a)"},
-    {&ct__op.unsqueeze, "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"},
-    {&ct__op.squeeze, "squeeze(Tensor(a) self) -> Tensor(a)"},
-    {&ct__op.squeeze_dim, "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"},
-    {&ct__op.flatten_using_ints, "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)"},
-    {&ct__op.select_int, "select.int(Tensor(a) self, int dim, int index) -> Tensor(a)"},
-    {&ct__op.select_backward, "select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor"},
-    {&ct__op.slice_Tensor, "slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a)"},
-    {&ct__op.slice_backward, "slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor"},
-    {&ct__op.narrow, "narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)"},
-    {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)"},
-    {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)"},
-    {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)"},
+    {&ct__op.add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_add_Tensor},
+    {&ct__op.add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Tensor},
+    {&ct__op.add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_add_out},
+    {&ct__op.add_Scalar, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_add_Scalar},
+    {&ct__op.add__Scalar, "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Scalar},
+    {&ct__op.sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_sub_Tensor},
+    {&ct__op.sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Tensor},
+    {&ct__op.sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sub_out},
+    {&ct__op.sub_Scalar, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_sub_Scalar},
+    {&ct__op.sub__Scalar, "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Scalar},
+    {&ct__op.mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_mul_Tensor},
+    {&ct__op.mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_mul__Tensor},
+    {&ct__op.mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mul_out},
+    {&ct__op.mul_Scalar, "mul.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_mul_Scalar},
+    {&ct__op.mul__Scalar, "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_mul__Scalar},
+    {&ct__op.div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_div_Tensor},
+    {&ct__op.div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_div__Tensor},
+    {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out},
+    {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
+    {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
+    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
+    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
+    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
+    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
+    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
+    {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
+    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
+    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
+    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
+    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
+    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
+    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
+    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
+    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
+    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
+    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
+    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
+    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
+    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
+    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
+    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
+    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
+    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
+    {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
+    {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
+    {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
+    {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous},
+    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend__to_copy},
+    {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ct__frontend_to_dtype},
+    {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_view},
+    {&ct__op.reshape, "reshape(Tensor(a) self, int[] shape) -> Tensor(a)", ct__frontend_reshape},
+    {&ct__op.transpose_int, "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", ct__frontend_transpose_int},
+    {&ct__op.t, "t(Tensor(a) self) -> Tensor(a)", ct__frontend_t},
+    {&ct__op.permute, "permute(Tensor(a) self, int[] dims) -> Tensor(a)", ct__frontend_permute},
+    {&ct__op.expand, "expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)", ct__frontend_expand},
+    {&ct__op.broadcast_to, "broadcast_to(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_broadcast_to},
+    {&ct__op.unsqueeze, "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", ct__frontend_unsqueeze},
+    {&ct__op.squeeze, "squeeze(Tensor(a) self) -> Tensor(a)", ct__frontend_squeeze},
+    {&ct__op.squeeze_dim, "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", ct__frontend_squeeze_dim},
+    {&ct__op.flatten_using_ints, "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", ct__frontend_flatten_using_ints},
+    {&ct__op.select_int, "select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", ct__frontend_select_int},
+    {&ct__op.select_backward, "select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor", ct__frontend_select_backward},
+    {&ct__op.slice_Tensor, "slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a)", ct__frontend_slice_Tensor},
+    {&ct__op.slice_backward, "slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor", ct__frontend_slice_backward},
+    {&ct__op.narrow, "narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)", ct__frontend_narrow},
+    {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
+    {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
+    {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
