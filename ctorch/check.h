@@ -62,7 +62,10 @@ static ct_tensor *ct__gc_eval(ct_check_fn fn, void *ctx, ct_tensor **copies, int
   double v = ct_get(copies[i], k);
   ct_tensor *y = NULL;
   ct_set(copies[i], k, v + delta);
-  CT_NO_GRAD { y = fn(copies, ctx); }
+  y = fn(copies, ctx); /* in the caller's grad mode: gradgradcheck's function differentiates inside */
+  CT_NO_GRAD {
+    if (y) y = ct_clone(y); /* a snapshot: the output may be a view of the input we restore next */
+  }
   ct_set(copies[i], k, v);
   if (y) ct_retain(y); /* owned here, whatever scope fn's result landed in */
   return y;
@@ -97,10 +100,11 @@ CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const 
     } else if (!ct_dtype_is_floating((ct_dtype)y->dtype)) {
       st = ct_fail(CT_ERR_DTYPE, op, "the function's output is %s, not floating", ct_dtype_name((ct_dtype)y->dtype));
     }
-    CT_NO_GRAD {
+    CT_NO_GRAD { /* leaves like the inputs, for the finite differences */
       for (i = 0; st == CT_OK && i < n; i++) {
         copies[i] = ct_clone(inputs[i]);
         if (!copies[i]) st = ct_last_error();
+        else if (ct_requires_grad(inputs[i])) st = ct_set_requires_grad(copies[i], true);
       }
     }
     /* row by row: analytic row j (one backward) against numeric entries */
@@ -249,7 +253,11 @@ static int ct__close(const ct_tensor *a, const ct_tensor *b, double atol, double
 
 /* The pending message, copied: a new ct_fail reuses the buffer. */
 static const char *ct__copy_message(char *buf, size_t cap) {
-  snprintf(buf, cap, "%s", ct_last_error_message());
+  const char *m = ct_last_error_message();
+  size_t n = strlen(m);
+  if (n >= cap) n = cap - 1;
+  memcpy(buf, m, n);
+  buf[n] = 0;
   return buf;
 }
 

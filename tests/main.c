@@ -44,6 +44,7 @@ void harness_skip(const char *why) {
 #include "test_dispatch.c"
 #include "test_errors.c"
 #include "test_fixtures.c"
+#include "test_opcheck.c"
 #include "test_print.c"
 
 static int harness_cmp(const void *a, const void *b) {
