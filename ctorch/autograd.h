@@ -559,7 +559,7 @@ static ct_status ct__engine_collect(ct__engine *e, int nroots, ct_tensor *const 
       if (m && !m->visited && ct__engine_push(e, m) != CT_OK) return ct_last_error();
     }
   }
-  qsort(e->nodes, (size_t)e->n, sizeof(ct_node *), ct__seq_desc);
+  if (e->n) qsort(e->nodes, (size_t)e->n, sizeof(ct_node *), ct__seq_desc); /* (a leaf root: no nodes) */
   for (i = 0; i < e->n; i++) e->nodes[i]->topo = i, e->nodes[i]->visited = 0;
   return CT_OK;
 }

@@ -308,7 +308,7 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
   const ct_op *op;
   ct_value a[CT_MAX_ARGS];
   double atol = opts && opts->atol > 0 ? opts->atol : 1e-6, rtol = opts && opts->rtol > 0 ? opts->rtol : 1e-5;
-  char why[256];
+  char why[512];
   ct_status st = CT_OK;
   int i;
 #define CT__LAST (ct__copy_message(why, sizeof why))

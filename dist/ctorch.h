@@ -507,6 +507,65 @@ CT_EXTERN_C_END
 
 #endif /* CT_KEYS_H */
 
+/* ---- ctorch/schema.h ---- */
+/* ctorch/schema.h - operator schemas in PyTorch's notation, and their parser.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * `add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor`:
+ * name, overload, typed arguments (Tensor(a!) written, Tensor(a) aliased,
+ * T? optional, int[N] lists, defaults, '*' for keyword-only) and returns.
+ * The parser also derives the C signature code ("T,T,S->T") that picks a
+ * boxing adapter. It needs nothing but base.h, so gen/ctgen.c parses the
+ * spec files with this very code.
+ */
+#ifndef CT_SCHEMA_H
+#define CT_SCHEMA_H
+
+
+CT_EXTERN_C_BEGIN
+
+#define CT_MAX_ARGS 16
+#define CT_MAX_RETURNS 4
+
+/* ---- schemas ---- */
+typedef enum ct_type {
+  CT_TYPE_TENSOR = 1,
+  CT_TYPE_INT,
+  CT_TYPE_FLOAT,
+  CT_TYPE_BOOL,
+  CT_TYPE_SCALAR,
+  CT_TYPE_SCALAR_TYPE,
+  CT_TYPE_INT_LIST,
+  CT_TYPE_TENSOR_LIST,
+  CT_TYPE_STR
+} ct_type;
+
+typedef struct ct_arg {
+  ct_type type;
+  bool optional;    /* T? : may be None */
+  bool is_write;    /* Tensor(a!) : mutated and returned */
+  char alias;       /* the alias set letter, 0 if none */
+  bool kwarg_only;  /* after the '*' */
+  int list_size;    /* int[2] -> 2; 0 if unsized */
+  char name[32];
+  char default_value[32]; /* text of the default, "" if none */
+} ct_arg;
+
+typedef struct ct_schema {
+  char name[64];     /* "add" or "myns::op" */
+  char overload[32]; /* "Tensor", "" for the default overload */
+  int nargs, nrets;
+  ct_arg args[CT_MAX_ARGS];
+  ct_arg rets[CT_MAX_RETURNS];
+  char signature[96]; /* codes of the C signature, e.g. "T,T,S->T": picks the boxing adapter */
+} ct_schema;
+
+/* Parse a schema; on failure returns CT_ERR_SCHEMA naming the position. */
+CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out);
+
+CT_EXTERN_C_END
+#endif /* CT_SCHEMA_H */
+
 /* ---- ctorch/tensor.h ---- */
 /* ctorch/tensor.h - storage, tensors, factories, views and element access.
  * Component of ctorch.h; see there for the overview and licence.
@@ -630,31 +689,10 @@ CTDEF ct_tensor *ct_zeros_like(const ct_tensor *t);
 CTDEF ct_tensor *ct_ones_like(const ct_tensor *t);
 CTDEF ct_tensor *ct_full_like(const ct_tensor *t, ct_scalar value);
 
-/* ---- views: share storage, change only metadata ---- */
-CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes); /* one size may be -1 */
-CTDEF ct_tensor *ct_reshape(ct_tensor *t, int ndim, const int64_t *sizes); /* view if possible, else copy */
-CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1);
-CTDEF ct_tensor *ct_t(ct_tensor *t); /* transpose of a matrix (rank <= 2) */
-CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims);
-CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset);
-CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim);
-CTDEF ct_tensor *ct_squeeze(ct_tensor *t); /* drops every size-1 dim */
-CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *t, int64_t dim);
-CTDEF ct_tensor *ct_unsqueeze(ct_tensor *t, int64_t dim);
-CTDEF ct_tensor *ct_expand(ct_tensor *t, int ndim, const int64_t *sizes); /* -1 keeps a size */
-CTDEF ct_tensor *ct_broadcast_to(ct_tensor *t, int ndim, const int64_t *sizes);
-CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t length);
-/* Python's t[..., start:end:step, ...]: start/end wrap and clamp; step > 0. */
-CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step);
-CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index);
-CTDEF ct_tensor *ct_alias(ct_tensor *t); /* a new handle on the same view */
-
-/* ---- copies ---- */
-CTDEF ct_tensor *ct_clone(const ct_tensor *t);
-CTDEF ct_tensor *ct_contiguous(ct_tensor *t);         /* t itself (retained) if already contiguous */
-CTDEF ct_tensor *ct_to_dtype(ct_tensor *t, ct_dtype dtype); /* t itself (retained) if same dtype */
+/* Views (ct_view, ct_transpose, ct_slice, ...), clone, contiguous and
+ * to_dtype are dispatched operators, so autograd sees them: see
+ * ctorch/generated/functions.h (docs/ops.md). Their metadata logic is here. */
 CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device);
-/* copy_ and fill_ are operators: see ops.h. */
 
 /* ---- queries ---- */
 CTDEF bool ct_is_contiguous(const ct_tensor *t);
@@ -725,44 +763,7 @@ typedef struct ct__scope {
 
 CT_EXTERN_C_BEGIN
 
-#define CT_MAX_ARGS 16
-#define CT_MAX_RETURNS 4
 
-/* ---- schemas ---- */
-typedef enum ct_type {
-  CT_TYPE_TENSOR = 1,
-  CT_TYPE_INT,
-  CT_TYPE_FLOAT,
-  CT_TYPE_BOOL,
-  CT_TYPE_SCALAR,
-  CT_TYPE_SCALAR_TYPE,
-  CT_TYPE_INT_LIST,
-  CT_TYPE_TENSOR_LIST,
-  CT_TYPE_STR
-} ct_type;
-
-typedef struct ct_arg {
-  ct_type type;
-  bool optional;    /* T? : may be None */
-  bool is_write;    /* Tensor(a!) : mutated and returned */
-  char alias;       /* the alias set letter, 0 if none */
-  bool kwarg_only;  /* after the '*' */
-  int list_size;    /* int[2] -> 2; 0 if unsized */
-  char name[32];
-  char default_value[32]; /* text of the default, "" if none */
-} ct_arg;
-
-typedef struct ct_schema {
-  char name[64];     /* "add" or "myns::op" */
-  char overload[32]; /* "Tensor", "" for the default overload */
-  int nargs, nrets;
-  ct_arg args[CT_MAX_ARGS];
-  ct_arg rets[CT_MAX_RETURNS];
-  char signature[96]; /* codes of the C signature, e.g. "T,T,S->T": picks the boxing adapter */
-} ct_schema;
-
-/* Parse a schema; on failure returns CT_ERR_SCHEMA naming the position. */
-CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out);
 
 /* ---- boxed values ---- */
 typedef struct ct_int_list {
@@ -865,6 +866,11 @@ struct ct_op {
   ct_kernel registered[CT_NUM_KEYS];        /* as registered, aliases included */
   ct_keyset fallthrough;                    /* op-specific fallthrough keys */
   ct_boxed_fn adapter;                      /* boxed entry for unboxed kernels; NULL if none */
+  /* The op's typed frontend called with boxed arguments (checked against the
+   * schema): *result is what the frontend returns (a new tensor, tracked by
+   * a temporaries scope like any; for in-place and out= ops the written
+   * argument, borrowed). NULL if the op has none. */
+  ct_status (*frontend)(const ct_value *args, ct_tensor **result);
   ct_schema schema;
   char full_name[100];                      /* "add.Tensor" */
 };
@@ -1047,8 +1053,147 @@ CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx);
 CT_EXTERN_C_END
 #endif /* CT_ITER_H */
 
+/* ---- ctorch/autograd.h ---- */
+/* ctorch/autograd.h - tape autograd: graph nodes, saved tensors, the engine.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Define-by-run. In grad mode, an op called with an input that requires
+ * grad runs its autograd kernel (generated from gen/derivatives.spec into
+ * ctorch/generated/autograd_functions.h), which records a node: the tensors
+ * its derivative formula needs (saved with their version), one edge per
+ * differentiable input (to the node that produced it, or to the leaf itself)
+ * and the shape and dtype of every input. The outputs point at the node.
+ *
+ * Note [The tape]
+ * Every node gets a sequence number when it is created. A node's inputs were
+ * produced before it, so walking the nodes reachable from the roots in
+ * decreasing sequence number visits every consumer of a gradient before its
+ * producer: gradients are complete when a node runs. That is the whole
+ * scheduling algorithm; it is correct for shared subexpressions, multiple
+ * outputs and unused branches (nodes that no gradient reached are skipped).
+ *
+ * Note [Graph lifetime]
+ * Nodes are refcounted. A tensor owns its grad_fn; a node owns the nodes its
+ * edges point at and the leaves it accumulates into. So the graph lives
+ * exactly as long as some tensor that can reach it. Saved outputs are kept
+ * as detached aliases (no grad_fn), so a node never owns itself.
+ * backward without retain_graph frees every saved tensor of the nodes it ran;
+ * running them again is a clear error.
+ *
+ * Gradients are reduced to each input's shape (summing broadcast dims) and
+ * cast to its dtype by the engine, so formulas may return broadcast shapes.
+ */
+#ifndef CT_AUTOGRAD_H
+#define CT_AUTOGRAD_H
+
+
+CT_EXTERN_C_BEGIN
+
+/* ---- per-tensor autograd state (NULL for tensors autograd never saw) ---- */
+typedef struct ct_autograd_meta {
+  ct_tensor *grad;         /* .grad: accumulated by backward into leaves (owned) */
+  struct ct_node *grad_fn; /* the node that produced this tensor (owned); NULL for leaves */
+  int32_t output_nr;       /* which output of grad_fn this tensor is */
+  uint8_t is_view;         /* a view of a tensor that requires grad */
+} ct_autograd_meta;
+
+/* ---- user API ---- */
+/* Leaves only: start (or stop) recording operations on t. */
+CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad);
+CTDEF bool ct_requires_grad(const ct_tensor *t);
+CTDEF bool ct_is_leaf(const ct_tensor *t); /* no grad_fn */
+/* t's accumulated gradient, borrowed (NULL if none). */
+CTDEF ct_tensor *ct_grad(const ct_tensor *t);
+/* Replace (or with NULL, drop) t's .grad; the tensor is retained. */
+CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad);
+/* "MulBackward0", or NULL for leaves and tensors without history. */
+CTDEF const char *ct_grad_fn_name(const ct_tensor *t);
+/* A new tensor sharing t's data, outside the graph (generated: ct_detach). */
+
+/* backward: accumulate d(outputs)/d(leaf) * grad_outputs into every leaf's
+ * .grad. A zeroed descriptor plus the outputs is a plain backward. */
+typedef struct ct_backward_desc {
+  int num_outputs;
+  ct_tensor *const *outputs;      /* roots; each must require grad */
+  ct_tensor *const *grad_outputs; /* NULL, or one per output (NULL entries: implicit 1 for 1-element roots) */
+  bool retain_graph;              /* keep saved tensors for another backward */
+  bool create_graph;              /* record the backward pass: gradients get grad_fns (double backward) */
+  bool allow_unused;              /* ct_autograd_grad: an input no gradient reached gives NULL, not an error */
+} ct_backward_desc;
+
+CTDEF ct_status ct_backward(ct_tensor *root); /* root must have one element */
+CTDEF ct_status ct_backward_ex(ct_tensor *root, ct_tensor *grad_output, bool retain_graph, bool create_graph);
+CTDEF ct_status ct_autograd_backward(const ct_backward_desc *desc);
+/* torch.autograd.grad: gradients of the outputs with respect to `inputs`,
+ * returned as new references in grads[i]; no .grad is touched. */
+CTDEF ct_status ct_autograd_grad(const ct_backward_desc *desc, int num_inputs, ct_tensor *const *inputs, ct_tensor **grads);
+
+/* ---- nodes, for generated code and custom derivatives ---- */
+typedef struct ct_node ct_node;
+typedef struct ct_node_kind {
+  const char *name; /* "MulBackward0" */
+  /* grads: one per output (never NULL; missing ones are zeros). Set
+   * grad_inputs[i] for every i with ct_node_needs_input_grad(node, i);
+   * return CT_OK or an error (with a message). Tensors returned from ct_
+   * calls inside are released by the engine's scope; it keeps the results. */
+  ct_status (*backward)(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs);
+  void (*release_saved)(ct_node *node); /* drop saved tensors (after backward without retain_graph) */
+} ct_node_kind;
+
+/* Shape, dtype and device of a node input or output. */
+typedef struct ct_tensor_meta {
+  int8_t ndim, dtype;
+  ct_device device;
+  int64_t sizes[CT_MAX_DIMS];
+} ct_tensor_meta;
+
+typedef struct ct__edge {
+  struct ct_node *node; /* producer of the input (owned), or NULL */
+  ct_tensor *leaf;      /* the leaf itself (owned) when it has no producer, or NULL */
+  int32_t output_nr;
+} ct__edge;
+
+struct ct_node {
+  int32_t refcount;
+  int16_t num_inputs;         /* edges, one per differentiable input */
+  int16_t num_outputs;
+  uint8_t released;           /* saved tensors freed by a backward without retain_graph */
+  uint8_t visited;            /* engine scratch */
+  uint32_t size;              /* bytes of this allocation */
+  uint64_t seq;               /* creation order: the tape position */
+  int64_t topo;               /* engine scratch: index in the current run */
+  const ct_node_kind *kind;
+  ct__edge *edges;            /* [num_inputs], in this allocation */
+  ct_tensor_meta *input_meta; /* [num_inputs] */
+  ct_tensor_meta *output_meta;/* [num_outputs] */
+};
+
+CTDEF bool ct_node_needs_input_grad(const ct_node *n, int i);
+
+/* A tensor saved for backward: the handle and the version it had. */
+typedef struct ct__saved {
+  ct_tensor *t;     /* owned; a detached alias for outputs */
+  uint32_t version; /* storage version when saved */
+  uint8_t is_output;
+  uint8_t defined; /* something was saved (t may be NULL for an optional) */
+} ct__saved;
+
+/* Shapes saved for formulas (self_sizes) and int lists saved by value. */
+typedef struct ct__shape {
+  int ndim;
+  int64_t sizes[CT_MAX_DIMS];
+} ct__shape;
+typedef struct ct__saved_ints {
+  int64_t n; /* -1: None */
+  int64_t v[2 * CT_MAX_DIMS];
+} ct__saved_ints;
+#define CT__SHAPE(s) (s).ndim, (s).sizes
+
+CT_EXTERN_C_END
+#endif /* CT_AUTOGRAD_H */
+
 /* ---- ctorch/ops.h ---- */
-/* ctorch/ops.h - built-in operators: typed frontends and reference kernels.
+/* ctorch/ops.h - reference kernels of the built-in operators, and derivative helpers.
  * Component of ctorch.h; see there for the overview and licence.
  *
  * Naming: ct_OP is the functional form (new tensor or NULL), ct_OP_ the
@@ -1057,8 +1202,8 @@ CT_EXTERN_C_END
  * (e.g. add's alpha); the short forms use the schema's defaults.
  * ct_OP_scalar takes a number for `other`, as PyTorch's .Scalar overloads.
  *
- * All built-ins are dispatched (see CT__BUILTIN_OPS below for their schemas).
- * The reference kernels here serve the CPU and Meta keys: every kernel runs
+ * gen/ops.spec names the kernel of every op at every key; they are here.
+ * The reference kernels serve the CPU and Meta keys: every kernel runs
  * its checks and output allocation, and skips the arithmetic when the
  * output lives on the meta device, so meta execution is the same code.
  */
@@ -1066,63 +1211,453 @@ CT_EXTERN_C_END
 #define CT_OPS_H
 
 
+/* The frontends (ct_add, ct_relu_, ct_sum_out, ...) are generated from
+ * gen/ops.spec into ctorch/generated/functions.h; docs/ops.md lists them. */
+
+#endif /* CT_OPS_H */
+
+/* ---- ctorch/generated/functions.h ---- */
+/* ctorch/generated/functions.h - GENERATED by gen/ctgen.c from gen/ops.spec; do not edit (make gen).
+ * Typed frontends for every built-in op. Each frontend checks its tensor
+ * arguments, computes the call's key set and calls the op's dispatch
+ * function, which picks the kernel (typed, or boxed through the adapter).
+ * Autograd kernels redispatch through the same functions with the keys
+ * below autograd. See docs/ops.md for the list with schemas. */
+#ifndef CT_GENERATED_FUNCTIONS_H
+#define CT_GENERATED_FUNCTIONS_H
+
+
 CT_EXTERN_C_BEGIN
 
-/* binary arithmetic: PyTorch broadcasting and type promotion */
+/* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+ * self + alpha * other */
 CTDEF ct_tensor *ct_add(ct_tensor *self, ct_tensor *other);
-CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha); /* self + alpha * other */
+CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+/* add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
 CTDEF ct_status ct_add_(ct_tensor *self, ct_tensor *other);
 CTDEF ct_status ct_add_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+/* add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+/* add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
 CTDEF ct_tensor *ct_add_scalar(ct_tensor *self, ct_scalar other);
+CTDEF ct_tensor *ct_add_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar alpha);
+/* add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
 CTDEF ct_status ct_add_scalar_(ct_tensor *self, ct_scalar other);
+CTDEF ct_status ct_add_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar alpha);
+/* sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+ * self - alpha * other */
 CTDEF ct_tensor *ct_sub(ct_tensor *self, ct_tensor *other);
-CTDEF ct_tensor *ct_sub_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha); /* self - alpha * other */
+CTDEF ct_tensor *ct_sub_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+/* sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
 CTDEF ct_status ct_sub_(ct_tensor *self, ct_tensor *other);
 CTDEF ct_status ct_sub_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+/* sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha);
+/* sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
 CTDEF ct_tensor *ct_sub_scalar(ct_tensor *self, ct_scalar other);
+CTDEF ct_tensor *ct_sub_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar alpha);
+/* sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
 CTDEF ct_status ct_sub_scalar_(ct_tensor *self, ct_scalar other);
+CTDEF ct_status ct_sub_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar alpha);
+/* mul.Tensor(Tensor self, Tensor other) -> Tensor */
 CTDEF ct_tensor *ct_mul(ct_tensor *self, ct_tensor *other);
+/* mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 CTDEF ct_status ct_mul_(ct_tensor *self, ct_tensor *other);
+/* mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* mul.Scalar(Tensor self, Scalar other) -> Tensor */
 CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other);
+/* mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other);
-CTDEF ct_tensor *ct_div(ct_tensor *self, ct_tensor *other); /* true division: integers give float32 */
+/* div.Tensor(Tensor self, Tensor other) -> Tensor
+ * true division: integers give float32 */
+CTDEF ct_tensor *ct_div(ct_tensor *self, ct_tensor *other);
+/* div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
 CTDEF ct_status ct_div_(ct_tensor *self, ct_tensor *other);
+/* div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* div.Scalar(Tensor self, Scalar other) -> Tensor */
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other);
+/* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
-
-/* unary */
+/* neg(Tensor self) -> Tensor */
 CTDEF ct_tensor *ct_neg(ct_tensor *self);
+/* neg_(Tensor(a!) self) -> Tensor(a!) */
 CTDEF ct_status ct_neg_(ct_tensor *self);
+/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
+/* relu(Tensor self) -> Tensor */
 CTDEF ct_tensor *ct_relu(ct_tensor *self);
+/* relu_(Tensor(a!) self) -> Tensor(a!) */
 CTDEF ct_status ct_relu_(ct_tensor *self);
-CTDEF ct_tensor *ct_exp(ct_tensor *self); /* integers give float32 */
+/* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
+ * grad_output where self > threshold, else 0 (relu's derivative) */
+CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
+/* exp(Tensor self) -> Tensor
+ * integers give float32 */
+CTDEF ct_tensor *ct_exp(ct_tensor *self);
+/* exp_(Tensor(a!) self) -> Tensor(a!) */
 CTDEF ct_status ct_exp_(ct_tensor *self);
+/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self);
-
-/* reductions: integers and bool sum to int64 unless dtype says otherwise */
+/* tanh(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_tanh(ct_tensor *self);
+/* tanh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_tanh_(ct_tensor *self);
+/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self);
+/* sigmoid(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
+/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sigmoid_(ct_tensor *self);
+/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype); /* CT_DTYPE_NONE: default */
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int ndims, const int64_t *dims, bool keepdim);
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int ndims, const int64_t *dims, bool keepdim, ct_dtype dtype);
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int ndims, const int64_t *dims, bool keepdim);
-
-/* matrix product of two 2-D tensors (naive reference kernel) */
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * an empty dim list reduces every dim */
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * floating dtypes only, as in PyTorch */
+CTDEF ct_tensor *ct_mean(ct_tensor *self);
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mm(Tensor self, Tensor mat2) -> Tensor */
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
-
-/* copies and fills: any strides, any dtypes, src broadcast to self */
+/* matmul(Tensor self, Tensor other) -> Tensor
+ * 1-D and 2-D operands (dot, mv, vm, mm); batched operands arrive with bmm */
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
+/* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
+ * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
+CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking);
+/* fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
 CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value);
+/* clone(Tensor self) -> Tensor
+ * a contiguous copy */
+CTDEF ct_tensor *ct_clone(ct_tensor *self);
+/* contiguous(Tensor(a) self) -> Tensor(a)
+ * self itself (a new reference) when already contiguous */
+CTDEF ct_tensor *ct_contiguous(ct_tensor *self);
+/* _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_to_copy(ct_tensor *self);
+CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype);
+/* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)
+ * self itself (a new reference) when the dtype already matches */
+CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype);
+/* view(Tensor(a) self, int[] size) -> Tensor(a)
+ * one size may be -1 */
+CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size);
+/* reshape(Tensor(a) self, int[] shape) -> Tensor(a)
+ * a view when the strides allow, else a copy */
+CTDEF ct_tensor *ct_reshape(ct_tensor *self, int shape_len, const int64_t *shape);
+/* transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
+CTDEF ct_tensor *ct_transpose(ct_tensor *self, int64_t dim0, int64_t dim1);
+/* t(Tensor(a) self) -> Tensor(a)
+ * transpose of a tensor of rank <= 2 */
+CTDEF ct_tensor *ct_t(ct_tensor *self);
+/* permute(Tensor(a) self, int[] dims) -> Tensor(a) */
+CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims);
+/* expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)
+ * -1 keeps a size */
+CTDEF ct_tensor *ct_expand(ct_tensor *self, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_expand_ex(ct_tensor *self, int size_len, const int64_t *size, bool implicit);
+/* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
+CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *size);
+/* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
+CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim);
+/* squeeze(Tensor(a) self) -> Tensor(a)
+ * drops every size-1 dim */
+CTDEF ct_tensor *ct_squeeze(ct_tensor *self);
+/* squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
+CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *self, int64_t dim);
+/* flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a) */
+CTDEF ct_tensor *ct_flatten(ct_tensor *self, int64_t start_dim, int64_t end_dim);
+/* select.int(Tensor(a) self, int dim, int index) -> Tensor(a) */
+CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index);
+/* select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor
+ * zeros of input_sizes with grad_output at select(dim, index) */
+CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t index);
+/* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a)
+ * start/end are clamped like Python slices; step > 0 */
+CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
+CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
+CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length);
+/* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)
+ * bounds-checked against the storage */
+CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset);
+/* alias(Tensor(a) self) -> Tensor(a)
+ * a new handle on the same view */
+CTDEF ct_tensor *ct_alias(ct_tensor *self);
+/* detach(Tensor(a) self) -> Tensor(a)
+ * shares self's data, outside the autograd graph */
+CTDEF ct_tensor *ct_detach(ct_tensor *self);
 
 CT_EXTERN_C_END
-#endif /* CT_OPS_H */
+#endif /* CT_GENERATED_FUNCTIONS_H */
+
+/* ---- ctorch/generated/autograd_functions.h ---- */
+/* ctorch/generated/autograd_functions.h - GENERATED by gen/ctgen.c from gen/ops.spec and
+ * gen/derivatives.spec; do not edit (make gen).
+ * Per differentiable op: a node struct holding what its formulas need, the
+ * backward function (the formulas, written with ct ops, so they are
+ * differentiable themselves), and the autograd kernel that records the node
+ * and redispatches below autograd. See ctorch/autograd.h for the engine. */
+#ifndef CT_GENERATED_AUTOGRAD_FUNCTIONS_H
+#define CT_GENERATED_AUTOGRAD_FUNCTIONS_H
+#endif
+
+/* ---- ctorch/generated/registration.h ---- */
+/* ctorch/generated/registration.h - GENERATED by gen/ctgen.c from gen/ops.spec; do not edit (make gen).
+ * The boxing adapter of every C signature, and the tables ct__init feeds to
+ * the registry: schemas, kernels per key, autograd kernels. */
+#ifndef CT_GENERATED_REGISTRATION_H
+#define CT_GENERATED_REGISTRATION_H
+#endif
+
+/* ---- ctorch/init.h ---- */
+/* ctorch/init.h - registers the built-in operators, once, on first use.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * Everything comes from the generated tables (ctorch/generated/
+ * registration.h): adapters, schemas, kernels per key, autograd kernels.
+ * Keys without a functionality yet fall through for every op. Ops without
+ * an autograd kernel (users' ops registered with ct_impl only) get the
+ * autograd fallback: it records a node that fails with a clear error if a
+ * backward reaches it, as PyTorch's autogradNotImplementedFallback.
+ */
+#ifndef CT_INIT_H
+#define CT_INIT_H
+#endif
+
+/* ---- ctorch/custom.h ---- */
+/* ctorch/custom.h - users' own operators: CT_DEFINE_OP.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * From your own .c file (C11), one definition gives an op that behaves like
+ * a built-in: a schema in the registry, a typed frontend, kernels per
+ * backend, a meta (shape) function, and optionally a derivative. It then
+ * works with no-grad, autograd, boxed calls and fallbacks, the meta device
+ * and every backend it has a kernel for; ct_opcheck checks it.
+ *
+ *   // out = self * factor
+ *   static ct_tensor *scale_cpu(ct_keyset ks, ct_tensor *self, double factor) { ... }
+ *   static ct_tensor *scale_meta(ct_keyset ks, ct_tensor *self, double factor) {
+ *     return ct_empty_like(self);               // self is a meta tensor: shape only
+ *   }
+ *   static ct_status scale_backward(const ct_backward_ctx *c, ct_tensor **grad_inputs) {
+ *     grad_inputs[0] = ct_mul_scalar(c->grad, ct_float(c->args[1].v.d));
+ *     return grad_inputs[0] ? CT_OK : ct_last_error();
+ *   }
+ *   CT_DEFINE_OP(my_scale, "mylib::scale(Tensor self, float factor) -> Tensor",
+ *                CT_PARAMS(ct_tensor *, self, double, factor),
+ *                .cpu = CT_FN(scale_cpu), .meta = CT_FN(scale_meta), .backward = scale_backward)
+ *
+ *   ct_tensor *y = my_scale(x, 2.0);           // the typed frontend
+ *
+ * - Kernels have the op's C signature: ct_tensor *fn(ct_keyset, params...),
+ *   cast with CT_FN. Parameter types: ct_tensor *, double (float), int64_t
+ *   (int), bool, ct_scalar (Scalar), ct_dtype (ScalarType). Up to 6.
+ * - .composite is one kernel for every backend (CompositeExplicitAutograd).
+ * - The derivative receives the call's arguments (tensors saved and checked
+ *   for in-place changes), the output and its gradient, and fills
+ *   grad_inputs[i] for the i-th Tensor parameter when ct_backward_needs(c, i).
+ *   Write it with ct ops and double backward works too. Without one, using
+ *   the op on tensors that require grad records a node that reports the
+ *   missing derivative if a backward reaches it.
+ * - Registration happens before main() (GCC/Clang constructor) and again,
+ *   idempotently, on the first call of the frontend. Elsewhere call
+ *   NAME_register() once yourself. CT_DEFINE_OP needs C11 (_Generic); from
+ *   C++ use ct_define_op directly.
+ */
+#ifndef CT_CUSTOM_H
+#define CT_CUSTOM_H
+
+
+CT_EXTERN_C_BEGIN
+
+typedef struct ct_backward_ctx {
+  const ct_op *op;
+  int num_args;
+  const ct_value *args; /* the call's arguments, in schema order */
+  ct_tensor *output;    /* the op's result */
+  ct_tensor *grad;      /* gradient of the output */
+  const ct_node *node;
+} ct_backward_ctx;
+typedef ct_status (*ct_backward_fn)(const ct_backward_ctx *ctx, ct_tensor **grad_inputs);
+/* Does the i-th Tensor argument need a gradient? */
+CTDEF bool ct_backward_needs(const ct_backward_ctx *ctx, int i);
+
+/* An op's description; zero fields are absent. */
+typedef struct ct_op_def {
+  const char *schema;       /* "ns::name(Tensor self, float factor) -> Tensor" */
+  ct_unboxed_fn cpu, cuda, meta;
+  ct_unboxed_fn composite;  /* CompositeExplicitAutograd: every backend */
+  ct_backward_fn backward;  /* derivative; NULL: not differentiable */
+} ct_op_def;
+
+/* Registers the op (idempotent for the same schema). `adapter` boxes calls
+ * to the typed kernels (CT_DEFINE_OP writes it); NULL if one is already
+ * registered for the signature. Returns the op or NULL. */
+CTDEF ct_op *ct_define_op(const ct_op_def *def, ct_boxed_fn adapter);
+/* Calls an op with boxed arguments and returns its single tensor result
+ * (tracked like any frontend's result). */
+CTDEF ct_tensor *ct_call_op(const ct_op *op, int nargs, const ct_value *args);
+
+CT_EXTERN_C_END
+
+/* ---- CT_DEFINE_OP (C11) ---- */
+#ifndef __cplusplus
+#define CT_PARAMS(...) (__VA_ARGS__)
+#define CT__PN(...) CT__PN_(__VA_ARGS__, 6, x, 5, x, 4, x, 3, x, 2, x, 1, x, 0)
+#define CT__PN_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, n, ...) n
+#define CT__STRIP(...) __VA_ARGS__
+#define CT__APPLY(m, args) m args
+#define CT__PCAT(a, b) CT__PCAT_(a, b)
+#define CT__PCAT_(a, b) a##b
+/* T name pairs -> "T name, ..." */
+#define CT__DECL1(T, a) T a
+#define CT__DECL2(T, a, ...) T a, CT__DECL1(__VA_ARGS__)
+#define CT__DECL3(T, a, ...) T a, CT__DECL2(__VA_ARGS__)
+#define CT__DECL4(T, a, ...) T a, CT__DECL3(__VA_ARGS__)
+#define CT__DECL5(T, a, ...) T a, CT__DECL4(__VA_ARGS__)
+#define CT__DECL6(T, a, ...) T a, CT__DECL5(__VA_ARGS__)
+/* -> ", T, ..." (the kernel's parameter types after ct_keyset) */
+#define CT__TYPES1(T, a) , T
+#define CT__TYPES2(T, a, ...) , T CT__TYPES1(__VA_ARGS__)
+#define CT__TYPES3(T, a, ...) , T CT__TYPES2(__VA_ARGS__)
+#define CT__TYPES4(T, a, ...) , T CT__TYPES3(__VA_ARGS__)
+#define CT__TYPES5(T, a, ...) , T CT__TYPES4(__VA_ARGS__)
+#define CT__TYPES6(T, a, ...) , T CT__TYPES5(__VA_ARGS__)
+/* -> "ct_box(a), ..." */
+#define CT__BOX1(T, a) ct_box(a)
+#define CT__BOX2(T, a, ...) ct_box(a), CT__BOX1(__VA_ARGS__)
+#define CT__BOX3(T, a, ...) ct_box(a), CT__BOX2(__VA_ARGS__)
+#define CT__BOX4(T, a, ...) ct_box(a), CT__BOX3(__VA_ARGS__)
+#define CT__BOX5(T, a, ...) ct_box(a), CT__BOX4(__VA_ARGS__)
+#define CT__BOX6(T, a, ...) ct_box(a), CT__BOX5(__VA_ARGS__)
+/* -> ", unbox(T, v[i]), ..." */
+#define CT__UNBOX1(i, T, a) , ct_unbox(T, &v_[i])
+#define CT__UNBOX2(i, T, a, ...) , ct_unbox(T, &v_[i]) CT__UNBOX1(i + 1, __VA_ARGS__)
+#define CT__UNBOX3(i, T, a, ...) , ct_unbox(T, &v_[i]) CT__UNBOX2(i + 1, __VA_ARGS__)
+#define CT__UNBOX4(i, T, a, ...) , ct_unbox(T, &v_[i]) CT__UNBOX3(i + 1, __VA_ARGS__)
+#define CT__UNBOX5(i, T, a, ...) , ct_unbox(T, &v_[i]) CT__UNBOX4(i + 1, __VA_ARGS__)
+#define CT__UNBOX6(i, T, a, ...) , ct_unbox(T, &v_[i]) CT__UNBOX5(i + 1, __VA_ARGS__)
+
+static inline ct_value ct__box_int(int i) { return ct_value_int(i); }
+/* A C value as a boxed value, by its type. */
+#define ct_box(x)                                                                                         \
+  _Generic((x), ct_tensor *: ct_value_tensor, double: ct_value_double, float: ct_value_double,            \
+           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar,      \
+           ct_dtype: ct_value_dtype)(x)
+static inline ct_tensor *ct__unbox_t(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
+static inline double ct__unbox_d(const ct_value *v) { return v->v.d; }
+static inline int64_t ct__unbox_i(const ct_value *v) { return v->v.i; }
+static inline bool ct__unbox_b(const ct_value *v) { return v->v.b; }
+static inline ct_scalar ct__unbox_s(const ct_value *v) { return v->v.scalar; }
+static inline ct_dtype ct__unbox_dt(const ct_value *v) { return v->v.dtype; }
+/* A boxed value as C type T. */
+#define ct_unbox(T, v)                                                                                    \
+  _Generic((T){0}, ct_tensor *: ct__unbox_t, double: ct__unbox_d, int64_t: ct__unbox_i, bool: ct__unbox_b, \
+           ct_scalar: ct__unbox_s, ct_dtype: ct__unbox_dt)(v)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CT__CONSTRUCTOR __attribute__((constructor))
+#else
+#define CT__CONSTRUCTOR
+#endif
+
+#define CT_DEFINE_OP(name, schema_text, params, ...) \
+  CT__DEFINE_OP(name, schema_text, CT__APPLY(CT__PN, params), CT__STRIP params, __VA_ARGS__)
+#define CT__DEFINE_OP(name, schema_text, n, plist, ...) CT__DEFINE_OP_(name, schema_text, n, (plist), __VA_ARGS__)
+#define CT__DEFINE_OP_(name, schema_text, n, params, ...)                                                     \
+  static const ct_op *name##__op;                                                                           \
+  /* boxed -> typed kernel */                                                                               \
+  static ct_status name##__adapter(const ct_kernel *k_, const ct_op *op_, ct_keyset ks_, ct_stack *s_) {    \
+    const ct_value *v_ = s_->items + s_->size - n;                                                          \
+    ct_tensor *r_ = ((ct_tensor * (*)(ct_keyset CT__APPLY(CT__PCAT(CT__TYPES, n), params))) k_->unboxed)(    \
+        ks_ CT__APPLY(CT__PCAT(CT__UNBOX, n), (0, CT__STRIP params)));                                       \
+    ct_value out_;                                                                                          \
+    (void)op_;                                                                                              \
+    ct_stack_drop(s_, n);                                                                                   \
+    if (!r_) return ct_last_error();                                                                        \
+    out_ = ct_value_tensor(r_);                                                                             \
+    out_.owned = 1;                                                                                         \
+    if (ct_stack_push(s_, out_) != CT_OK) return ct_release(r_), ct_last_error();                          \
+    return CT_OK;                                                                                           \
+  }                                                                                                         \
+  void name##_register(void) {                                                                              \
+    ct_op_def d_ = {.schema = schema_text, __VA_ARGS__};                                                    \
+    name##__op = ct_define_op(&d_, name##__adapter);                                                        \
+  }                                                                                                         \
+  static CT__CONSTRUCTOR void name##__init(void) { name##_register(); }                                     \
+  ct_tensor *name(CT__APPLY(CT__PCAT(CT__DECL, n), params)) {                                               \
+    const ct_value args_[] = {CT__APPLY(CT__PCAT(CT__BOX, n), params)};                                     \
+    if (!name##__op) name##_register();                                                                     \
+    return ct_call_op(name##__op, n, args_);                                                                \
+  }
+#endif /* __cplusplus */
+
+#endif /* CT_CUSTOM_H */
+
+/* ---- ctorch/check.h ---- */
+/* ctorch/check.h - gradcheck, gradgradcheck and opcheck.
+ * Component of ctorch.h; see there for the overview and licence.
+ *
+ * ct_gradcheck compares the analytic Jacobian (one backward per output
+ * element) with central finite differences in float64, as
+ * torch.autograd.gradcheck. ct_gradgradcheck runs gradcheck on the function
+ * x -> sum_i <d(sum <f(x), v>)/dx_i, u_i> for fixed random v and u, so the
+ * derivative's own derivative (create_graph) is checked.
+ *
+ * ct_opcheck(op, args) checks an operator as seed 002's custom-op
+ * checklist asks, whatever its signature: the boxed call and the typed
+ * frontend agree; the meta kernel (shape function) gives the kernel's shape
+ * and dtype; the in-place and out= variants (found by name in the registry)
+ * agree with the functional one; and the derivative passes gradcheck.
+ * Failures are CT_ERR_STATE with a message saying which check and where.
+ */
+#ifndef CT_CHECK_H
+#define CT_CHECK_H
+
+
+CT_EXTERN_C_BEGIN
+
+/* The function under test: a new tensor from the inputs (or NULL). */
+typedef ct_tensor *(*ct_check_fn)(ct_tensor *const *inputs, void *ctx);
+
+/* Zero fields take torch's defaults: eps 1e-6, atol 1e-5, rtol 1e-3. */
+typedef struct ct_gradcheck_opts {
+  double eps, atol, rtol;
+} ct_gradcheck_opts;
+
+/* Inputs that require grad are differentiated; they must be float64. */
+CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const *inputs, const ct_gradcheck_opts *opts);
+CTDEF ct_status ct_gradgradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const *inputs, const ct_gradcheck_opts *opts);
+
+typedef struct ct_opcheck_opts {
+  bool skip_gradcheck; /* e.g. ops whose derivative is not implemented */
+  bool gradgradcheck;  /* also check second order */
+  double atol, rtol;   /* variant agreement; zero: 1e-6 and 1e-5 */
+} ct_opcheck_opts;
+/* args: the op's arguments, as for a boxed call (borrowed). opts may be NULL. */
+CTDEF ct_status ct_opcheck(const char *op, int nargs, const ct_value *args, const ct_opcheck_opts *opts);
+
+CT_EXTERN_C_END
+#endif /* CT_CHECK_H */
 
 /* ---- ctorch/print.h ---- */
 /* ctorch/print.h - tensors as text, character for character as PyTorch prints them.
@@ -1640,6 +2175,260 @@ CTDEF void ct_global_keys_set(ct_keyset ks) { ct__atomic_store(&ct__global_keys,
 
 CT_EXTERN_C_END
 #endif /* CT__KEYS_IMPL */
+/* ---- ctorch/schema.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__SCHEMA_IMPL)
+#define CT__SCHEMA_IMPL
+#include <stdio.h>
+CT_EXTERN_C_BEGIN
+
+/* ---- schema parser ----
+ * name[.overload](Type name[=default], ..., *, ...) -> Ret | (Ret, Ret) */
+typedef struct ct__parser {
+  const char *text, *p;
+  const char *err;
+} ct__parser;
+
+static void ct__skip_ws(ct__parser *ps) {
+  while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n') ps->p++;
+}
+static int ct__is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+static int ct__ident(ct__parser *ps, char *out, size_t cap, int allow_ns) {
+  size_t n = 0;
+  ct__skip_ws(ps);
+  while (ct__is_ident(*ps->p) || (allow_ns && ps->p[0] == ':' && ps->p[1] == ':')) {
+    int w = (*ps->p == ':') ? 2 : 1;
+    if (n + (size_t)w >= cap) {
+      ps->err = "name too long";
+      return 0;
+    }
+    memcpy(out + n, ps->p, (size_t)w);
+    n += (size_t)w;
+    ps->p += w;
+  }
+  out[n] = '\0';
+  if (!n) ps->err = "expected a name";
+  return n > 0;
+}
+static int ct__expect(ct__parser *ps, char c, const char *what) {
+  ct__skip_ws(ps);
+  if (*ps->p != c) {
+    ps->err = what;
+    return 0;
+  }
+  ps->p++;
+  return 1;
+}
+
+static int ct__parse_type(ct__parser *ps, ct_arg *a) {
+  char word[32];
+  if (!ct__ident(ps, word, sizeof word, 0)) {
+    ps->err = "expected a type";
+    return 0;
+  }
+  if (!strcmp(word, "Tensor")) a->type = CT_TYPE_TENSOR;
+  else if (!strcmp(word, "int") || !strcmp(word, "SymInt")) a->type = CT_TYPE_INT;
+  else if (!strcmp(word, "float")) a->type = CT_TYPE_FLOAT;
+  else if (!strcmp(word, "bool")) a->type = CT_TYPE_BOOL;
+  else if (!strcmp(word, "Scalar")) a->type = CT_TYPE_SCALAR;
+  else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
+  else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
+  else {
+    ps->err = "unknown type";
+    ps->p -= strlen(word);
+    return 0;
+  }
+  if (*ps->p == '(') { /* alias annotation (a) or (a!) */
+    ps->p++;
+    if (*ps->p < 'a' || *ps->p > 'z') {
+      ps->err = "expected an alias letter";
+      return 0;
+    }
+    a->alias = *ps->p++;
+    if (*ps->p == '!') {
+      a->is_write = true;
+      ps->p++;
+    }
+    if (*ps->p++ != ')') {
+      ps->p--;
+      ps->err = "expected ')' after alias annotation";
+      return 0;
+    }
+    if (a->type != CT_TYPE_TENSOR) {
+      ps->err = "alias annotation on a non-tensor";
+      return 0;
+    }
+  }
+  if (*ps->p == '[') { /* list, optionally sized */
+    ps->p++;
+    while (*ps->p >= '0' && *ps->p <= '9') a->list_size = a->list_size * 10 + (*ps->p++ - '0');
+    if (*ps->p++ != ']') {
+      ps->p--;
+      ps->err = "expected ']'";
+      return 0;
+    }
+    if (a->type == CT_TYPE_INT) a->type = CT_TYPE_INT_LIST;
+    else if (a->type == CT_TYPE_TENSOR) a->type = CT_TYPE_TENSOR_LIST;
+    else {
+      ps->err = "only int[] and Tensor[] lists are supported";
+      return 0;
+    }
+  }
+  if (*ps->p == '?') {
+    a->optional = true;
+    ps->p++;
+  }
+  return 1;
+}
+
+static const char *ct__type_code(const ct_arg *a) {
+  switch (a->type) {
+  case CT_TYPE_TENSOR: return a->is_write ? "Tw" : a->optional ? "T?" : "T";
+  case CT_TYPE_INT: return a->optional ? "i?" : "i";
+  case CT_TYPE_FLOAT: return a->optional ? "f?" : "f";
+  case CT_TYPE_BOOL: return a->optional ? "b?" : "b";
+  case CT_TYPE_SCALAR: return a->optional ? "S?" : "S";
+  case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
+  case CT_TYPE_INT_LIST: return "I";    /* ct_int_list; None is data NULL, n -1 */
+  case CT_TYPE_TENSOR_LIST: return "L";
+  case CT_TYPE_STR: return "s";
+  }
+  return "?";
+}
+
+static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out);
+CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) { return ct__schema_parse("ct_schema_parse", text, out); }
+static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out) {
+  ct__parser ps;
+  int kw = 0, i;
+  size_t len = 0;
+  if (!text) return ct__fail_null(op, "schema");
+  if (!out) return ct__fail_null(op, "out");
+  memset(out, 0, sizeof *out);
+  ps.text = ps.p = text;
+  ps.err = NULL;
+  if (!ct__ident(&ps, out->name, sizeof out->name, 1)) goto fail;
+  if (*ps.p == '.') {
+    ps.p++;
+    if (!ct__ident(&ps, out->overload, sizeof out->overload, 0)) goto fail;
+  }
+  if (!ct__expect(&ps, '(', "expected '('")) goto fail;
+  ct__skip_ws(&ps);
+  while (*ps.p != ')') {
+    ct_arg *a;
+    if ((out->nargs || kw) && !ct__expect(&ps, ',', "expected ',' or ')'")) goto fail;
+    ct__skip_ws(&ps);
+    if (*ps.p == '*') {
+      if (kw) {
+        ps.err = "'*' given twice";
+        goto fail;
+      }
+      kw = 1;
+      ps.p++;
+      ct__skip_ws(&ps);
+      continue;
+    }
+    if (out->nargs >= CT_MAX_ARGS) {
+      ps.err = "too many arguments";
+      goto fail;
+    }
+    a = &out->args[out->nargs];
+    if (!ct__parse_type(&ps, a)) goto fail;
+    if (!ct__ident(&ps, a->name, sizeof a->name, 0)) goto fail;
+    a->kwarg_only = kw != 0;
+    for (i = 0; i < out->nargs; i++) {
+      if (!strcmp(out->args[i].name, a->name)) {
+        ps.err = "duplicate argument name";
+        goto fail;
+      }
+    }
+    ct__skip_ws(&ps);
+    if (*ps.p == '=') {
+      size_t n = 0;
+      int depth = 0;
+      ps.p++;
+      ct__skip_ws(&ps);
+      while (*ps.p && (depth > 0 || (*ps.p != ',' && *ps.p != ')'))) {
+        if (*ps.p == '[' || *ps.p == '(') depth++;
+        if (*ps.p == ']' || *ps.p == ')') depth--;
+        if (n + 1 >= sizeof a->default_value) {
+          ps.err = "default value too long";
+          goto fail;
+        }
+        a->default_value[n++] = *ps.p++;
+      }
+      while (n && a->default_value[n - 1] == ' ') n--;
+      a->default_value[n] = '\0';
+      if (!n) {
+        ps.err = "expected a default value";
+        goto fail;
+      }
+    }
+    out->nargs++;
+    ct__skip_ws(&ps);
+    if (!*ps.p) {
+      ps.err = "expected ',' or ')'";
+      goto fail;
+    }
+  }
+  ps.p++;
+  ct__skip_ws(&ps);
+  if (ps.p[0] != '-' || ps.p[1] != '>') {
+    ps.err = "expected '->'";
+    goto fail;
+  }
+  ps.p += 2;
+  ct__skip_ws(&ps);
+  if (*ps.p == '(') { /* tuple of returns, possibly empty */
+    ps.p++;
+    ct__skip_ws(&ps);
+    while (*ps.p != ')') {
+      if (out->nrets && !ct__expect(&ps, ',', "expected ',' or ')' in returns")) goto fail;
+      if (out->nrets >= CT_MAX_RETURNS) {
+        ps.err = "too many returns";
+        goto fail;
+      }
+      if (!ct__parse_type(&ps, &out->rets[out->nrets])) goto fail;
+      ct__skip_ws(&ps);
+      if (ct__is_ident(*ps.p) && !ct__ident(&ps, out->rets[out->nrets].name, sizeof out->rets[0].name, 0)) goto fail;
+      out->nrets++;
+      ct__skip_ws(&ps);
+      if (!*ps.p) {
+        ps.err = "expected ')' after returns";
+        goto fail;
+      }
+    }
+    ps.p++;
+  } else {
+    if (!ct__parse_type(&ps, &out->rets[0])) goto fail;
+    out->nrets = 1;
+  }
+  ct__skip_ws(&ps);
+  if (*ps.p) {
+    ps.err = "unexpected text after the returns";
+    goto fail;
+  }
+  /* C signature code: argument codes, "->", return codes */
+  for (i = 0; i < out->nargs; i++) {
+    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "", ct__type_code(&out->args[i]));
+    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
+    len += (size_t)n;
+  }
+  for (i = 0; i < out->nrets; i++) {
+    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "->", ct__type_code(&out->rets[i]));
+    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
+    len += (size_t)n;
+  }
+  if (out->nrets == 0 && len + 2 < sizeof out->signature) memcpy(out->signature + len, "->", 3);
+  return CT_OK;
+fail:
+  return ct_fail(CT_ERR_SCHEMA, op, "malformed schema '%s' at offset %d: %s", text, (int)(ps.p - ps.text),
+                 ps.err ? ps.err : "syntax error");
+}
+
+CT_EXTERN_C_END
+#endif /* CT__SCHEMA_IMPL */
 /* ---- ctorch/tensor.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__TENSOR_IMPL)
 #define CT__TENSOR_IMPL
@@ -1916,7 +2705,7 @@ static ct_tensor *ct__make_view(const ct_tensor *t, int ndim, const int64_t *siz
   for (i = 0; i < ndim; i++) numel *= sizes[i];
   ct__atomic_add(&t->storage->refcount, 1);
   v = ct__tensor_wrap(t->storage, (ct_dtype)t->dtype, ndim, sizes, strides, offset, numel);
-  if (v) v->keys = t->keys;
+  if (v) v->keys = t->keys & ~CT_AUTOGRAD_KEYS; /* a view starts outside the graph; autograd kernels attach it */
   return v;
 }
 
@@ -1935,7 +2724,6 @@ CTDEF void ct_release(ct_tensor *t) {
   ct__local_add(ct__stats()->live_tensors, -1);
 }
 
-static void ct__autograd_release(ct_tensor *t) { t->autograd = NULL; }
 
 /* ---- temporaries ---- */
 CTDEF ct_tensor *ct_keep(ct_tensor *t) {
@@ -2209,7 +2997,7 @@ static int ct__infer_shape(const char *op, int ndim, const int64_t *sizes, int64
   return 1;
 }
 
-CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes) {
+static ct_tensor *ct__view_impl(ct_tensor *t, int ndim, const int64_t *sizes) {
   static const char *op = "ct_view";
   int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
   CT__CHECK_T(op, t);
@@ -2222,27 +3010,8 @@ CTDEF ct_tensor *ct_view(ct_tensor *t, int ndim, const int64_t *sizes) {
   return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
 }
 
-CTDEF ct_tensor *ct_reshape(ct_tensor *t, int ndim, const int64_t *sizes) {
-  static const char *op = "ct_reshape";
-  int64_t shape[CT_MAX_DIMS], strides[CT_MAX_DIMS];
-  ct_tensor *c, *v;
-  CT__CHECK_T(op, t);
-  if (!ct__infer_shape(op, ndim, sizes, t->numel, shape)) return NULL;
-  if (ct__view_strides(t->ndim, t->sizes, t->strides, t->numel, ndim, shape, strides))
-    return ct__track(ct__make_view(t, ndim, shape, strides, t->offset));
-  c = ct__empty_like(op, t, (ct_dtype)t->dtype);
-  if (!c) return NULL;
-  if (ct_copy_(c, t) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  ct__contiguous_strides(ndim, shape, strides);
-  v = ct__make_view(c, ndim, shape, strides, 0);
-  ct_release(c);
-  return ct__track(v);
-}
 
-CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
+static ct_tensor *ct__as_strided_impl(ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset) {
   static const char *op = "ct_as_strided";
   int64_t numel, last = 0, storage_elems;
   int i;
@@ -2271,7 +3040,7 @@ CTDEF ct_tensor *ct_as_strided(ct_tensor *t, int ndim, const int64_t *sizes, con
   return ct__track(ct__make_view(t, ndim, sizes, strides, offset));
 }
 
-CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1) {
+static ct_tensor *ct__transpose_impl(ct_tensor *t, int64_t dim0, int64_t dim1) {
   static const char *op = "ct_transpose";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], tmp;
   CT__CHECK_T(op, t);
@@ -2285,14 +3054,14 @@ CTDEF ct_tensor *ct_transpose(ct_tensor *t, int64_t dim0, int64_t dim1) {
   return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset));
 }
 
-CTDEF ct_tensor *ct_t(ct_tensor *t) {
+static ct_tensor *ct__t_impl(ct_tensor *t) {
   CT__CHECK_T("ct_t", t);
   if (t->ndim > 2)
     return ct_fail(CT_ERR_RANK, "ct_t", "expects a tensor with <= 2 dimensions, but self is %dD", t->ndim), (ct_tensor *)NULL;
   return ct_transpose(t, 0, t->ndim < 2 ? 0 : 1);
 }
 
-CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims) {
+static ct_tensor *ct__permute_impl(ct_tensor *t, int ndim, const int64_t *dims) {
   static const char *op = "ct_permute";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
   int seen[CT_MAX_DIMS] = {0};
@@ -2313,7 +3082,7 @@ CTDEF ct_tensor *ct_permute(ct_tensor *t, int ndim, const int64_t *dims) {
   return ct__track(ct__make_view(t, ndim, sizes, strides, t->offset));
 }
 
-CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
+static ct_tensor *ct__flatten_impl(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
   static const char *op = "ct_flatten";
   int64_t sizes[CT_MAX_DIMS], n = 1;
   int i, k = 0;
@@ -2333,7 +3102,7 @@ CTDEF ct_tensor *ct_flatten(ct_tensor *t, int64_t start_dim, int64_t end_dim) {
   return ct_reshape(t, k, sizes);
 }
 
-static ct_tensor *ct__squeeze_impl(ct_tensor *t, int64_t only_dim) {
+static ct_tensor *ct__squeeze_dims(ct_tensor *t, int64_t only_dim) {
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
   int i, k = 0;
   for (i = 0; i < t->ndim; i++) {
@@ -2343,17 +3112,17 @@ static ct_tensor *ct__squeeze_impl(ct_tensor *t, int64_t only_dim) {
   }
   return ct__track(ct__make_view(t, k, sizes, strides, t->offset));
 }
-CTDEF ct_tensor *ct_squeeze(ct_tensor *t) {
+static ct_tensor *ct__squeeze_impl(ct_tensor *t) {
   CT__CHECK_T("ct_squeeze", t);
-  return ct__squeeze_impl(t, -1);
+  return ct__squeeze_dims(t, -1);
 }
-CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *t, int64_t dim) {
+static ct_tensor *ct__squeeze_dim_impl(ct_tensor *t, int64_t dim) {
   CT__CHECK_T("ct_squeeze_dim", t);
   if ((dim = ct__wrap_dim("ct_squeeze_dim", dim, t->ndim)) < 0) return NULL;
-  return ct__squeeze_impl(t, t->ndim ? dim : -2);
+  return ct__squeeze_dims(t, t->ndim ? dim : -2);
 }
 
-CTDEF ct_tensor *ct_unsqueeze(ct_tensor *t, int64_t dim) {
+static ct_tensor *ct__unsqueeze_impl(ct_tensor *t, int64_t dim) {
   static const char *op = "ct_unsqueeze";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
   int i, k = 0;
@@ -2420,12 +3189,9 @@ static ct_tensor *ct__expand(const char *op, ct_tensor *t, int ndim, const int64
   if (ct__checked_numel(op, ndim, out_sizes, (ct_dtype)t->dtype) < 0) return NULL;
   return ct__track(ct__make_view(t, ndim, out_sizes, out_strides, t->offset));
 }
-CTDEF ct_tensor *ct_expand(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
-CTDEF ct_tensor *ct_broadcast_to(ct_tensor *t, int ndim, const int64_t *sizes) {
-  return ct__expand("ct_broadcast_to", t, ndim, sizes, 1);
-}
+static ct_tensor *ct__expand_impl(ct_tensor *t, int ndim, const int64_t *sizes) { return ct__expand("ct_expand", t, ndim, sizes, 1); }
 
-CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
+static ct_tensor *ct__slice_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step) {
   static const char *op = "ct_slice";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
   CT__CHECK_T(op, t);
@@ -2444,7 +3210,7 @@ CTDEF ct_tensor *ct_slice(ct_tensor *t, int64_t dim, int64_t start, int64_t end,
   return ct__track(ct__make_view(t, t->ndim, sizes, strides, t->offset + start * t->strides[dim]));
 }
 
-CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
+static ct_tensor *ct__narrow_impl(ct_tensor *t, int64_t dim, int64_t start, int64_t length) {
   static const char *op = "ct_narrow";
   int64_t n;
   CT__CHECK_T(op, t);
@@ -2464,7 +3230,7 @@ CTDEF ct_tensor *ct_narrow(ct_tensor *t, int64_t dim, int64_t start, int64_t len
   return ct_slice(t, dim, start, start + length, 1);
 }
 
-CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index) {
+static ct_tensor *ct__select_impl(ct_tensor *t, int64_t dim, int64_t index) {
   static const char *op = "ct_select";
   int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS], n;
   int i, k = 0;
@@ -2486,41 +3252,14 @@ CTDEF ct_tensor *ct_select(ct_tensor *t, int64_t dim, int64_t index) {
   return ct__track(ct__make_view(t, k, sizes, strides, t->offset + index * t->strides[dim]));
 }
 
-CTDEF ct_tensor *ct_alias(ct_tensor *t) {
+static ct_tensor *ct__alias_impl(ct_tensor *t) {
   CT__CHECK_T("ct_alias", t);
   return ct__track(ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset));
 }
 
 /* ---- copies ---- */
-CTDEF ct_tensor *ct_clone(const ct_tensor *t) {
-  ct_tensor *c;
-  CT__CHECK_T("ct_clone", t);
-  c = ct__empty_like("ct_clone", t, (ct_dtype)t->dtype);
-  if (c && ct_copy_(c, (ct_tensor *)t) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return ct__track(c);
-}
 
-CTDEF ct_tensor *ct_contiguous(ct_tensor *t) {
-  CT__CHECK_T("ct_contiguous", t);
-  if (ct_is_contiguous(t)) return ct__track(ct_retain(t));
-  return ct_clone(t);
-}
 
-CTDEF ct_tensor *ct_to_dtype(ct_tensor *t, ct_dtype dtype) {
-  ct_tensor *c;
-  CT__CHECK_T("ct_to_dtype", t);
-  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
-  if (t->dtype == dtype) return ct__track(ct_retain(t));
-  c = ct__empty_like("ct_to_dtype", t, dtype);
-  if (c && ct_copy_(c, t) != CT_OK) {
-    ct_release(c);
-    return NULL;
-  }
-  return ct__track(c);
-}
 
 CTDEF ct_tensor *ct_to_device(ct_tensor *t, ct_device device) {
   ct_tensor *c;
@@ -2630,7 +3369,8 @@ CTDEF ct_status ct_to_array(const ct_tensor *t, ct_dtype dtype, void *dst) {
   if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_array", "invalid dtype %d", (int)dtype);
   view = ct__from_blob(dst, t->ndim, t->sizes, NULL, dtype, NULL, NULL);
   if (!view) return ct_last_error();
-  st = ct_copy_(view, (ct_tensor *)t);
+  st = CT_OK;
+  CT_NO_GRAD { st = ct_copy_(view, (ct_tensor *)t); } /* reading values out is not an op on the graph */
   ct_release(view);
   return st;
 }
@@ -2642,252 +3382,6 @@ CT_EXTERN_C_END
 #define CT__DISPATCH_IMPL
 #include <stdio.h>
 CT_EXTERN_C_BEGIN
-
-/* ---- schema parser ----
- * name[.overload](Type name[=default], ..., *, ...) -> Ret | (Ret, Ret) */
-typedef struct ct__parser {
-  const char *text, *p;
-  const char *err;
-} ct__parser;
-
-static void ct__skip_ws(ct__parser *ps) {
-  while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n') ps->p++;
-}
-static int ct__is_ident(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-static int ct__ident(ct__parser *ps, char *out, size_t cap, int allow_ns) {
-  size_t n = 0;
-  ct__skip_ws(ps);
-  while (ct__is_ident(*ps->p) || (allow_ns && ps->p[0] == ':' && ps->p[1] == ':')) {
-    int w = (*ps->p == ':') ? 2 : 1;
-    if (n + (size_t)w >= cap) {
-      ps->err = "name too long";
-      return 0;
-    }
-    memcpy(out + n, ps->p, (size_t)w);
-    n += (size_t)w;
-    ps->p += w;
-  }
-  out[n] = '\0';
-  if (!n) ps->err = "expected a name";
-  return n > 0;
-}
-static int ct__expect(ct__parser *ps, char c, const char *what) {
-  ct__skip_ws(ps);
-  if (*ps->p != c) {
-    ps->err = what;
-    return 0;
-  }
-  ps->p++;
-  return 1;
-}
-
-static int ct__parse_type(ct__parser *ps, ct_arg *a) {
-  char word[32];
-  if (!ct__ident(ps, word, sizeof word, 0)) {
-    ps->err = "expected a type";
-    return 0;
-  }
-  if (!strcmp(word, "Tensor")) a->type = CT_TYPE_TENSOR;
-  else if (!strcmp(word, "int") || !strcmp(word, "SymInt")) a->type = CT_TYPE_INT;
-  else if (!strcmp(word, "float")) a->type = CT_TYPE_FLOAT;
-  else if (!strcmp(word, "bool")) a->type = CT_TYPE_BOOL;
-  else if (!strcmp(word, "Scalar")) a->type = CT_TYPE_SCALAR;
-  else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
-  else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
-  else {
-    ps->err = "unknown type";
-    ps->p -= strlen(word);
-    return 0;
-  }
-  if (*ps->p == '(') { /* alias annotation (a) or (a!) */
-    ps->p++;
-    if (*ps->p < 'a' || *ps->p > 'z') {
-      ps->err = "expected an alias letter";
-      return 0;
-    }
-    a->alias = *ps->p++;
-    if (*ps->p == '!') {
-      a->is_write = true;
-      ps->p++;
-    }
-    if (*ps->p++ != ')') {
-      ps->p--;
-      ps->err = "expected ')' after alias annotation";
-      return 0;
-    }
-    if (a->type != CT_TYPE_TENSOR) {
-      ps->err = "alias annotation on a non-tensor";
-      return 0;
-    }
-  }
-  if (*ps->p == '[') { /* list, optionally sized */
-    ps->p++;
-    while (*ps->p >= '0' && *ps->p <= '9') a->list_size = a->list_size * 10 + (*ps->p++ - '0');
-    if (*ps->p++ != ']') {
-      ps->p--;
-      ps->err = "expected ']'";
-      return 0;
-    }
-    if (a->type == CT_TYPE_INT) a->type = CT_TYPE_INT_LIST;
-    else if (a->type == CT_TYPE_TENSOR) a->type = CT_TYPE_TENSOR_LIST;
-    else {
-      ps->err = "only int[] and Tensor[] lists are supported";
-      return 0;
-    }
-  }
-  if (*ps->p == '?') {
-    a->optional = true;
-    ps->p++;
-  }
-  return 1;
-}
-
-static const char *ct__type_code(const ct_arg *a) {
-  switch (a->type) {
-  case CT_TYPE_TENSOR: return a->is_write ? "Tw" : a->optional ? "T?" : "T";
-  case CT_TYPE_INT: return a->optional ? "i?" : "i";
-  case CT_TYPE_FLOAT: return a->optional ? "f?" : "f";
-  case CT_TYPE_BOOL: return a->optional ? "b?" : "b";
-  case CT_TYPE_SCALAR: return a->optional ? "S?" : "S";
-  case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
-  case CT_TYPE_INT_LIST: return "I";    /* ct_int_list; None is data NULL, n -1 */
-  case CT_TYPE_TENSOR_LIST: return "L";
-  case CT_TYPE_STR: return "s";
-  }
-  return "?";
-}
-
-static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out);
-CTDEF ct_status ct_schema_parse(const char *text, ct_schema *out) { return ct__schema_parse("ct_schema_parse", text, out); }
-static ct_status ct__schema_parse(const char *op, const char *text, ct_schema *out) {
-  ct__parser ps;
-  int kw = 0, i;
-  size_t len = 0;
-  if (!text) return ct__fail_null(op, "schema");
-  if (!out) return ct__fail_null(op, "out");
-  memset(out, 0, sizeof *out);
-  ps.text = ps.p = text;
-  ps.err = NULL;
-  if (!ct__ident(&ps, out->name, sizeof out->name, 1)) goto fail;
-  if (*ps.p == '.') {
-    ps.p++;
-    if (!ct__ident(&ps, out->overload, sizeof out->overload, 0)) goto fail;
-  }
-  if (!ct__expect(&ps, '(', "expected '('")) goto fail;
-  ct__skip_ws(&ps);
-  while (*ps.p != ')') {
-    ct_arg *a;
-    if ((out->nargs || kw) && !ct__expect(&ps, ',', "expected ',' or ')'")) goto fail;
-    ct__skip_ws(&ps);
-    if (*ps.p == '*') {
-      if (kw) {
-        ps.err = "'*' given twice";
-        goto fail;
-      }
-      kw = 1;
-      ps.p++;
-      ct__skip_ws(&ps);
-      continue;
-    }
-    if (out->nargs >= CT_MAX_ARGS) {
-      ps.err = "too many arguments";
-      goto fail;
-    }
-    a = &out->args[out->nargs];
-    if (!ct__parse_type(&ps, a)) goto fail;
-    if (!ct__ident(&ps, a->name, sizeof a->name, 0)) goto fail;
-    a->kwarg_only = kw != 0;
-    for (i = 0; i < out->nargs; i++) {
-      if (!strcmp(out->args[i].name, a->name)) {
-        ps.err = "duplicate argument name";
-        goto fail;
-      }
-    }
-    ct__skip_ws(&ps);
-    if (*ps.p == '=') {
-      size_t n = 0;
-      int depth = 0;
-      ps.p++;
-      ct__skip_ws(&ps);
-      while (*ps.p && (depth > 0 || (*ps.p != ',' && *ps.p != ')'))) {
-        if (*ps.p == '[' || *ps.p == '(') depth++;
-        if (*ps.p == ']' || *ps.p == ')') depth--;
-        if (n + 1 >= sizeof a->default_value) {
-          ps.err = "default value too long";
-          goto fail;
-        }
-        a->default_value[n++] = *ps.p++;
-      }
-      while (n && a->default_value[n - 1] == ' ') n--;
-      a->default_value[n] = '\0';
-      if (!n) {
-        ps.err = "expected a default value";
-        goto fail;
-      }
-    }
-    out->nargs++;
-    ct__skip_ws(&ps);
-    if (!*ps.p) {
-      ps.err = "expected ',' or ')'";
-      goto fail;
-    }
-  }
-  ps.p++;
-  ct__skip_ws(&ps);
-  if (ps.p[0] != '-' || ps.p[1] != '>') {
-    ps.err = "expected '->'";
-    goto fail;
-  }
-  ps.p += 2;
-  ct__skip_ws(&ps);
-  if (*ps.p == '(') { /* tuple of returns, possibly empty */
-    ps.p++;
-    ct__skip_ws(&ps);
-    while (*ps.p != ')') {
-      if (out->nrets && !ct__expect(&ps, ',', "expected ',' or ')' in returns")) goto fail;
-      if (out->nrets >= CT_MAX_RETURNS) {
-        ps.err = "too many returns";
-        goto fail;
-      }
-      if (!ct__parse_type(&ps, &out->rets[out->nrets])) goto fail;
-      ct__skip_ws(&ps);
-      if (ct__is_ident(*ps.p) && !ct__ident(&ps, out->rets[out->nrets].name, sizeof out->rets[0].name, 0)) goto fail;
-      out->nrets++;
-      ct__skip_ws(&ps);
-      if (!*ps.p) {
-        ps.err = "expected ')' after returns";
-        goto fail;
-      }
-    }
-    ps.p++;
-  } else {
-    if (!ct__parse_type(&ps, &out->rets[0])) goto fail;
-    out->nrets = 1;
-  }
-  ct__skip_ws(&ps);
-  if (*ps.p) {
-    ps.err = "unexpected text after the returns";
-    goto fail;
-  }
-  /* C signature code: argument codes, "->", return codes */
-  for (i = 0; i < out->nargs; i++) {
-    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "", ct__type_code(&out->args[i]));
-    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
-    len += (size_t)n;
-  }
-  for (i = 0; i < out->nrets; i++) {
-    int n = snprintf(out->signature + len, sizeof out->signature - len, "%s%s", i ? "," : "->", ct__type_code(&out->rets[i]));
-    if (n < 0 || (size_t)n >= sizeof out->signature - len) break;
-    len += (size_t)n;
-  }
-  if (out->nrets == 0 && len + 2 < sizeof out->signature) memcpy(out->signature + len, "->", 3);
-  return CT_OK;
-fail:
-  return ct_fail(CT_ERR_SCHEMA, op, "malformed schema '%s' at offset %d: %s", text, (int)(ps.p - ps.text),
-                 ps.err ? ps.err : "syntax error");
-}
 
 /* ---- values and stacks ---- */
 static ct_value ct__value(ct_value_tag tag) {
@@ -3684,58 +4178,624 @@ CTDEF void ct_iter_run(const ct_iter *it, ct_loop_fn loop, void *ctx) {
 
 CT_EXTERN_C_END
 #endif /* CT__ITER_IMPL */
+/* ---- ctorch/autograd.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__AUTOGRAD_IMPL)
+#define CT__AUTOGRAD_IMPL
+CT_EXTERN_C_BEGIN
+
+/* ---- meta and history ---- */
+static void *ct__obj_alloc(size_t n) { return ct__cpu_alloc(NULL, n); }
+static void ct__obj_free(void *p, size_t n) { ct__cpu_free(NULL, p, n); }
+
+static ct_autograd_meta *ct__meta(ct_tensor *t) {
+  if (!t->autograd) {
+    ct_autograd_meta *m = (ct_autograd_meta *)ct__obj_alloc(sizeof *m);
+    if (!m) return ct_fail(CT_ERR_OOM, "autograd", "out of memory"), (ct_autograd_meta *)NULL;
+    memset(m, 0, sizeof *m);
+    t->autograd = m;
+  }
+  return t->autograd;
+}
+
+static void ct__node_release(ct_node *n);
+static inline void ct__node_retain(ct_node *n) { n->refcount++; }
+
+static void ct__autograd_release(ct_tensor *t) {
+  ct_autograd_meta *m = t->autograd;
+  t->autograd = NULL;
+  ct_release(m->grad);
+  if (m->grad_fn) ct__node_release(m->grad_fn);
+  ct__obj_free(m, sizeof *m);
+}
+
+static inline int ct__grad_mode(void) { return !ct__tls.grad_disabled; }
+static inline int ct__needs_grad(const ct_tensor *t) { return t && (t->flags & CT_TENSOR_REQUIRES_GRAD); }
+static inline ct_node *ct__grad_fn(const ct_tensor *t) { return t->autograd ? t->autograd->grad_fn : NULL; }
+
+static void ct__meta_fill(ct_tensor_meta *m, const ct_tensor *t) {
+  int i;
+  m->ndim = t->ndim;
+  m->dtype = t->dtype;
+  m->device = t->device;
+  for (i = 0; i < t->ndim; i++) m->sizes[i] = t->sizes[i];
+}
+
+/* The key that routes t's calls to autograd kernels. */
+static inline ct_keyset ct__autograd_keys_of(const ct_tensor *t) {
+  return ct_keyset_of(ct_autograd_key_for(ct_device_backend_key((ct_device_type)t->device.type)));
+}
+
+/* t is now output `nr` of node n (which it owns a reference to). */
+static ct_status ct__set_history(ct_tensor *t, ct_node *n, int nr) {
+  ct_autograd_meta *m = ct__meta(t);
+  if (!m) return ct_last_error();
+  ct__node_retain(n);
+  if (m->grad_fn) ct__node_release(m->grad_fn);
+  m->grad_fn = n;
+  m->output_nr = nr;
+  t->flags |= CT_TENSOR_REQUIRES_GRAD;
+  t->keys |= ct__autograd_keys_of(t);
+  ct__meta_fill(&n->output_meta[nr], t);
+  return CT_OK;
+}
+
+/* ---- nodes ---- */
+static uint64_t ct__node_seq; /* global: creation order across threads */
+
+static size_t ct__align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+static ct_node *ct__node_new(const ct_node_kind *kind, size_t struct_size, int num_inputs, int num_outputs) {
+  size_t off_e = ct__align8(struct_size);
+  size_t off_im = off_e + sizeof(ct__edge) * (size_t)num_inputs;
+  size_t off_om = off_im + sizeof(ct_tensor_meta) * (size_t)num_inputs;
+  size_t total = off_om + sizeof(ct_tensor_meta) * (size_t)num_outputs;
+  char *p = (char *)ct__obj_alloc(total);
+  ct_node *n = (ct_node *)p;
+  if (!p) return ct_fail(CT_ERR_OOM, kind->name, "out of memory for an autograd node"), (ct_node *)NULL;
+  memset(p, 0, off_im); /* the node struct and edges; metas are written as inputs arrive */
+  n->refcount = 1;
+  n->num_inputs = (int16_t)num_inputs;
+  n->num_outputs = (int16_t)num_outputs;
+  n->size = (uint32_t)total;
+  n->seq = ct__atomic_add(&ct__node_seq, 1);
+  n->kind = kind;
+  n->edges = (ct__edge *)(p + off_e);
+  n->input_meta = (ct_tensor_meta *)(p + off_im);
+  n->output_meta = (ct_tensor_meta *)(p + off_om);
+  return n;
+}
+
+/* Edge i of n leads to t's history (if t requires grad). */
+static void ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
+  ct__edge *e = &n->edges[i];
+  if (t) ct__meta_fill(&n->input_meta[i], t);
+  else n->input_meta[i].ndim = -1;
+  if (!ct__needs_grad(t)) return;
+  if (t->autograd && t->autograd->grad_fn) {
+    e->node = t->autograd->grad_fn;
+    e->output_nr = t->autograd->output_nr;
+    ct__node_retain(e->node);
+  } else {
+    e->leaf = ct_retain(t);
+  }
+}
+
+CTDEF bool ct_node_needs_input_grad(const ct_node *n, int i) {
+  return n && i >= 0 && i < n->num_inputs && (n->edges[i].node || n->edges[i].leaf);
+}
+
+/* Freeing a long chain node by node would recurse as deep as the graph:
+ * released nodes go on an explicit stack instead. */
+static void ct__node_release(ct_node *n) {
+  ct_node *stack_buf[64], **stack = stack_buf;
+  int sp = 0, cap = 64;
+  if (--n->refcount > 0) return;
+  stack[sp++] = n;
+  while (sp) {
+    ct_node *x = stack[--sp];
+    int i;
+    if (x->kind->release_saved) x->kind->release_saved(x);
+    for (i = 0; i < x->num_inputs; i++) {
+      ct__edge *e = &x->edges[i];
+      ct_release(e->leaf);
+      if (e->node && --e->node->refcount == 0) {
+        if (sp == cap) { /* grow; on failure leak rather than crash */
+          ct_node **bigger = (ct_node **)CT_MALLOC(sizeof(ct_node *) * (size_t)cap * 2);
+          if (!bigger) continue;
+          memcpy(bigger, stack, sizeof(ct_node *) * (size_t)sp);
+          if (stack != stack_buf) CT_FREE(stack);
+          stack = bigger;
+          cap *= 2;
+        }
+        stack[sp++] = e->node;
+      }
+    }
+    ct__obj_free(x, x->size);
+  }
+  if (stack != stack_buf) CT_FREE(stack);
+}
+
+/* ---- saved tensors ---- */
+/* Inputs are saved as they are (they own their own history). */
+static void ct__save(ct__saved *s, ct_tensor *t) {
+  s->defined = 1;
+  s->is_output = 0;
+  if (!t) return;
+  s->t = ct_retain(t);
+  s->version = t->storage->version;
+}
+/* An in-place op's formula needs self as it was: save a copy. */
+static ct_status ct__save_clone(ct__saved *s, ct_tensor *t) {
+  ct_tensor *c = NULL;
+  s->defined = 1;
+  s->is_output = 0;
+  CT_NO_GRAD { c = ct_clone(t); }
+  if (!c) return ct_last_error();
+  s->t = c;
+  s->version = c->storage->version;
+  return CT_OK;
+}
+/* Outputs are saved as an alias without history: a node must not own the
+ * tensor that owns it. Unpacking puts the history back (create_graph). */
+static ct_status ct__save_output(ct__saved *s, ct_tensor *t) {
+  ct_tensor *a = ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset);
+  if (!a) return ct_last_error();
+  a->flags &= (uint8_t)~CT_TENSOR_REQUIRES_GRAD;
+  s->t = a;
+  s->version = t->storage->version;
+  s->defined = 1;
+  s->is_output = 1;
+  return CT_OK;
+}
+static void ct__saved_reset(ct__saved *s) {
+  ct_release(s->t);
+  s->t = NULL;
+}
+static void ct__save_shape(ct__shape *s, const ct_tensor *t) {
+  int i;
+  s->ndim = t->ndim;
+  for (i = 0; i < t->ndim; i++) s->sizes[i] = t->sizes[i];
+}
+static ct_status ct__save_ints(ct__saved_ints *s, ct_int_list l, const char *op) {
+  int64_t i;
+  if (l.n > (int64_t)(sizeof s->v / sizeof s->v[0]))
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "autograd saves at most %d ints of a list argument, got %lld",
+                   (int)(sizeof s->v / sizeof s->v[0]), (long long)l.n);
+  s->n = l.data ? l.n : -1;
+  for (i = 0; i < l.n && l.data; i++) s->v[i] = l.data[i];
+  return CT_OK;
+}
+static inline ct_int_list ct__ints(const ct__saved_ints *s) {
+  ct_int_list l;
+  l.data = s->n >= 0 ? s->v : NULL;
+  l.n = s->n;
+  return l;
+}
+
+/* The saved tensor, checked against in-place changes since it was saved. */
+static ct_tensor *ct__unpack(ct__saved *s, ct_node *n, const char *name) {
+  ct_tensor *t = s->t;
+  if (n->released)
+    return ct_fail(CT_ERR_STATE, n->kind->name,
+                   "trying to backward through the graph a second time (or to use saved tensors after they were freed): "
+                   "saved tensors are freed by backward; pass retain_graph=true to the first backward to keep them"),
+           (ct_tensor *)NULL;
+  if (!t) return NULL; /* an optional that was None */
+  if (t->storage->version != s->version) {
+    char b[160];
+    return ct_fail(CT_ERR_STATE, n->kind->name,
+                   "one of the variables needed for gradient computation has been modified by an inplace operation: "
+                   "saved tensor '%s' (%s %s) is at version %u; expected version %u instead",
+                   name, ct_dtype_name((ct_dtype)t->dtype), ct_shape_format(t->ndim, t->sizes, b, sizeof b),
+                   (unsigned)t->storage->version, (unsigned)s->version),
+           (ct_tensor *)NULL;
+  }
+  if (s->is_output && ct__grad_mode()) { /* create_graph: the output with its history, for this backward */
+    ct_tensor *a = ct__make_view(t, t->ndim, t->sizes, t->strides, t->offset);
+    if (!a || ct__set_history(a, n, 0) != CT_OK) {
+      ct_release(a);
+      return NULL;
+    }
+    return ct__track(a);
+  }
+  return t;
+}
+
+/* ---- the autograd keys, off while a kernel below autograd runs ---- */
+static inline ct_keyset ct__below_autograd_begin(void) {
+  ct_keyset saved = ct__tls.keys.excluded;
+  ct__tls.keys.excluded = saved | CT_AUTOGRAD_KEYS;
+  return saved;
+}
+static inline void ct__below_autograd_end(ct_keyset saved) { ct__tls.keys.excluded = saved; }
+#define CT__BELOW_AUTOGRAD (ct_keys_below(CT_KEY_AUTOGRAD_META))
+
+/* In-place on something autograd must refuse (PyTorch's check_inplace). */
+static ct_status ct__check_inplace(const char *op, ct_tensor *self) {
+  if (ct__needs_grad(self) && !ct__grad_fn(self))
+    return ct_fail(CT_ERR_STATE, op,
+                   "a leaf tensor that requires grad is being used in an in-place operation; "
+                   "wrap the update in CT_NO_GRAD, or clone() the tensor first");
+  if (self->autograd && self->autograd->is_view)
+    return ct_fail(CT_ERR_UNSUPPORTED, op,
+                   "in-place operation on a view of a tensor that requires grad: ctorch does not rebase view history; "
+                   "clone() the view first");
+  return CT_OK;
+}
+static ct_status ct__out_not_differentiable(const char *op) {
+  return ct_fail(CT_ERR_STATE, op,
+                 "out= arguments don't support automatic differentiation, but one of the arguments requires grad");
+}
+
+/* ---- the "not implemented" node: ops without a derivative ---- */
+typedef struct ct__not_impl_node {
+  ct_node base;
+  const char *op;
+} ct__not_impl_node;
+static ct_status ct__not_impl_backward(ct_node *n, ct_tensor *const *g, ct_tensor **gi) {
+  (void)g;
+  (void)gi;
+  return ct_fail(CT_ERR_UNSUPPORTED, ((ct__not_impl_node *)n)->op, "the derivative for this op is not implemented");
+}
+static const ct_node_kind ct__not_impl_kind = {"NotImplemented", ct__not_impl_backward, NULL};
+
+/* ---- user API ---- */
+CTDEF ct_status ct_set_requires_grad(ct_tensor *t, bool requires_grad) {
+  if (!t) return ct__fail_null("ct_set_requires_grad", "t");
+  if (ct__grad_fn(t))
+    return ct_fail(CT_ERR_STATE, "ct_set_requires_grad",
+                   "you can only change requires_grad flags of leaf tensors (this one has grad_fn %s); use ct_detach()",
+                   t->autograd->grad_fn->kind->name);
+  if (requires_grad && !ct_dtype_is_floating((ct_dtype)t->dtype))
+    return ct_fail(CT_ERR_DTYPE, "ct_set_requires_grad", "only tensors of floating point dtype can require gradients, got %s",
+                   ct_dtype_name((ct_dtype)t->dtype));
+  if (t->flags & CT_TENSOR_WRAPPED_NUMBER) return ct_fail(CT_ERR_INVALID, "ct_set_requires_grad", "a wrapped number cannot require grad");
+  if (requires_grad) {
+    t->flags |= CT_TENSOR_REQUIRES_GRAD;
+    t->keys |= ct__autograd_keys_of(t);
+  } else {
+    t->flags &= (uint8_t)~CT_TENSOR_REQUIRES_GRAD;
+    t->keys &= ~CT_AUTOGRAD_KEYS;
+  }
+  return CT_OK;
+}
+CTDEF bool ct_requires_grad(const ct_tensor *t) { return ct__needs_grad(t) != 0; }
+CTDEF bool ct_is_leaf(const ct_tensor *t) { return t && !ct__grad_fn(t); }
+CTDEF ct_tensor *ct_grad(const ct_tensor *t) { return t && t->autograd ? t->autograd->grad : NULL; }
+CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad) {
+  ct_autograd_meta *m;
+  if (!t) return ct__fail_null("ct_set_grad", "t");
+  if (grad && !ct_same_shape(t, grad))
+    return ct_fail(CT_ERR_SHAPE, "ct_set_grad", "assigned grad has a different shape than the tensor");
+  if (!grad && !t->autograd) return CT_OK;
+  if (!(m = ct__meta(t))) return ct_last_error();
+  if (grad) ct_retain(grad);
+  ct_release(m->grad);
+  m->grad = grad;
+  return CT_OK;
+}
+CTDEF const char *ct_grad_fn_name(const ct_tensor *t) {
+  ct_node *n = t ? ct__grad_fn(t) : NULL;
+  return n ? n->kind->name : NULL;
+}
+
+/* ================= the engine ================= */
+
+/* grad reduced to the input's shape (sum over broadcast dims) and dtype. */
+static ct_tensor *ct__sum_to(ct_tensor *grad, const ct__shape *shape);
+static ct_tensor *ct__fit_grad(ct_node *n, int i, ct_tensor *g) {
+  const ct_tensor_meta *m = &n->input_meta[i];
+  ct__shape s;
+  int k, same = g->ndim == m->ndim;
+  for (k = 0; same && k < m->ndim; k++) same = g->sizes[k] == m->sizes[k];
+  if (!same) {
+    int lead = g->ndim - m->ndim, ok = lead >= 0;
+    char b1[160], b2[160];
+    for (k = 0; ok && k < m->ndim; k++) ok = m->sizes[k] == 1 || m->sizes[k] == g->sizes[lead + k];
+    if (!ok)
+      return ct_fail(CT_ERR_SHAPE, n->kind->name, "returned an invalid gradient at index %d: got %s but expected shape compatible with %s",
+                     i, ct_shape_format(g->ndim, g->sizes, b1, sizeof b1), ct_shape_format(m->ndim, m->sizes, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    s.ndim = m->ndim;
+    for (k = 0; k < m->ndim; k++) s.sizes[k] = m->sizes[k];
+    g = ct__sum_to(g, &s);
+    if (!g) return NULL;
+  }
+  if (g->dtype != m->dtype && ct_dtype_is_floating((ct_dtype)m->dtype)) g = ct_to_dtype(g, (ct_dtype)m->dtype);
+  return g;
+}
+
+/* *slot += g (both owned by the engine). create_graph: out of place, recorded. */
+static ct_status ct__accumulate(ct_tensor **slot, ct_tensor *g, int create_graph) {
+  ct_tensor *sum;
+  if (!*slot) {
+    *slot = ct_retain(g);
+    return CT_OK;
+  }
+  if (!create_graph && (*slot)->refcount == 1 && (*slot)->storage->refcount == 1 && !(*slot)->autograd &&
+      ct_same_shape(*slot, g) && (*slot)->dtype == g->dtype)
+    return ct_add_(*slot, g);
+  sum = ct_add(*slot, g);
+  if (!sum) return ct_last_error();
+  ct_retain(sum); /* outlives the backward scope */
+  ct_release(*slot);
+  *slot = sum;
+  return CT_OK;
+}
+
+/* AccumulateGrad: into a leaf's .grad. Steal g when nobody else holds it. */
+static ct_status ct__accumulate_leaf(ct_tensor *leaf, ct_tensor *g, int create_graph) {
+  ct_autograd_meta *m = ct__meta(leaf);
+  if (!m) return ct_last_error();
+  if (!m->grad) {
+    if (create_graph || (g->refcount == 1 && g->storage->refcount == 1 && !g->autograd && ct_is_contiguous(g))) {
+      m->grad = ct_retain(g);
+      return CT_OK;
+    }
+    {
+      ct_tensor *c = NULL;
+      CT_NO_GRAD { c = ct_clone(g); }
+      if (!c) return ct_last_error();
+      m->grad = ct_retain(c);
+    }
+    return CT_OK;
+  }
+  if (create_graph || m->grad->autograd) {
+    ct_tensor *sum = ct_add(m->grad, g);
+    if (!sum) return ct_last_error();
+    ct_retain(sum);
+    ct_release(m->grad);
+    m->grad = sum;
+    return CT_OK;
+  }
+  {
+    ct_status st = CT_OK;
+    CT_NO_GRAD { st = ct_add_(m->grad, g); }
+    return st;
+  }
+}
+
+typedef struct ct__engine {
+  ct_node **nodes;    /* reachable nodes, latest first */
+  int64_t n, cap;
+  ct_tensor ***grads; /* per node: its output grads (owned) */
+  int create_graph, retain_graph, accumulate;
+  /* ct_autograd_grad: what to capture */
+  int num_inputs;
+  ct_tensor *const *inputs;
+  ct_tensor **captured;
+} ct__engine;
+
+static ct_status ct__engine_push(ct__engine *e, ct_node *n) {
+  if (e->n == e->cap) {
+    int64_t cap = e->cap ? e->cap * 2 : 64;
+    ct_node **p = (ct_node **)CT_REALLOC(e->nodes, sizeof(ct_node *) * (size_t)cap);
+    if (!p) return ct_fail(CT_ERR_OOM, "backward", "out of memory collecting the graph");
+    e->nodes = p;
+    e->cap = cap;
+  }
+  e->nodes[e->n++] = n;
+  n->visited = 1;
+  return CT_OK;
+}
+
+static int ct__seq_desc(const void *a, const void *b) {
+  uint64_t x = (*(ct_node *const *)a)->seq, y = (*(ct_node *const *)b)->seq;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Every node reachable from the roots (depth-first over an explicit list). */
+static ct_status ct__engine_collect(ct__engine *e, int nroots, ct_tensor *const *roots) {
+  int64_t i;
+  int r, k;
+  for (r = 0; r < nroots; r++) {
+    ct_node *n = ct__grad_fn(roots[r]);
+    if (n && !n->visited && ct__engine_push(e, n) != CT_OK) return ct_last_error();
+  }
+  for (i = 0; i < e->n; i++) {
+    ct_node *n = e->nodes[i];
+    for (k = 0; k < n->num_inputs; k++) {
+      ct_node *m = n->edges[k].node;
+      if (m && !m->visited && ct__engine_push(e, m) != CT_OK) return ct_last_error();
+    }
+  }
+  if (e->n) qsort(e->nodes, (size_t)e->n, sizeof(ct_node *), ct__seq_desc); /* (a leaf root: no nodes) */
+  for (i = 0; i < e->n; i++) e->nodes[i]->topo = i, e->nodes[i]->visited = 0;
+  return CT_OK;
+}
+
+static int ct__capture_index(const ct__engine *e, const ct_tensor *leaf, const ct_node *n, int nr) {
+  int i;
+  for (i = 0; i < e->num_inputs; i++) {
+    const ct_tensor *t = e->inputs[i];
+    if (leaf ? t == leaf : (ct__grad_fn(t) == n && t->autograd->output_nr == nr)) return i;
+  }
+  return -1;
+}
+
+/* A gradient g (owned by the caller) arrives for edge e of some node. */
+static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor *g) {
+  if (edge->leaf) {
+    int c = e->captured ? ct__capture_index(e, edge->leaf, NULL, 0) : -1;
+    if (c >= 0) return ct__accumulate(&e->captured[c], g, e->create_graph);
+    if (e->accumulate) return ct__accumulate_leaf(edge->leaf, g, e->create_graph);
+    return CT_OK;
+  }
+  return ct__accumulate(&e->grads[edge->node->topo][edge->output_nr], g, e->create_graph);
+}
+
+static ct_status ct__zeros_for(const ct_tensor_meta *m, ct_tensor **out) {
+  ct_options o;
+  o.dtype = (ct_dtype)m->dtype;
+  o.device = m->device;
+  *out = ct_empty_opts(m->ndim, m->sizes, o);
+  if (!*out || ct_fill_(*out, ct_int(0)) != CT_OK) return ct_last_error();
+  ct_retain(*out);
+  return CT_OK;
+}
+
+/* One node: its output grads are complete. Runs inside the caller's scope. */
+static ct_status ct__engine_run_node(ct__engine *e, ct_node *n) {
+  ct_tensor **g = e->grads[n->topo];
+  ct_tensor *gin_buf[8], **gin = gin_buf;
+  int i, any = 0;
+  ct_status st = CT_OK;
+  for (i = 0; i < n->num_outputs; i++) any |= g[i] != NULL;
+  if (!any) return CT_OK; /* no gradient reached this node: an unused branch */
+  if (e->captured)
+    for (i = 0; i < e->num_inputs; i++) {
+      const ct_tensor *t = e->inputs[i];
+      if (ct__grad_fn(t) == n && g[t->autograd->output_nr] &&
+          (st = ct__accumulate(&e->captured[i], g[t->autograd->output_nr], e->create_graph)) != CT_OK)
+        return st;
+    }
+  for (i = 0; i < n->num_outputs; i++)
+    if (!g[i] && (st = ct__zeros_for(&n->output_meta[i], &g[i])) != CT_OK) return st;
+  if (n->num_inputs > 8) {
+    gin = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)n->num_inputs);
+    if (!gin) return ct_fail(CT_ERR_OOM, "backward", "out of memory");
+  }
+  memset(gin, 0, sizeof(ct_tensor *) * (size_t)n->num_inputs);
+  if (n->released) {
+    st = ct_fail(CT_ERR_STATE, n->kind->name,
+                 "trying to backward through the graph a second time (or to use saved tensors after they were freed): "
+                 "saved tensors are freed by backward; pass retain_graph=true to the first backward to keep them");
+  } else {
+    st = n->kind->backward(n, g, gin);
+  }
+  for (i = 0; st == CT_OK && i < n->num_inputs; i++) {
+    ct_tensor *gi;
+    if (!ct_node_needs_input_grad(n, i)) continue;
+    if (!gin[i]) {
+      st = ct_last_error() != CT_OK ? ct_last_error()
+                                     : ct_fail(CT_ERR_STATE, n->kind->name, "backward returned no gradient for input %d", i);
+      break;
+    }
+    gi = ct__fit_grad(n, i, gin[i]);
+    st = gi ? ct__engine_route(e, &n->edges[i], gi) : ct_last_error();
+  }
+  if (gin != gin_buf) CT_FREE(gin);
+  for (i = 0; i < n->num_outputs; i++) ct_release(g[i]), g[i] = NULL; /* done with them: frees memory early */
+  if (st == CT_OK && !e->retain_graph) {
+    if (n->kind->release_saved) n->kind->release_saved(n);
+    n->released = 1;
+  }
+  return st;
+}
+
+static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, ct_tensor *const *inputs, ct_tensor **captured) {
+  static const char *op = "backward";
+  ct__engine e;
+  ct_tensor **slots = NULL;
+  int64_t i, nslots = 0;
+  int r;
+  ct_status st = CT_OK;
+  memset(&e, 0, sizeof e);
+  if (!d) return ct__fail_null(op, "desc");
+  if (d->num_outputs <= 0 || !d->outputs) return ct_fail(CT_ERR_INVALID, op, "no outputs to differentiate");
+  for (r = 0; r < d->num_outputs; r++) {
+    ct_tensor *t = d->outputs[r], *go = d->grad_outputs ? d->grad_outputs[r] : NULL;
+    if (!t) return ct__fail_null(op, "outputs");
+    if (!ct__needs_grad(t))
+      return ct_fail(CT_ERR_STATE, op, "element %d of tensors does not require grad and does not have a grad_fn", r);
+    if (!go && t->numel != 1)
+      return ct_fail(CT_ERR_SHAPE, op, "grad can be implicitly created only for scalar outputs (output %d has %lld elements)", r,
+                     (long long)t->numel);
+    if (go && !ct_same_shape(go, t)) {
+      char b1[160], b2[160];
+      return ct_fail(CT_ERR_SHAPE, op, "mismatch in shape: grad_output[%d] has a shape of %s and output[%d] has a shape of %s", r,
+                     ct_shape_format(go->ndim, go->sizes, b1, sizeof b1), r, ct_shape_format(t->ndim, t->sizes, b2, sizeof b2));
+    }
+  }
+  for (r = 0; r < num_inputs; r++) {
+    if (!inputs[r]) return ct__fail_null("ct_autograd_grad", "inputs");
+    if (!ct__needs_grad(inputs[r]))
+      return ct_fail(CT_ERR_STATE, "ct_autograd_grad", "input %d does not require grad", r);
+    captured[r] = NULL;
+  }
+  e.create_graph = d->create_graph;
+  e.retain_graph = d->retain_graph || d->create_graph;
+  e.accumulate = captured == NULL;
+  e.num_inputs = num_inputs;
+  e.inputs = inputs;
+  e.captured = captured;
+  if ((st = ct__engine_collect(&e, d->num_outputs, d->outputs)) != CT_OK) goto done;
+  for (i = 0; i < e.n; i++) nslots += e.nodes[i]->num_outputs;
+  e.grads = (ct_tensor ***)CT_MALLOC(sizeof(ct_tensor **) * (size_t)(e.n ? e.n : 1));
+  slots = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(nslots ? nslots : 1));
+  if (!e.grads || !slots) {
+    st = ct_fail(CT_ERR_OOM, op, "out of memory");
+    goto done;
+  }
+  memset(slots, 0, sizeof(ct_tensor *) * (size_t)(nslots ? nslots : 1));
+  for (i = 0, nslots = 0; i < e.n; i++) e.grads[i] = slots + nslots, nslots += e.nodes[i]->num_outputs;
+  {
+    ct_guard grad_mode = ct__guard_zero(), scope = ct__guard_zero();
+    if (e.create_graph) ct_enable_grad_begin(&grad_mode);
+    else ct_no_grad_begin(&grad_mode);
+    for (r = 0; st == CT_OK && r < d->num_outputs; r++) { /* seed the roots */
+      ct_tensor *t = d->outputs[r], *go = d->grad_outputs ? d->grad_outputs[r] : NULL;
+      ct__edge root;
+      ct_scope_begin(&scope);
+      if (!go) go = ct_ones_like(t);
+      memset(&root, 0, sizeof root);
+      if (ct__grad_fn(t)) root.node = t->autograd->grad_fn, root.output_nr = t->autograd->output_nr;
+      else root.leaf = t;
+      st = go ? ct__engine_route(&e, &root, go) : ct_last_error();
+      ct_guard_end(&scope);
+    }
+    for (i = 0; st == CT_OK && i < e.n; i++) {
+      ct_scope_begin(&scope);
+      st = ct__engine_run_node(&e, e.nodes[i]);
+      ct_guard_end(&scope);
+    }
+    ct_guard_end(&grad_mode);
+  }
+done:
+  for (i = 0; i < nslots; i++) ct_release(slots[i]);
+  CT_FREE(slots);
+  CT_FREE(e.grads);
+  CT_FREE(e.nodes);
+  if (st != CT_OK && captured)
+    for (r = 0; r < num_inputs; r++) ct_release(captured[r]), captured[r] = NULL;
+  if (st == CT_OK && captured && !d->allow_unused)
+    for (r = 0; r < num_inputs; r++)
+      if (!captured[r]) {
+        for (r = 0; r < num_inputs; r++) ct_release(captured[r]), captured[r] = NULL;
+        return ct_fail(CT_ERR_STATE, "ct_autograd_grad",
+                       "one of the differentiated tensors appears to not have been used in the graph; set allow_unused "
+                       "if this is the desired behavior");
+      }
+  return st;
+}
+
+CTDEF ct_status ct_autograd_backward(const ct_backward_desc *desc) { return ct__engine_execute(desc, 0, NULL, NULL); }
+CTDEF ct_status ct_autograd_grad(const ct_backward_desc *desc, int num_inputs, ct_tensor *const *inputs, ct_tensor **grads) {
+  if (num_inputs < 0 || (num_inputs && (!inputs || !grads)))
+    return ct_fail(CT_ERR_INVALID, "ct_autograd_grad", "inputs and grads must hold num_inputs entries");
+  if (!num_inputs) return ct_fail(CT_ERR_INVALID, "ct_autograd_grad", "no inputs to differentiate with respect to");
+  return ct__engine_execute(desc, num_inputs, inputs, grads);
+}
+CTDEF ct_status ct_backward_ex(ct_tensor *root, ct_tensor *grad_output, bool retain_graph, bool create_graph) {
+  ct_backward_desc d;
+  memset(&d, 0, sizeof d);
+  d.num_outputs = 1;
+  d.outputs = &root;
+  d.grad_outputs = grad_output ? &grad_output : NULL;
+  d.retain_graph = retain_graph;
+  d.create_graph = create_graph;
+  return ct_autograd_backward(&d);
+}
+CTDEF ct_status ct_backward(ct_tensor *root) { return ct_backward_ex(root, NULL, false, false); }
+
+CT_EXTERN_C_END
+#endif /* CT__AUTOGRAD_IMPL */
 /* ---- ctorch/ops.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_IMPL)
 #define CT__OPS_IMPL
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
-
-/* ---- the built-in operator table ----
- * X(handle, schema): the single list the registry, the frontends and the
- * kernels below are keyed on. (Generated from gen/ specs in a later step.) */
-#define CT__BUILTIN_OPS(X)                                                                   \
-  X(add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")        \
-  X(add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)") \
-  X(add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)") \
-  X(add_Scalar, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")           \
-  X(add__Scalar, "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)")  \
-  X(sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")        \
-  X(sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)") \
-  X(sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)") \
-  X(sub_Scalar, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor")           \
-  X(sub__Scalar, "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)")  \
-  X(mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor")                           \
-  X(mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)")                 \
-  X(mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")          \
-  X(mul_Scalar, "mul.Scalar(Tensor self, Scalar other) -> Tensor")                           \
-  X(mul__Scalar, "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)")                 \
-  X(div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor")                           \
-  X(div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)")                 \
-  X(div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)")          \
-  X(div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor")                           \
-  X(div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)")                 \
-  X(neg, "neg(Tensor self) -> Tensor")                                                       \
-  X(neg_, "neg_(Tensor(a!) self) -> Tensor(a!)")                                             \
-  X(neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")                        \
-  X(relu, "relu(Tensor self) -> Tensor")                                                     \
-  X(relu_, "relu_(Tensor(a!) self) -> Tensor(a!)")                                           \
-  X(exp, "exp(Tensor self) -> Tensor")                                                       \
-  X(exp_, "exp_(Tensor(a!) self) -> Tensor(a!)")                                             \
-  X(exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)")                        \
-  X(sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor")                            \
-  X(sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor") \
-  X(sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)") \
-  X(mm, "mm(Tensor self, Tensor mat2) -> Tensor")                                            \
-  X(mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)")             \
-  X(copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)")      \
-  X(fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)")
-
-static struct {
-#define CT__X(handle, schema) ct_op *handle;
-  CT__BUILTIN_OPS(CT__X)
-#undef CT__X
-} ct__op;
 
 /* ================= reference kernels ================= */
 
@@ -4003,7 +5063,7 @@ static ct_status ct__k_fill_(ct_keyset ks, ct_tensor *self, ct_scalar value) {
  * One loop per (op, dtype), each with a contiguous fast path the compiler
  * vectorises, a tensor-op-scalar path and the general strided path.
  * Integer arithmetic runs in unsigned types: wrap-around, never UB. */
-enum { CT__ADD, CT__SUB, CT__MUL, CT__DIV, CT__NUM_BINARY };
+enum { CT__ADD, CT__SUB, CT__MUL, CT__DIV, CT__THRESHOLD_BW, CT__NUM_BINARY };
 typedef struct ct__binary_ctx {
   double alpha_f;
   int64_t alpha_i;
@@ -4064,13 +5124,15 @@ typedef struct ct__binary_ctx {
   CT__BINARY_LOOP(ct__add_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a + alpha * b))       \
   CT__BINARY_LOOP(ct__sub_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(a - alpha * b))       \
   CT__BINARY_LOOP(ct__mul_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a * b))                          \
-  CT__BINARY_LOOP(ct__div_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a / b))
+  CT__BINARY_LOOP(ct__div_##sfx, T, ACC, 0, LOAD, STORE, (ACC)(a / b))                          \
+  CT__BINARY_LOOP(ct__thbw_##sfx, T, ACC, ctx->alpha_f, LOAD, STORE, (ACC)(b > alpha ? a : 0))
 CT__FLOAT_TYPES(CT__DEF_FLOAT_BINARY)
 
 #define CT__DEF_INT_BINARY(sfx, T, U)                                                                   \
   CT__BINARY_LOOP(ct__add_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a + alpha * b)) \
   CT__BINARY_LOOP(ct__sub_##sfx, T, U, (uint64_t)ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a - alpha * b)) \
-  CT__BINARY_LOOP(ct__mul_##sfx, T, U, 0, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a * b))
+  CT__BINARY_LOOP(ct__mul_##sfx, T, U, 0, CT__LOAD_ID, CT__STORE_ID, (T)(U)(a * b))                         \
+  CT__BINARY_LOOP(ct__thbw_##sfx, T, T, ctx->alpha_i, CT__LOAD_ID, CT__STORE_ID, (T)(b > alpha ? a : 0))
 CT__INT_TYPES(CT__DEF_INT_BINARY)
 
 /* bool: add is "or" (alpha must be true to count), mul is "and" */
@@ -4083,8 +5145,9 @@ static const ct_loop_fn ct__binary_loops[CT__NUM_BINARY][CT_DTYPE_NUM] = {
     {ct__sub_f32, ct__sub_f64, ct__sub_f16, ct__sub_bf16, ct__sub_i64, ct__sub_i32, ct__sub_u8, NULL},
     {ct__mul_f32, ct__mul_f64, ct__mul_f16, ct__mul_bf16, ct__mul_i64, ct__mul_i32, ct__mul_u8, ct__mul_bool},
     {ct__div_f32, ct__div_f64, ct__div_f16, ct__div_bf16, NULL, NULL, NULL, NULL},
+    {ct__thbw_f32, ct__thbw_f64, ct__thbw_f16, ct__thbw_bf16, ct__thbw_i64, ct__thbw_i32, ct__thbw_u8, NULL},
 };
-static const char *const ct__binary_names[CT__NUM_BINARY] = {"add", "sub", "mul", "div"};
+static const char *const ct__binary_names[CT__NUM_BINARY] = {"add", "sub", "mul", "div", "threshold_backward"};
 
 /* A tensor of `dtype` with a's values: a itself when it already is one. */
 static ct_tensor *ct__as_dtype(const char *op, ct_tensor *a, ct_dtype dtype, ct__wrapped *w) {
@@ -4253,7 +5316,7 @@ CT__NOALPHA_KERNELS(mul)
 CT__NOALPHA_KERNELS(div)
 
 /* ---- unary ---- */
-enum { CT__NEG, CT__RELU, CT__EXP, CT__NUM_UNARY };
+enum { CT__NEG, CT__RELU, CT__EXP, CT__TANH, CT__SIGMOID, CT__NUM_UNARY };
 #define CT__UNARY_LOOP(NAME, T, ACC, LOAD, STORE, EXPR)                     \
   static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {      \
     int64_t i;                                                              \
@@ -4275,7 +5338,9 @@ enum { CT__NEG, CT__RELU, CT__EXP, CT__NUM_UNARY };
 #define CT__DEF_FLOAT_UNARY(sfx, T, ACC, LOAD, STORE)                                  \
   CT__UNARY_LOOP(ct__neg_##sfx, T, ACC, LOAD, STORE, (ACC)(-a))                        \
   CT__UNARY_LOOP(ct__relu_##sfx, T, ACC, LOAD, STORE, (ACC)(a > 0 || a != a ? a : 0))  \
-  CT__UNARY_LOOP(ct__exp_##sfx, T, ACC, LOAD, STORE, (ACC)exp((double)a))
+  CT__UNARY_LOOP(ct__exp_##sfx, T, ACC, LOAD, STORE, (ACC)exp((double)a))                \
+  CT__UNARY_LOOP(ct__tanh_##sfx, T, ACC, LOAD, STORE, (ACC)tanh((double)a))              \
+  CT__UNARY_LOOP(ct__sigmoid_##sfx, T, ACC, LOAD, STORE, (ACC)(1.0 / (1.0 + exp(-(double)a))))
 CT__FLOAT_TYPES(CT__DEF_FLOAT_UNARY)
 #define CT__DEF_INT_UNARY(sfx, T, U)                                                             \
   CT__UNARY_LOOP(ct__neg_##sfx, T, U, CT__LOAD_ID, CT__STORE_ID, (T)(U)(0 - (U)a))              \
@@ -4286,22 +5351,25 @@ static const ct_loop_fn ct__unary_loops[CT__NUM_UNARY][CT_DTYPE_NUM] = {
     {ct__neg_f32, ct__neg_f64, ct__neg_f16, ct__neg_bf16, ct__neg_i64, ct__neg_i32, ct__neg_u8, NULL},
     {ct__relu_f32, ct__relu_f64, ct__relu_f16, ct__relu_bf16, ct__relu_i64, ct__relu_i32, ct__relu_u8, NULL},
     {ct__exp_f32, ct__exp_f64, ct__exp_f16, ct__exp_bf16, NULL, NULL, NULL, NULL},
+    {ct__tanh_f32, ct__tanh_f64, ct__tanh_f16, ct__tanh_bf16, NULL, NULL, NULL, NULL},
+    {ct__sigmoid_f32, ct__sigmoid_f64, ct__sigmoid_f16, ct__sigmoid_bf16, NULL, NULL, NULL, NULL},
 };
-static const char *const ct__unary_names[CT__NUM_UNARY] = {"neg", "relu", "exp"};
+static const char *const ct__unary_names[CT__NUM_UNARY] = {"neg", "relu", "exp", "tanh", "sigmoid"};
 
 static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **result) {
   const char *op = ct__unary_names[kind];
   ct_dtype common = (ct_dtype)a->dtype, out_dtype;
   ct_tensor *ca = NULL, *dst = NULL, *ops[2];
   ct_status st = CT_OK;
-  if (kind == CT__EXP && !ct_dtype_is_floating(common)) common = CT_F32; /* int_to_float */
+  int to_float = kind == CT__EXP || kind == CT__TANH || kind == CT__SIGMOID;
+  if (to_float && !ct_dtype_is_floating(common)) common = CT_F32; /* int_to_float */
   if (kind == CT__NEG && common == CT_BOOL)
     return ct_fail(CT_ERR_DTYPE, op, "negation, the `-` operator, on a bool tensor is not supported; if you are trying "
                                      "to invert a mask, use the `~` or logical_not() operator instead");
   if (!ct__unary_loops[kind][common])
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));
   out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out && kind != CT__EXP && out_dtype != common) /* like PyTorch: only float ops cast to out= */
+  if (out && !to_float && out_dtype != common) /* like PyTorch: only float ops cast to out= */
     return ct_fail(CT_ERR_DTYPE, op, "found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
                    ct__dtype_torch_name(common));
   if (out && !ct_can_cast(common, out_dtype))
@@ -4354,8 +5422,12 @@ static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **r
 CT__UNARY_KERNELS(neg, CT__NEG)
 CT__UNARY_KERNELS(relu, CT__RELU)
 CT__UNARY_KERNELS(exp, CT__EXP)
+CT__UNARY_KERNELS(tanh, CT__TANH)
+CT__UNARY_KERNELS(sigmoid, CT__SIGMOID)
 CT__UNARY_OUT_KERNEL(neg, CT__NEG)
 CT__UNARY_OUT_KERNEL(exp, CT__EXP)
+CT__UNARY_OUT_KERNEL(tanh, CT__TANH)
+CT__UNARY_OUT_KERNEL(sigmoid, CT__SIGMOID)
 
 /* ---- sum: an iteration whose accumulator has stride 0 on reduced dims ----
  * Floating inputs accumulate in float64 and integers in int64 (wrapping),
@@ -4571,82 +5643,307 @@ static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tenso
   return ct__mm_impl(a, b, out, NULL);
 }
 
-/* ================= boxing adapters =================
- * One per C signature (ct_schema.signature): read the arguments off the
- * stack, call the typed kernel, replace the arguments with the result. */
-#define CT__ADAPTER_NEW(NAME, N, PARAMS, ARGS)                                          \
-  static ct_status NAME(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) { \
-    ct_value *a = s->items + s->size - (N);                                             \
-    ct_tensor *r;                                                                       \
-    (void)op;                                                                           \
-    r = ((ct_tensor * (*)PARAMS) k->unboxed) ARGS;                                      \
-    ct_stack_drop(s, N);                                                                \
-    if (!r) return ct_last_error();                                                     \
-    {                                                                                   \
-      ct_value v = ct_value_tensor(r);                                                  \
-      v.owned = 1;                                                                      \
-      return ct_stack_push(s, v) == CT_OK ? CT_OK : (ct_release(r), ct_last_error());   \
-    }                                                                                   \
-  }
-#define CT__ADAPTER_MUT(NAME, N, W, PARAMS, ARGS)                                       \
-  static ct_status NAME(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) { \
-    ct_value *a = s->items + s->size - (N);                                             \
-    ct_tensor *w = a[W].v.tensor;                                                       \
-    ct_status st;                                                                       \
-    (void)op;                                                                           \
-    st = ((ct_status(*) PARAMS) k->unboxed) ARGS;                                       \
-    ct_stack_drop(s, N);                                                                \
-    if (st != CT_OK) return st;                                                         \
-    return ct_stack_push(s, ct_value_tensor(w));                                        \
-  }
-typedef ct_tensor *ct__T;
-CT__ADAPTER_NEW(ct__adapt_T_TTS, 3, (ct_keyset, ct__T, ct__T, ct_scalar), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.scalar))
-CT__ADAPTER_MUT(ct__adapt_W_TTS, 3, 0, (ct_keyset, ct__T, ct__T, ct_scalar), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.scalar))
-CT__ADAPTER_MUT(ct__adapt_W_TTSW, 4, 3, (ct_keyset, ct__T, ct__T, ct_scalar, ct__T),
-                (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.scalar, a[3].v.tensor))
-CT__ADAPTER_NEW(ct__adapt_T_TSS, 3, (ct_keyset, ct__T, ct_scalar, ct_scalar), (ks, a[0].v.tensor, a[1].v.scalar, a[2].v.scalar))
-CT__ADAPTER_MUT(ct__adapt_W_TSS, 3, 0, (ct_keyset, ct__T, ct_scalar, ct_scalar), (ks, a[0].v.tensor, a[1].v.scalar, a[2].v.scalar))
-CT__ADAPTER_NEW(ct__adapt_T_TT, 2, (ct_keyset, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor))
-CT__ADAPTER_MUT(ct__adapt_W_TT, 2, 0, (ct_keyset, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor))
-CT__ADAPTER_MUT(ct__adapt_W_TTW, 3, 2, (ct_keyset, ct__T, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.tensor))
-CT__ADAPTER_NEW(ct__adapt_T_TS, 2, (ct_keyset, ct__T, ct_scalar), (ks, a[0].v.tensor, a[1].v.scalar))
-CT__ADAPTER_MUT(ct__adapt_W_TS, 2, 0, (ct_keyset, ct__T, ct_scalar), (ks, a[0].v.tensor, a[1].v.scalar))
-CT__ADAPTER_NEW(ct__adapt_T_T, 1, (ct_keyset, ct__T), (ks, a[0].v.tensor))
-CT__ADAPTER_MUT(ct__adapt_W_T, 1, 0, (ct_keyset, ct__T), (ks, a[0].v.tensor))
-CT__ADAPTER_MUT(ct__adapt_W_TW, 2, 1, (ct_keyset, ct__T, ct__T), (ks, a[0].v.tensor, a[1].v.tensor))
-CT__ADAPTER_NEW(ct__adapt_T_TD, 2, (ct_keyset, ct__T, ct_dtype), (ks, a[0].v.tensor, a[1].v.dtype))
-CT__ADAPTER_NEW(ct__adapt_T_TIbD, 4, (ct_keyset, ct__T, ct_int_list, bool, ct_dtype),
-                (ks, a[0].v.tensor, ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype))
-CT__ADAPTER_MUT(ct__adapt_W_TIbDW, 5, 4, (ct_keyset, ct__T, ct_int_list, bool, ct_dtype, ct__T),
-                (ks, a[0].v.tensor, ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, a[4].v.tensor))
-CT__ADAPTER_MUT(ct__adapt_W_TTb, 3, 0, (ct_keyset, ct__T, ct__T, bool), (ks, a[0].v.tensor, a[1].v.tensor, a[2].v.b))
+/* ---- threshold_backward: grad_output where self > threshold, else 0 ---- */
+static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__binary(CT__THRESHOLD_BW, NULL, grad, self, threshold, &r, NULL, NULL);
+  return r;
+}
 
-static const struct {
-  const char *signature;
-  ct_boxed_fn fn;
-} ct__builtin_adapters[] = {
-    {"T,T,S->T", ct__adapt_T_TTS},        {"Tw,T,S->Tw", ct__adapt_W_TTS},   {"T,T,S,Tw->Tw", ct__adapt_W_TTSW},
-    {"T,S,S->T", ct__adapt_T_TSS},        {"Tw,S,S->Tw", ct__adapt_W_TSS},   {"T,T->T", ct__adapt_T_TT},
-    {"Tw,T->Tw", ct__adapt_W_TT},         {"T,T,Tw->Tw", ct__adapt_W_TTW},   {"T,S->T", ct__adapt_T_TS},
-    {"Tw,S->Tw", ct__adapt_W_TS},         {"T->T", ct__adapt_T_T},           {"Tw->Tw", ct__adapt_W_T},
-    {"T,Tw->Tw", ct__adapt_W_TW},         {"T,D->T", ct__adapt_T_TD},        {"T,I,b,D->T", ct__adapt_T_TIbD},
-    {"T,I,b,D,Tw->Tw", ct__adapt_W_TIbDW}, {"Tw,T,b->Tw", ct__adapt_W_TTb},
-};
+/* ---- view kernels (CompositeExplicitAutograd): metadata only, see tensor.h ---- */
+static int ct__list_rank(ct_int_list l) { return l.n < 0 ? 0 : l.n > 64 ? 64 : (int)l.n; } /* >8 fails in the impls */
+static ct_tensor *ct__k_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
+  (void)ks;
+  return ct__view_impl(self, ct__list_rank(size), size.data);
+}
+static ct_tensor *ct__k_transpose(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
+  (void)ks;
+  return ct__transpose_impl(self, dim0, dim1);
+}
+static ct_tensor *ct__k_t(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct__t_impl(self);
+}
+static ct_tensor *ct__k_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  (void)ks;
+  return ct__permute_impl(self, ct__list_rank(dims), dims.data);
+}
+static ct_tensor *ct__k_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
+  (void)ks;
+  (void)implicit;
+  return ct__expand_impl(self, ct__list_rank(size), size.data);
+}
+static ct_tensor *ct__k_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  (void)ks;
+  return ct__unsqueeze_impl(self, dim);
+}
+static ct_tensor *ct__k_squeeze(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct__squeeze_impl(self);
+}
+static ct_tensor *ct__k_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  (void)ks;
+  return ct__squeeze_dim_impl(self, dim);
+}
+static ct_tensor *ct__k_select(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
+  (void)ks;
+  return ct__select_impl(self, dim, index);
+}
+static ct_tensor *ct__k_slice(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  (void)ks;
+  return ct__slice_impl(self, dim, start, end, step);
+}
+static ct_tensor *ct__k_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t offset) {
+  (void)ks;
+  if (size.n != stride.n)
+    return ct_fail(CT_ERR_SHAPE, "ct_as_strided", "mismatch in length of strides and shape (%lld vs %lld)", (long long)stride.n,
+                   (long long)size.n),
+           (ct_tensor *)NULL;
+  return ct__as_strided_impl(self, ct__list_rank(size), size.data, stride.data, offset);
+}
+static ct_tensor *ct__k_alias(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct__alias_impl(self);
+}
+static ct_tensor *ct__k_detach(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct__alias_impl(self); /* views start outside the graph; detach's autograd kernel records nothing */
+}
 
-/* ================= frontends =================
- * Compute the call's key set, pick the kernel, call it typed or boxed.
- * Kernels run one level deeper (ct__tls.depth) so temporaries scopes only
- * collect what is returned to the code that opened them. */
-static inline const ct_kernel *ct__pick(const ct_op *op, ct_keyset input_keys, ct_keyset *ks) {
-  ct_keyset m = ct__call_keys(input_keys) & op->mask;
+/* ---- copies ---- */
+static ct_tensor *ct__copy_as(const char *op, ct_tensor *self, ct_dtype dtype) {
+  ct_tensor *c = ct__empty_like(op, self, dtype);
+  if (c && !ct__is_meta(c) && ct__copy_impl(c, self) != CT_OK) {
+    ct_release(c);
+    return NULL;
+  }
+  return c;
+}
+static ct_tensor *ct__k_clone(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct__copy_as("ct_clone", self, (ct_dtype)self->dtype);
+}
+static ct_tensor *ct__k_to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  (void)ks;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype))
+    return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  return ct__copy_as("ct_to_dtype", self, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype);
+}
+
+/* ---- select/slice backward: zeros with the gradient in the selected part ---- */
+static ct_tensor *ct__zeros_in(const char *op, ct_tensor *like, ct_int_list sizes) {
+  ct_tensor *z;
+  if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "input_sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
+  z = ct__empty(op, (int)sizes.n, sizes.data, (ct_dtype)like->dtype, like->device);
+  if (z && ct__k_fill_(0, z, ct_int(0)) != CT_OK) ct_release(z), z = NULL;
+  return z;
+}
+static ct_tensor *ct__scatter_into(ct_tensor *z, ct_tensor *part, ct_tensor *grad) {
+  ct_status st = part ? ct__copy_impl(part, grad) : ct_last_error();
+  ct_release(part);
+  if (st != CT_OK) ct_release(z), z = NULL;
+  return z;
+}
+static ct_tensor *ct__k_select_backward(ct_keyset ks, ct_tensor *grad, ct_int_list input_sizes, int64_t dim, int64_t index) {
+  ct_tensor *z = ct__zeros_in("select_backward", grad, input_sizes);
+  (void)ks;
+  return z ? ct__scatter_into(z, ct__select_impl(z, dim, index), grad) : NULL;
+}
+static ct_tensor *ct__k_slice_backward(ct_keyset ks, ct_tensor *grad, ct_int_list input_sizes, int64_t dim, int64_t start,
+                                       int64_t end, int64_t step) {
+  ct_tensor *z = ct__zeros_in("slice_backward", grad, input_sizes);
+  (void)ks;
+  return z ? ct__scatter_into(z, ct__slice_impl(z, dim, start, end, step), grad) : NULL;
+}
+
+/* ================= composite kernels (CompositeImplicitAutograd) =================
+ * They call other ops through their frontends, so autograd records those
+ * ops and these need no formula. They run below the caller's level: their
+ * temporaries live in a local scope, and ct_keep hands the result back. */
+static ct_tensor *ct__k_reshape(ct_keyset ks, ct_tensor *self, ct_int_list shape) {
+  int64_t sh[CT_MAX_DIMS], st[CT_MAX_DIMS];
+  int n = ct__list_rank(shape);
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!ct__infer_shape("ct_reshape", n, shape.data, self->numel, sh)) return NULL;
+  if (ct__view_strides(self->ndim, self->sizes, self->strides, self->numel, n, sh, st)) return ct_view(self, n, sh);
+  CT_SCOPE { r = ct_keep(ct_view(ct_clone(self), n, sh)); }
+  return r;
+}
+static ct_tensor *ct__k_flatten(ct_keyset ks, ct_tensor *self, int64_t start_dim, int64_t end_dim) {
+  (void)ks;
+  return ct__flatten_impl(self, start_dim, end_dim);
+}
+static ct_tensor *ct__k_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  (void)ks;
+  return ct__narrow_impl(self, dim, start, length);
+}
+static ct_tensor *ct__k_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
+  (void)ks;
+  return ct_expand(self, ct__list_rank(size), size.data);
+}
+static ct_tensor *ct__k_contiguous(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_is_contiguous(self) ? ct_retain(self) : ct_clone(self);
+}
+static ct_tensor *ct__k_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  (void)ks;
+  if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  return self->dtype == dtype ? ct_retain(self) : ct_to_copy_ex(self, dtype);
+}
+static ct_status ct__mean_dtype(ct_tensor *self, ct_dtype dtype) {
+  ct_dtype d = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
+  if (!ct_dtype_is_floating(d))
+    return ct_fail(CT_ERR_DTYPE, "mean",
+                   "could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
+                   ct__dtype_torch_name(d));
+  return CT_OK;
+}
+static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__mean_dtype(self, dtype) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_ex(self, dtype), ct_int(self->numel))); }
+  return r;
+}
+static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  int64_t count = 1, i;
+  (void)ks;
+  if (ct__mean_dtype(self, dtype) != CT_OK) return NULL;
+  if (dim.n <= 0 || !dim.data) {
+    count = self->numel;
+  } else {
+    for (i = 0; i < dim.n; i++) {
+      int64_t d = ct__wrap_dim("mean", dim.data[i], self->ndim);
+      if (d < 0) return NULL;
+      count *= self->ndim ? self->sizes[d] : 1;
+    }
+  }
+  CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_dim_ex(self, dim.data ? (int)dim.n : 0, dim.data, keepdim, dtype), ct_int(count))); }
+  return r;
+}
+/* matmul: the 1-D and 2-D cases of torch.matmul, through mm. */
+static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (a->ndim == 0 || b->ndim == 0)
+    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
+                   b->ndim),
+           (ct_tensor *)NULL;
+  if (a->ndim > 2 || b->ndim > 2)
+    return ct_fail(CT_ERR_UNSUPPORTED, "matmul", "batched operands (%dD and %dD) are not supported yet: only 1-D and 2-D",
+                   a->ndim, b->ndim),
+           (ct_tensor *)NULL;
+  if (a->ndim == 1 && b->ndim == 1 && a->sizes[0] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, "matmul", "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same "
+                   "number of elements, but got %lld and %lld elements respectively", (long long)a->sizes[0],
+                   (long long)b->sizes[0], (long long)a->sizes[0], (long long)b->sizes[0]),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *x = a->ndim == 1 ? ct_unsqueeze(a, 0) : a, *y = b->ndim == 1 ? ct_unsqueeze(b, 1) : b;
+    ct_tensor *m = ct_mm(x, y);
+    if (m && a->ndim == 1) m = ct_squeeze_dim(m, 0);
+    if (m && b->ndim == 1) m = ct_squeeze_dim(m, -1);
+    r = ct_keep(m);
+  }
+  return r;
+}
+
+/* ================= derivative helpers (FunctionsManual) =================
+ * Called by the formulas in gen/derivatives.spec. They run inside the
+ * engine's scope, which releases their temporaries; they are written with
+ * ct ops so that create_graph records them. */
+static ct_scalar ct__neg_scalar(ct_scalar s) {
+  if (s.kind == CT_SCALAR_FLOAT) s.v.f = -s.v.f;
+  else if (s.kind == CT_SCALAR_INT) s.v.i = (int64_t)(0 - (uint64_t)s.v.i);
+  else if (s.kind == CT_SCALAR_NONE) s = ct_int(-1);
+  return s;
+}
+static inline ct_scalar ct__scalar_none(void) { /* generated defaults of Scalar? = None */
+  ct_scalar s;
+  memset(&s, 0, sizeof s);
+  s.kind = CT_SCALAR_NONE;
+  return s;
+}
+/* grad * alpha, or grad itself when alpha is 1 (PyTorch's maybe_multiply) */
+static ct_tensor *ct__scale(ct_tensor *grad, ct_scalar alpha) {
+  if (alpha.kind == CT_SCALAR_NONE || (alpha.kind == CT_SCALAR_INT && alpha.v.i == 1) ||
+      (alpha.kind == CT_SCALAR_FLOAT && alpha.v.f == 1.0) || (alpha.kind == CT_SCALAR_BOOL && alpha.v.b))
+    return grad;
+  return ct_mul_scalar(grad, alpha);
+}
+/* d(a / b)/db = -grad * a / b^2 */
+static ct_tensor *ct__div_other_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other) {
+  return ct_neg(ct_div(ct_mul(grad, self), ct_mul(other, other)));
+}
+/* d tanh = grad * (1 - y^2) */
+static ct_tensor *ct__tanh_backward(ct_tensor *grad, ct_tensor *y) {
+  return ct_mul(grad, ct_add_scalar(ct_neg(ct_mul(y, y)), ct_int(1)));
+}
+/* d sigmoid = grad * y * (1 - y) */
+static ct_tensor *ct__sigmoid_backward(ct_tensor *grad, ct_tensor *y) {
+  return ct_mul(grad, ct_mul(y, ct_add_scalar(ct_neg(y), ct_int(1))));
+}
+static ct_tensor *ct__mm_mat1_backward(ct_tensor *grad, ct_tensor *mat2) { return ct_mm(grad, ct_t(mat2)); }
+static ct_tensor *ct__mm_mat2_backward(ct_tensor *grad, ct_tensor *self) { return ct_mm(ct_t(self), grad); }
+static ct_tensor *ct__permute_backward(ct_tensor *grad, ct_int_list dims) {
+  int64_t inv[CT_MAX_DIMS];
+  int64_t i;
+  if (!grad) return NULL;
+  for (i = 0; i < dims.n && i < CT_MAX_DIMS; i++) {
+    int64_t d = ct__wrap_dim("permute", dims.data[i], grad->ndim);
+    if (d < 0) return NULL;
+    inv[d] = i;
+  }
+  return ct_permute(grad, (int)dims.n, inv);
+}
+/* sum over dims: put the reduced dims back (size 1) and expand */
+static ct_tensor *ct__sum_backward(ct_tensor *grad, const ct__shape *sizes, ct_int_list dim, bool keepdim) {
+  int reduce[CT_MAX_DIMS] = {0};
+  int64_t i;
+  if (!grad) return NULL;
+  if (!keepdim && sizes->ndim > 0) {
+    if (dim.n <= 0 || !dim.data) {
+      for (i = 0; i < sizes->ndim; i++) reduce[i] = 1;
+    } else {
+      for (i = 0; i < dim.n; i++) {
+        int64_t d = ct__wrap_dim("sum", dim.data[i], sizes->ndim);
+        if (d < 0) return NULL;
+        reduce[d] = 1;
+      }
+    }
+    for (i = 0; i < sizes->ndim && grad; i++)
+      if (reduce[i]) grad = ct_unsqueeze(grad, i);
+  }
+  return grad ? ct_expand(grad, sizes->ndim, sizes->sizes) : NULL;
+}
+/* grad summed down to `shape` (the inverse of broadcasting) */
+static ct_tensor *ct__sum_to(ct_tensor *grad, const ct__shape *shape) {
+  int64_t dims[CT_MAX_DIMS];
+  int i, n = 0, lead;
+  if (!grad) return NULL;
+  lead = grad->ndim - shape->ndim;
+  for (i = 0; i < grad->ndim; i++)
+    if (i < lead || (shape->sizes[i - lead] == 1 && grad->sizes[i] != 1)) dims[n++] = i;
+  if (n) grad = ct_sum_dim(grad, n, dims, true);
+  if (grad && lead > 0) grad = ct_reshape(grad, shape->ndim, shape->sizes);
+  return grad;
+}
+
+/* ================= dispatch plumbing for the generated code ================= */
+/* The kernel for a call's key set (already combined with the thread's keys). */
+static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
+  ct_keyset m = *ks & op->mask;
   const ct_kernel *k = &op->table[ct_keyset_highest(m)];
   if (CT_LIKELY(m && k->unboxed)) {
     *ks = m;
     return k;
   }
-  return ct_dispatch_lookup(op, ct__call_keys(input_keys), ks);
+  return ct_dispatch_lookup(op, *ks, ks);
 }
-
+/* A typed frontend reaching a boxed-only kernel. */
 static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
   ct_tensor *r = NULL;
   ct__call_boxed_kernel(op, k, ks, v, n, &r);
@@ -4655,453 +5952,5532 @@ static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset 
 static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
   return ct__call_boxed_kernel(op, k, ks, v, n, NULL);
 }
+static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
+static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
+  ct_value v = ct_value_tensor(r);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_release(r);
+    return ct_last_error();
+  }
+  return CT_OK;
+}
 
-#define CT__NULL_CHECK(op, i, t) \
-  if (CT_UNLIKELY(!(t))) return ct__fail_null((op)->full_name, (op)->schema.args[i].name)
+CT_EXTERN_C_END
+#endif /* CT__OPS_IMPL */
+/* ---- ctorch/generated/functions.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_FUNCTIONS_IMPL)
+#define CT__GENERATED_FUNCTIONS_IMPL
+CT_EXTERN_C_BEGIN
 
-static ct_tensor *ct__call_T_TTS(const ct_op *op, ct_tensor *a, ct_tensor *b, ct_scalar s) {
-  ct_keyset ks;
-  const ct_kernel *k;
+/* the registered op of every schema, filled in by ct__init */
+static struct {
+  ct_op *add_Tensor;
+  ct_op *add__Tensor;
+  ct_op *add_out;
+  ct_op *add_Scalar;
+  ct_op *add__Scalar;
+  ct_op *sub_Tensor;
+  ct_op *sub__Tensor;
+  ct_op *sub_out;
+  ct_op *sub_Scalar;
+  ct_op *sub__Scalar;
+  ct_op *mul_Tensor;
+  ct_op *mul__Tensor;
+  ct_op *mul_out;
+  ct_op *mul_Scalar;
+  ct_op *mul__Scalar;
+  ct_op *div_Tensor;
+  ct_op *div__Tensor;
+  ct_op *div_out;
+  ct_op *div_Scalar;
+  ct_op *div__Scalar;
+  ct_op *neg;
+  ct_op *neg_;
+  ct_op *neg_out;
+  ct_op *relu;
+  ct_op *relu_;
+  ct_op *threshold_backward;
+  ct_op *exp;
+  ct_op *exp_;
+  ct_op *exp_out;
+  ct_op *tanh;
+  ct_op *tanh_;
+  ct_op *tanh_out;
+  ct_op *sigmoid;
+  ct_op *sigmoid_;
+  ct_op *sigmoid_out;
+  ct_op *sum;
+  ct_op *sum_dim_IntList;
+  ct_op *sum_IntList_out;
+  ct_op *mean;
+  ct_op *mean_dim;
+  ct_op *mm;
+  ct_op *mm_out;
+  ct_op *matmul;
+  ct_op *copy_;
+  ct_op *fill__Scalar;
+  ct_op *clone;
+  ct_op *contiguous;
+  ct_op *_to_copy;
+  ct_op *to_dtype;
+  ct_op *view;
+  ct_op *reshape;
+  ct_op *transpose_int;
+  ct_op *t;
+  ct_op *permute;
+  ct_op *expand;
+  ct_op *broadcast_to;
+  ct_op *unsqueeze;
+  ct_op *squeeze;
+  ct_op *squeeze_dim;
+  ct_op *flatten_using_ints;
+  ct_op *select_int;
+  ct_op *select_backward;
+  ct_op *slice_Tensor;
+  ct_op *slice_backward;
+  ct_op *narrow;
+  ct_op *as_strided;
+  ct_op *alias;
+  ct_op *detach;
+} ct__op;
+
+/* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  const ct_op *op = ct__op.add_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
-  CT__NULL_CHECK(op, 1, b), (ct_tensor *)NULL;
-  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return NULL;
+  if (CT_UNLIKELY(!k)) return NULL;
   ct__tls.depth++;
-  if (k->unboxed) {
-    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct__T, ct_scalar)) k->unboxed)(ks, a, b, s);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
   } else {
     ct_value v[3];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_scalar(s);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_scalar(alpha);
     r = ct__finish_new(op, k, ks, v, 3);
   }
   ct__tls.depth--;
-  return ct__track(r);
+  return r;
 }
-static ct_status ct__call_W_TTS(const ct_op *op, ct_tensor *a, ct_tensor *b, ct_scalar s) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  CT__NULL_CHECK(op, 1, b);
-  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return ct_last_error();
+/* add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  const ct_op *op = ct__op.add__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct__T, ct_scalar))k->unboxed)(ks, a, b, s);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
   } else {
     ct_value v[3];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_scalar(s);
-    st = ct__finish_mut(op, k, ks, v, 3);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_status ct__call_W_TTSW(const ct_op *op, ct_tensor *a, ct_tensor *b, ct_scalar s, ct_tensor *out) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  CT__NULL_CHECK(op, 1, b);
-  CT__NULL_CHECK(op, 3, out);
-  if (!(k = ct__pick(op, a->keys | b->keys | out->keys, &ks))) return ct_last_error();
+/* add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_add_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.add_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct__T, ct_scalar, ct__T))k->unboxed)(ks, a, b, s, out);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, alpha, out);
   } else {
     ct_value v[4];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_scalar(s), v[3] = ct_value_tensor(out);
-    st = ct__finish_mut(op, k, ks, v, 4);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_scalar(alpha);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_tensor *ct__call_T_TSS(const ct_op *op, ct_tensor *a, ct_scalar b, ct_scalar s) {
-  ct_keyset ks;
-  const ct_kernel *k;
+/* add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  const ct_op *op = ct__op.add_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
-  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  if (CT_UNLIKELY(!k)) return NULL;
   ct__tls.depth++;
-  if (k->unboxed) {
-    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct_scalar, ct_scalar)) k->unboxed)(ks, a, b, s);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
   } else {
     ct_value v[3];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_scalar(b), v[2] = ct_value_scalar(s);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_scalar(alpha);
     r = ct__finish_new(op, k, ks, v, 3);
   }
   ct__tls.depth--;
-  return ct__track(r);
+  return r;
 }
-static ct_status ct__call_W_TSS(const ct_op *op, ct_tensor *a, ct_scalar b, ct_scalar s) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  if (!(k = ct__pick(op, a->keys, &ks))) return ct_last_error();
+/* add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  const ct_op *op = ct__op.add__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct_scalar, ct_scalar))k->unboxed)(ks, a, b, s);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
   } else {
     ct_value v[3];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_scalar(b), v[2] = ct_value_scalar(s);
-    st = ct__finish_mut(op, k, ks, v, 3);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_tensor *ct__call_T_TT(const ct_op *op, ct_tensor *a, ct_tensor *b) {
-  ct_keyset ks;
-  const ct_kernel *k;
+/* sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  const ct_op *op = ct__op.sub_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
-  CT__NULL_CHECK(op, 1, b), (ct_tensor *)NULL;
-  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return NULL;
+  if (CT_UNLIKELY(!k)) return NULL;
   ct__tls.depth++;
-  if (k->unboxed) {
-    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct__T)) k->unboxed)(ks, a, b);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  const ct_op *op = ct__op.sub__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sub_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.sub_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, alpha, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_scalar(alpha);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  const ct_op *op = ct__op.sub_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  const ct_op *op = ct__op.sub__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mul.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.mul_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
   } else {
     ct_value v[2];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
     r = ct__finish_new(op, k, ks, v, 2);
   }
   ct__tls.depth--;
-  return ct__track(r);
+  return r;
 }
-static ct_status ct__call_W_TT(const ct_op *op, ct_tensor *a, ct_tensor *b) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  CT__NULL_CHECK(op, 1, b);
-  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return ct_last_error();
+/* mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.mul__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct__T))k->unboxed)(ks, a, b);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
   } else {
     ct_value v[2];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b);
-    st = ct__finish_mut(op, k, ks, v, 2);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_status ct__call_W_TTW(const ct_op *op, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  CT__NULL_CHECK(op, 1, b);
-  CT__NULL_CHECK(op, 2, out);
-  if (!(k = ct__pick(op, a->keys | b->keys | out->keys, &ks))) return ct_last_error();
+/* mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.mul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct__T, ct__T))k->unboxed)(ks, a, b, out);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
   } else {
     ct_value v[3];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_tensor(out);
-    st = ct__finish_mut(op, k, ks, v, 3);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_tensor *ct__call_T_TS(const ct_op *op, ct_tensor *a, ct_scalar b) {
-  ct_keyset ks;
-  const ct_kernel *k;
+/* mul.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.mul_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
-  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  if (CT_UNLIKELY(!k)) return NULL;
   ct__tls.depth++;
-  if (k->unboxed) {
-    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct_scalar)) k->unboxed)(ks, a, b);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
   } else {
     ct_value v[2];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_scalar(b);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
     r = ct__finish_new(op, k, ks, v, 2);
   }
   ct__tls.depth--;
-  return ct__track(r);
+  return r;
 }
-static ct_status ct__call_W_TS(const ct_op *op, ct_tensor *a, ct_scalar b) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  if (!(k = ct__pick(op, a->keys, &ks))) return ct_last_error();
+/* mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.mul__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct_scalar))k->unboxed)(ks, a, b);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
   } else {
     ct_value v[2];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_scalar(b);
-    st = ct__finish_mut(op, k, ks, v, 2);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_tensor *ct__call_T_T(const ct_op *op, ct_tensor *a) {
-  ct_keyset ks;
-  const ct_kernel *k;
+/* div.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.div_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
-  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  if (CT_UNLIKELY(!k)) return NULL;
   ct__tls.depth++;
-  if (k->unboxed) {
-    r = ((ct_tensor * (*)(ct_keyset, ct__T)) k->unboxed)(ks, a);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.div__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_div_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.div_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.div_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.div__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.neg;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
   } else {
     ct_value v[1];
-    v[0] = ct_value_tensor(a);
+    v[0] = ct_value_tensor(self);
     r = ct__finish_new(op, k, ks, v, 1);
   }
   ct__tls.depth--;
-  return ct__track(r);
+  return r;
 }
-static ct_status ct__call_W_T(const ct_op *op, ct_tensor *a) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  if (!(k = ct__pick(op, a->keys, &ks))) return ct_last_error();
+/* neg_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.neg_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T))k->unboxed)(ks, a);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
   } else {
     ct_value v[1];
-    v[0] = ct_value_tensor(a);
-    st = ct__finish_mut(op, k, ks, v, 1);
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_status ct__call_W_TW(const ct_op *op, ct_tensor *a, ct_tensor *out) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  CT__NULL_CHECK(op, 1, out);
-  if (!(k = ct__pick(op, a->keys | out->keys, &ks))) return ct_last_error();
+/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.neg_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct__T))k->unboxed)(ks, a, out);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
   } else {
     ct_value v[2];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(out);
-    st = ct__finish_mut(op, k, ks, v, 2);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_tensor *ct__call_T_TD(const ct_op *op, ct_tensor *a, ct_dtype d) {
-  ct_keyset ks;
-  const ct_kernel *k;
+/* relu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
-  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  if (CT_UNLIKELY(!k)) return NULL;
   ct__tls.depth++;
-  if (k->unboxed) {
-    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct_dtype)) k->unboxed)(ks, a, d);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
+static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
+  const ct_op *op = ct__op.threshold_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, grad_output, self, threshold);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_scalar(threshold);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.exp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
   } else {
     ct_value v[2];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_dtype(d);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tanh;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tanh_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.tanh_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sigmoid;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sigmoid_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sigmoid_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
     r = ct__finish_new(op, k, ks, v, 2);
   }
   ct__tls.depth--;
-  return ct__track(r);
+  return r;
 }
-static ct_tensor *ct__call_T_TIbD(const ct_op *op, ct_tensor *a, ct_int_list dims, bool keep, ct_dtype d) {
-  ct_keyset ks;
-  const ct_kernel *k;
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  CT__NULL_CHECK(op, 0, a), (ct_tensor *)NULL;
-  if (!(k = ct__pick(op, a->keys, &ks))) return NULL;
+  if (CT_UNLIKELY(!k)) return NULL;
   ct__tls.depth++;
-  if (k->unboxed) {
-    r = ((ct_tensor * (*)(ct_keyset, ct__T, ct_int_list, bool, ct_dtype)) k->unboxed)(ks, a, dims, keep, d);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
   } else {
     ct_value v[4];
-    v[0] = ct_value_tensor(a), v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
-    v[2] = ct_value_bool(keep), v[3] = ct_value_dtype(d);
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
     r = ct__finish_new(op, k, ks, v, 4);
   }
   ct__tls.depth--;
-  return ct__track(r);
+  return r;
 }
-static ct_status ct__call_W_TIbDW(const ct_op *op, ct_tensor *a, ct_int_list dims, bool keep, ct_dtype d, ct_tensor *out) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  CT__NULL_CHECK(op, 4, out);
-  if (!(k = ct__pick(op, a->keys | out->keys, &ks))) return ct_last_error();
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct_int_list, bool, ct_dtype, ct__T))k->unboxed)(ks, a, dims, keep, d, out);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
   } else {
     ct_value v[5];
-    v[0] = ct_value_tensor(a), v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
-    v[2] = ct_value_bool(keep), v[3] = ct_value_dtype(d), v[4] = ct_value_tensor(out);
-    st = ct__finish_mut(op, k, ks, v, 5);
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
-  return st;
+  return r;
 }
-static ct_status ct__call_W_TTb(const ct_op *op, ct_tensor *a, ct_tensor *b, bool flag) {
-  ct_keyset ks;
-  const ct_kernel *k;
-  ct_status st;
-  CT__NULL_CHECK(op, 0, a);
-  CT__NULL_CHECK(op, 1, b);
-  if (!(k = ct__pick(op, a->keys | b->keys, &ks))) return ct_last_error();
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
   ct__tls.depth++;
-  if (k->unboxed) {
-    st = ((ct_status(*)(ct_keyset, ct__T, ct__T, bool))k->unboxed)(ks, a, b, flag);
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.mm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.mm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
   } else {
     ct_value v[3];
-    v[0] = ct_value_tensor(a), v[1] = ct_value_tensor(b), v[2] = ct_value_bool(flag);
-    st = ct__finish_mut(op, k, ks, v, 3);
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
+  return r;
+}
+/* matmul(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.matmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
+static ct_status ct__dispatch_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
+  const ct_op *op = ct__op.copy_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool ))k->unboxed)(ks, self, src, non_blocking);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(src);
+    v[2] = ct_value_bool(non_blocking);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
+  const ct_op *op = ct__op.fill__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, value);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clone(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.clone;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* contiguous(Tensor(a) self) -> Tensor(a) */
+static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.contiguous;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op._to_copy;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */
+static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.to_dtype;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* view(Tensor(a) self, int[] size) -> Tensor(a) */
+static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
+  const ct_op *op = ct__op.view;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reshape(Tensor(a) self, int[] shape) -> Tensor(a) */
+static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_list shape) {
+  const ct_op *op = ct__op.reshape;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, shape);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = shape.n < 0 ? ct_value_none() : ct_value_int_list(shape.data, shape.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
+static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
+  const ct_op *op = ct__op.transpose_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim0, dim1);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim0);
+    v[2] = ct_value_int(dim1);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* t(Tensor(a) self) -> Tensor(a) */
+static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.t;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* permute(Tensor(a) self, int[] dims) -> Tensor(a) */
+static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *op = ct__op.permute;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a) */
+static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
+  const ct_op *op = ct__op.expand;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, size, implicit);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[2] = ct_value_bool(implicit);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* broadcast_to(Tensor(a) self, int[] size) -> Tensor(a) */
+static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_int_list size) {
+  const ct_op *op = ct__op.broadcast_to;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
+static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.unsqueeze;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* squeeze(Tensor(a) self) -> Tensor(a) */
+static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.squeeze;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
+static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.squeeze_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a) */
+static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self, int64_t start_dim, int64_t end_dim) {
+  const ct_op *op = ct__op.flatten_using_ints;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, start_dim, end_dim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(start_dim);
+    v[2] = ct_value_int(end_dim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* select.int(Tensor(a) self, int dim, int index) -> Tensor(a) */
+static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
+  const ct_op *op = ct__op.select_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim, index);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_int(index);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor */
+static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
+  const ct_op *op = ct__op.select_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, index);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = input_sizes.n < 0 ? ct_value_none() : ct_value_int_list(input_sizes.data, input_sizes.n);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_int(index);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) */
+static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  const ct_op *op = ct__op.slice_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, end, step);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_int(start);
+    v[3] = ct_value_int(end);
+    v[4] = ct_value_int(step);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor */
+static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  const ct_op *op = ct__op.slice_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, start, end, step);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = input_sizes.n < 0 ? ct_value_none() : ct_value_int_list(input_sizes.data, input_sizes.n);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_int(start);
+    v[4] = ct_value_int(end);
+    v[5] = ct_value_int(step);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a) */
+static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  const ct_op *op = ct__op.narrow;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, length);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_int(start);
+    v[3] = ct_value_int(length);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) */
+static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
+  const ct_op *op = ct__op.as_strided;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, self, size, stride, storage_offset);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = ct_value_int(storage_offset);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* alias(Tensor(a) self) -> Tensor(a) */
+static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.alias;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* detach(Tensor(a) self) -> Tensor(a) */
+static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.detach;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+
+/* ---- frontends ---- */
+CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("add.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("add.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_add_Tensor(ct__call_keys(keys), self, other, alpha));
+}
+CTDEF ct_tensor *ct_add(ct_tensor *self, ct_tensor *other) {
+  return ct_add_ex(self, other, ct_int(1));
+}
+CTDEF ct_status ct_add_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("add_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_add__Tensor(ct__call_keys(keys), self, other, alpha);
+}
+CTDEF ct_status ct_add_(ct_tensor *self, ct_tensor *other) {
+  return ct_add_ex_(self, other, ct_int(1));
+}
+CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("add.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("add.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("add.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_add_out(ct__call_keys(keys), self, other, alpha, out);
+}
+CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  return ct_add_out_ex(out, self, other, ct_int(1));
+}
+CTDEF ct_tensor *ct_add_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("add.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_add_Scalar(ct__call_keys(keys), self, other, alpha));
+}
+CTDEF ct_tensor *ct_add_scalar(ct_tensor *self, ct_scalar other) {
+  return ct_add_scalar_ex(self, other, ct_int(1));
+}
+CTDEF ct_status ct_add_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("add_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_add__Scalar(ct__call_keys(keys), self, other, alpha);
+}
+CTDEF ct_status ct_add_scalar_(ct_tensor *self, ct_scalar other) {
+  return ct_add_scalar_ex_(self, other, ct_int(1));
+}
+CTDEF ct_tensor *ct_sub_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sub.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("sub.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_sub_Tensor(ct__call_keys(keys), self, other, alpha));
+}
+CTDEF ct_tensor *ct_sub(ct_tensor *self, ct_tensor *other) {
+  return ct_sub_ex(self, other, ct_int(1));
+}
+CTDEF ct_status ct_sub_ex_(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("sub_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_sub__Tensor(ct__call_keys(keys), self, other, alpha);
+}
+CTDEF ct_status ct_sub_(ct_tensor *self, ct_tensor *other) {
+  return ct_sub_ex_(self, other, ct_int(1));
+}
+CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sub.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("sub.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sub.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sub_out(ct__call_keys(keys), self, other, alpha, out);
+}
+CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  return ct_sub_out_ex(out, self, other, ct_int(1));
+}
+CTDEF ct_tensor *ct_sub_scalar_ex(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sub.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sub_Scalar(ct__call_keys(keys), self, other, alpha));
+}
+CTDEF ct_tensor *ct_sub_scalar(ct_tensor *self, ct_scalar other) {
+  return ct_sub_scalar_ex(self, other, ct_int(1));
+}
+CTDEF ct_status ct_sub_scalar_ex_(ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sub_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sub__Scalar(ct__call_keys(keys), self, other, alpha);
+}
+CTDEF ct_status ct_sub_scalar_(ct_tensor *self, ct_scalar other) {
+  return ct_sub_scalar_ex_(self, other, ct_int(1));
+}
+CTDEF ct_tensor *ct_mul(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mul.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("mul.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_mul_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_mul_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("mul_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_mul__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("mul.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mul_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_mul_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mul.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mul_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_mul_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mul_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_mul__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_tensor *ct_div(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_div_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_div_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_div__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("div.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_div_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_div_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_div__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_tensor *ct_neg(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_neg(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_neg_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_neg_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_neg_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_relu(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_relu(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_relu_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_relu_(ct__call_keys(keys), self);
+}
+CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("threshold_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_threshold_backward(ct__call_keys(keys), grad_output, self, threshold));
+}
+CTDEF ct_tensor *ct_exp(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_exp(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_exp_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_exp_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_exp_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_tanh(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_tanh_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_tanh_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_tanh_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sigmoid(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sigmoid_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_sum(ct_tensor *self) {
+  return ct_sum_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_mean(ct_tensor *self) {
+  return ct_mean_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("copy_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("copy_", "src"), ct_last_error();
+  keys |= src->keys;
+  return ct__dispatch_copy_(ct__call_keys(keys), self, src, non_blocking);
+}
+CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src) {
+  return ct_copy_ex_(self, src, false);
+}
+CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fill_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_fill__Scalar(ct__call_keys(keys), self, value);
+}
+CTDEF ct_tensor *ct_clone(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clone", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clone(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_contiguous(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("contiguous", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_contiguous(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_to_copy_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_to_copy", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch__to_copy(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_to_copy(ct_tensor *self) {
+  return ct_to_copy_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_to_dtype(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("to.dtype", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_to_dtype(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_view(ct_tensor *self, int size_len, const int64_t *size) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("view", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("view", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "view", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_view(ct__call_keys(keys), self, size_l));
+}
+CTDEF ct_tensor *ct_reshape(ct_tensor *self, int shape_len, const int64_t *shape) {
+  ct_int_list shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reshape", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(shape_len > 0 && !shape)) return ct__fail_null("reshape", "shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reshape", "shape: negative length %d", shape_len), (ct_tensor *)NULL;
+  shape_l.data = shape;
+  shape_l.n = shape_len;
+  return ct__track(ct__dispatch_reshape(ct__call_keys(keys), self, shape_l));
+}
+CTDEF ct_tensor *ct_transpose(ct_tensor *self, int64_t dim0, int64_t dim1) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("transpose.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_transpose_int(ct__call_keys(keys), self, dim0, dim1));
+}
+CTDEF ct_tensor *ct_t(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("t", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_t(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_permute(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("permute", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("permute", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "permute", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_permute(ct__call_keys(keys), self, dims_l));
+}
+CTDEF ct_tensor *ct_expand_ex(ct_tensor *self, int size_len, const int64_t *size, bool implicit) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expand", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("expand", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "expand", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_expand(ct__call_keys(keys), self, size_l, implicit));
+}
+CTDEF ct_tensor *ct_expand(ct_tensor *self, int size_len, const int64_t *size) {
+  return ct_expand_ex(self, size_len, size, false);
+}
+CTDEF ct_tensor *ct_broadcast_to(ct_tensor *self, int size_len, const int64_t *size) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("broadcast_to", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("broadcast_to", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "broadcast_to", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  return ct__track(ct__dispatch_broadcast_to(ct__call_keys(keys), self, size_l));
+}
+CTDEF ct_tensor *ct_unsqueeze(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("unsqueeze", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_unsqueeze(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_tensor *ct_squeeze(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_squeeze(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_squeeze_dim(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("squeeze.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_squeeze_dim(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_tensor *ct_flatten(ct_tensor *self, int64_t start_dim, int64_t end_dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flatten.using_ints", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_flatten_using_ints(ct__call_keys(keys), self, start_dim, end_dim));
+}
+CTDEF ct_tensor *ct_select(ct_tensor *self, int64_t dim, int64_t index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("select.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_select_int(ct__call_keys(keys), self, dim, index));
+}
+CTDEF ct_tensor *ct_select_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t index) {
+  ct_int_list input_sizes_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("select_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("select_backward", "input_sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "select_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
+  input_sizes_l.data = input_sizes;
+  input_sizes_l.n = input_sizes_len;
+  return ct__track(ct__dispatch_select_backward(ct__call_keys(keys), grad_output, input_sizes_l, dim, index));
+}
+CTDEF ct_tensor *ct_slice(ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("slice.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_slice_Tensor(ct__call_keys(keys), self, dim, start, end, step));
+}
+CTDEF ct_tensor *ct_slice_backward(ct_tensor *grad_output, int input_sizes_len, const int64_t *input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct_int_list input_sizes_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("slice_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(input_sizes_len > 0 && !input_sizes)) return ct__fail_null("slice_backward", "input_sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "slice_backward", "input_sizes: negative length %d", input_sizes_len), (ct_tensor *)NULL;
+  input_sizes_l.data = input_sizes;
+  input_sizes_l.n = input_sizes_len;
+  return ct__track(ct__dispatch_slice_backward(ct__call_keys(keys), grad_output, input_sizes_l, dim, start, end, step));
+}
+CTDEF ct_tensor *ct_narrow(ct_tensor *self, int64_t dim, int64_t start, int64_t length) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("narrow", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_narrow(ct__call_keys(keys), self, dim, start, length));
+}
+CTDEF ct_tensor *ct_as_strided(ct_tensor *self, int size_len, const int64_t *size, int stride_len, const int64_t *stride, int64_t storage_offset) {
+  ct_int_list size_l;
+  ct_int_list stride_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("as_strided", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("as_strided", "size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "as_strided", "size: negative length %d", size_len), (ct_tensor *)NULL;
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("as_strided", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "as_strided", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  return ct__track(ct__dispatch_as_strided(ct__call_keys(keys), self, size_l, stride_l, storage_offset));
+}
+CTDEF ct_tensor *ct_alias(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("alias", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_alias(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_detach(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+
+CT_EXTERN_C_END
+#endif /* CT__GENERATED_FUNCTIONS_IMPL */
+/* ---- ctorch/generated/autograd_functions.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_AUTOGRAD_IMPL)
+#define CT__GENERATED_AUTOGRAD_IMPL
+CT_EXTERN_C_BEGIN
+
+/* ---- add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_add_Tensor {
+  ct_node base;
+  ct_scalar alpha;
+} ct__node_add_Tensor;
+
+static ct_status ct__backward_add_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_add_Tensor *n = (ct__node_add_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar alpha = n->alpha;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(grad, alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_add_Tensor, NULL};
+
+static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct__node_add_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_add_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_add__Tensor {
+  ct_node base;
+  ct_scalar alpha;
+} ct__node_add__Tensor;
+
+static ct_status ct__backward_add__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_add__Tensor *n = (ct__node_add__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar alpha = n->alpha;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(grad, alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_add__Tensor = {"AddBackward0", ct__backward_add__Tensor, NULL};
+
+static ct_status ct__autograd_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct__node_add__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("add_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_add__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_add_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_add_out(ks & CT__BELOW_AUTOGRAD, self, other, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_add_Scalar {
+  ct_node base;
+} ct__node_add_Scalar;
+
+static ct_status ct__backward_add_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_add_Scalar *n = (ct__node_add_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_add_Scalar, NULL};
+
+static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  ct__node_add_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_add__Scalar {
+  ct_node base;
+} ct__node_add__Scalar;
+
+static ct_status ct__backward_add__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_add__Scalar *n = (ct__node_add__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_add__Scalar = {"AddBackward0", ct__backward_add__Scalar, NULL};
+
+static ct_status ct__autograd_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  ct__node_add__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("add_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_add__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_sub_Tensor {
+  ct_node base;
+  ct_scalar alpha;
+} ct__node_sub_Tensor;
+
+static ct_status ct__backward_sub_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sub_Tensor *n = (ct__node_sub_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar alpha = n->alpha;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(grad, ct__neg_scalar(alpha));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_sub_Tensor, NULL};
+
+static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct__node_sub_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sub_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_sub__Tensor {
+  ct_node base;
+  ct_scalar alpha;
+} ct__node_sub__Tensor;
+
+static ct_status ct__backward_sub__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sub__Tensor *n = (ct__node_sub__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar alpha = n->alpha;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(grad, ct__neg_scalar(alpha));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sub__Tensor = {"SubBackward0", ct__backward_sub__Tensor, NULL};
+
+static ct_status ct__autograd_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
+  ct__node_sub__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("sub_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sub__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sub_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("sub.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sub_out(ks & CT__BELOW_AUTOGRAD, self, other, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_sub_Scalar {
+  ct_node base;
+} ct__node_sub_Scalar;
+
+static ct_status ct__backward_sub_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sub_Scalar *n = (ct__node_sub_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_sub_Scalar, NULL};
+
+static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  ct__node_sub_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_sub__Scalar {
+  ct_node base;
+} ct__node_sub__Scalar;
+
+static ct_status ct__backward_sub__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sub__Scalar *n = (ct__node_sub__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sub__Scalar = {"SubBackward0", ct__backward_sub__Scalar, NULL};
+
+static ct_status ct__autograd_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
+  ct__node_sub__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sub_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sub__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mul.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_mul_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_mul_Tensor;
+
+static void ct__release_mul_Tensor(ct_node *node) {
+  ct__node_mul_Tensor *n = (ct__node_mul_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mul_Tensor *n = (ct__node_mul_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, other);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mul_Tensor, ct__release_mul_Tensor};
+
+static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_mul_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mul_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_mul__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_mul__Tensor;
+
+static void ct__release_mul__Tensor(ct_node *node) {
+  ct__node_mul__Tensor *n = (ct__node_mul__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mul__Tensor *n = (ct__node_mul__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, other);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mul__Tensor = {"MulBackward0", ct__backward_mul__Tensor, ct__release_mul__Tensor};
+
+static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_mul__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("mul_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mul__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("mul.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mul_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mul.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_mul_Scalar {
+  ct_node base;
+  ct_scalar other;
+} ct__node_mul_Scalar;
+
+static ct_status ct__backward_mul_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mul_Scalar *n = (ct__node_mul_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mul_Scalar, NULL};
+
+static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_mul_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mul_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_mul__Scalar {
+  ct_node base;
+  ct_scalar other;
+} ct__node_mul__Scalar;
+
+static ct_status ct__backward_mul__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mul__Scalar *n = (ct__node_mul__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mul__Scalar = {"MulBackward0", ct__backward_mul__Scalar, NULL};
+
+static ct_status ct__autograd_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_mul__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("mul_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mul__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_div_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_div_Tensor;
+
+static void ct__release_div_Tensor(ct_node *node) {
+  ct__node_div_Tensor *n = (ct__node_div_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Tensor *n = (ct__node_div_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, other);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__div_other_backward(grad, self, other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_div_Tensor, ct__release_div_Tensor};
+
+static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_div_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_div__Tensor;
+
+static void ct__release_div__Tensor(ct_node *node) {
+  ct__node_div__Tensor *n = (ct__node_div__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Tensor *n = (ct__node_div__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, other);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__div_other_backward(grad, self, other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Tensor = {"DivBackward0", ct__backward_div__Tensor, ct__release_div__Tensor};
+
+static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_div__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("div_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_div_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("div.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- div.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_div_Scalar {
+  ct_node base;
+  ct_scalar other;
+} ct__node_div_Scalar;
+
+static ct_status ct__backward_div_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Scalar *n = (ct__node_div_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div_scalar(grad, other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_div_Scalar, NULL};
+
+static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_div_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Scalar {
+  ct_node base;
+  ct_scalar other;
+} ct__node_div__Scalar;
+
+static ct_status ct__backward_div__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Scalar *n = (ct__node_div__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div_scalar(grad, other);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Scalar = {"DivBackward0", ct__backward_div__Scalar, NULL};
+
+static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_div__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("div_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- neg(Tensor self) -> Tensor ---- */
+typedef struct ct__node_neg {
+  ct_node base;
+} ct__node_neg;
+
+static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_neg *n = (ct__node_neg *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
+
+static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
+  ct__node_neg *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- neg_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_neg_ {
+  ct_node base;
+} ct__node_neg_;
+
+static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_neg_ *n = (ct__node_neg_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
+
+static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
+  ct__node_neg_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
+    n = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("neg.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- relu(Tensor self) -> Tensor ---- */
+typedef struct ct__node_relu {
+  ct_node base;
+  ct__saved result;
+} ct__node_relu;
+
+static void ct__release_relu(ct_node *node) {
+  ct__node_relu *n = (ct__node_relu *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_relu *n = (ct__node_relu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
+
+static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
+  ct__node_relu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- relu_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_relu_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_relu_;
+
+static void ct__release_relu_(ct_node *node) {
+  ct__node_relu_ *n = (ct__node_relu_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_relu_ *n = (ct__node_relu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
+
+static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
+  ct__node_relu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
+    n = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor ---- */
+typedef struct ct__node_threshold_backward {
+  ct_node base;
+  ct__saved self;
+  ct_scalar threshold;
+} ct__node_threshold_backward;
+
+static void ct__release_threshold_backward(ct_node *node) {
+  ct__node_threshold_backward *n = (ct__node_threshold_backward *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_threshold_backward *n = (ct__node_threshold_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar threshold = n->threshold;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, self, threshold);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackward0", ct__backward_threshold_backward, ct__release_threshold_backward};
+
+static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
+  ct__node_threshold_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    n = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->self, self);
+    n->threshold = threshold;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_threshold_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, threshold);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp(Tensor self) -> Tensor ---- */
+typedef struct ct__node_exp {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp;
+
+static void ct__release_exp(ct_node *node) {
+  ct__node_exp *n = (ct__node_exp *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp *n = (ct__node_exp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
+
+static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_exp_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp_;
+
+static void ct__release_exp_(ct_node *node) {
+  ct__node_exp_ *n = (ct__node_exp_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp_ *n = (ct__node_exp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
+
+static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
+    n = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- tanh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_tanh {
+  ct_node base;
+  ct__saved result;
+} ct__node_tanh;
+
+static void ct__release_tanh(ct_node *node) {
+  ct__node_tanh *n = (ct__node_tanh *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tanh *n = (ct__node_tanh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
+
+static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
+  ct__node_tanh *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tanh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_tanh_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_tanh_;
+
+static void ct__release_tanh_(ct_node *node) {
+  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
+
+static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_tanh_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
+    n = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tanh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sigmoid(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sigmoid {
+  ct_node base;
+  ct__saved result;
+} ct__node_sigmoid;
+
+static void ct__release_sigmoid(ct_node *node) {
+  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
+
+static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__node_sigmoid *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sigmoid_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_sigmoid_;
+
+static void ct__release_sigmoid_(ct_node *node) {
+  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
+
+static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sigmoid_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
+    n = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sigmoid.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_sum;
+
+static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum *n = (ct__node_sum *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
+
+static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_sum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum_dim_IntList {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_sum_dim_IntList;
+
+static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum_dim_IntList *n = (ct__node_sum_dim_IntList *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
+
+static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_sum_dim_IntList *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_mm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_mm;
+
+static void ct__release_mm(ct_node *node) {
+  ct__node_mm *n = (ct__node_mm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mm *n = (ct__node_mm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mm_mat1_backward(grad, mat2);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat2_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
+
+static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_mm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat2);
+    ct__save(&n->self, self);
+    ct__save(&n->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
+typedef struct ct__node_copy_ {
+  ct_node base;
+} ct__node_copy_;
+
+static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_copy_ *n = (ct__node_copy_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_, NULL};
+
+static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
+  ct__node_copy_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("copy_", self)) != CT_OK) return r;
+    n = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_fill__Scalar {
+  ct_node base;
+} ct__node_fill__Scalar;
+
+static ct_status ct__backward_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fill__Scalar *n = (ct__node_fill__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fill__Scalar = {"FillBackward0", ct__backward_fill__Scalar, NULL};
+
+static ct_status ct__autograd_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
+  ct__node_fill__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("fill_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clone(Tensor self) -> Tensor ---- */
+typedef struct ct__node_clone {
+  ct_node base;
+} ct__node_clone;
+
+static ct_status ct__backward_clone(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clone *n = (ct__node_clone *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone, NULL};
+
+static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
+  ct__node_clone *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- _to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node__to_copy {
+  ct_node base;
+  ct_dtype self_dtype;
+} ct__node__to_copy;
+
+static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__to_copy *n = (ct__node__to_copy *)node;
+  ct_tensor *grad = grads[0];
+  const ct_dtype self_dtype = n->self_dtype;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_to_dtype(grad, self_dtype);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__to_copy, NULL};
+
+static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node__to_copy *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->self_dtype = (ct_dtype)self->dtype;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- view(Tensor(a) self, int[] size) -> Tensor(a) ---- */
+typedef struct ct__node_view {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_view;
+
+static ct_status ct__backward_view(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_view *n = (ct__node_view *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, NULL};
+
+static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
+  ct__node_view *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_view(ks & CT__BELOW_AUTOGRAD, self, size);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) ---- */
+typedef struct ct__node_transpose_int {
+  ct_node base;
+  int64_t dim0;
+  int64_t dim1;
+} ct__node_transpose_int;
+
+static ct_status ct__backward_transpose_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_transpose_int *n = (ct__node_transpose_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim0 = n->dim0;
+  int64_t dim1 = n->dim1;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_transpose(grad, dim0, dim1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__backward_transpose_int, NULL};
+
+static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
+  ct__node_transpose_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim0 = dim0;
+    n->dim1 = dim1;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_transpose_int(ks & CT__BELOW_AUTOGRAD, self, dim0, dim1);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- t(Tensor(a) self) -> Tensor(a) ---- */
+typedef struct ct__node_t {
+  ct_node base;
+} ct__node_t;
+
+static ct_status ct__backward_t(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_t *n = (ct__node_t *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_t(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
+
+static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
+  ct__node_t *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- permute(Tensor(a) self, int[] dims) -> Tensor(a) ---- */
+typedef struct ct__node_permute {
+  ct_node base;
+  ct__saved_ints dims;
+} ct__node_permute;
+
+static ct_status ct__backward_permute(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_permute *n = (ct__node_permute *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dims = ct__ints(&n->dims);
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__permute_backward(grad, dims);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_permute, NULL};
+
+static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct__node_permute *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_ints(&n->dims, dims, "permute") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_permute(ks & CT__BELOW_AUTOGRAD, self, dims);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a) ---- */
+typedef struct ct__node_expand {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_expand;
+
+static ct_status ct__backward_expand(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_expand *n = (ct__node_expand *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_to(grad, &self_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_expand, NULL};
+
+static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
+  ct__node_expand *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expand(ks & CT__BELOW_AUTOGRAD, self, size, implicit);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- unsqueeze(Tensor(a) self, int dim) -> Tensor(a) ---- */
+typedef struct ct__node_unsqueeze {
+  ct_node base;
+  int64_t dim;
+} ct__node_unsqueeze;
+
+static ct_status ct__backward_unsqueeze(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_unsqueeze *n = (ct__node_unsqueeze *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_squeeze_dim(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backward_unsqueeze, NULL};
+
+static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct__node_unsqueeze *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_unsqueeze(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- squeeze(Tensor(a) self) -> Tensor(a) ---- */
+typedef struct ct__node_squeeze {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_squeeze;
+
+static ct_status ct__backward_squeeze(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_squeeze *n = (ct__node_squeeze *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_squeeze, NULL};
+
+static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
+  ct__node_squeeze *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_squeeze(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) ---- */
+typedef struct ct__node_squeeze_dim {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_squeeze_dim;
+
+static ct_status ct__backward_squeeze_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_squeeze_dim *n = (ct__node_squeeze_dim *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backward_squeeze_dim, NULL};
+
+static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct__node_squeeze_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_squeeze_dim(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- select.int(Tensor(a) self, int dim, int index) -> Tensor(a) ---- */
+typedef struct ct__node_select_int {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  int64_t index;
+} ct__node_select_int;
+
+static ct_status ct__backward_select_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_select_int *n = (ct__node_select_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  int64_t index = n->index;
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select_backward(grad, CT__SHAPE(self_sizes), dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward_select_int, NULL};
+
+static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
+  ct__node_select_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->index = index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_select_int(ks & CT__BELOW_AUTOGRAD, self, dim, index);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor ---- */
+typedef struct ct__node_select_backward {
+  ct_node base;
+  int64_t dim;
+  int64_t index;
+} ct__node_select_backward;
+
+static ct_status ct__backward_select_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_select_backward *n = (ct__node_select_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  int64_t index = n->index;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0", ct__backward_select_backward, NULL};
+
+static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
+  ct__node_select_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
+    n = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    n->dim = dim;
+    n->index = index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_select_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, index);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a) ---- */
+typedef struct ct__node_slice_Tensor {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  int64_t start;
+  int64_t end;
+  int64_t step;
+} ct__node_slice_Tensor;
+
+static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_slice_Tensor *n = (ct__node_slice_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  int64_t start = n->start;
+  int64_t end = n->end;
+  int64_t step = n->step;
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_backward(grad, CT__SHAPE(self_sizes), dim, start, end, step);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backward_slice_Tensor, NULL};
+
+static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct__node_slice_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->start = start;
+    n->end = end;
+    n->step = step;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_slice_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, start, end, step);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor ---- */
+typedef struct ct__node_slice_backward {
+  ct_node base;
+  int64_t dim;
+  int64_t start;
+  int64_t end;
+  int64_t step;
+} ct__node_slice_backward;
+
+static ct_status ct__backward_slice_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_slice_backward *n = (ct__node_slice_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  int64_t start = n->start;
+  int64_t end = n->end;
+  int64_t step = n->step;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice(grad, dim, start, end, step);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", ct__backward_slice_backward, NULL};
+
+static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  ct__node_slice_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
+    n = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    n->dim = dim;
+    n->start = start;
+    n->end = end;
+    n->step = step;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_slice_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, start, end, step);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a) ---- */
+typedef struct ct__node_as_strided {
+  ct_node base;
+} ct__node_as_strided;
+
+static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_as_strided *n = (ct__node_as_strided *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "as_strided", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backward_as_strided, NULL};
+
+static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
+  ct__node_as_strided *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_as_strided(ks & CT__BELOW_AUTOGRAD, self, size, stride, storage_offset);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- alias(Tensor(a) self) -> Tensor(a) ---- */
+typedef struct ct__node_alias {
+  ct_node base;
+} ct__node_alias;
+
+static ct_status ct__backward_alias(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_alias *n = (ct__node_alias *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias, NULL};
+
+static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
+  ct__node_alias *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && r->autograd) r->autograd->is_view = 1;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- detach(Tensor(a) self) -> Tensor(a) ---- */
+static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_detach(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__GENERATED_AUTOGRAD_IMPL */
+/* ---- ctorch/generated/registration.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__GENERATED_REGISTRATION_IMPL)
+#define CT__GENERATED_REGISTRATION_IMPL
+CT_EXTERN_C_BEGIN
+
+/* ---- boxing adapters: stack -> typed kernel -> stack ---- */
+/* T,T,S->T */
+static ct_status ct__adapt_TTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,S->Tw */
+static ct_status ct__adapt_TwTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,S,Tw->Tw */
+static ct_status ct__adapt_TTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S->T */
+static ct_status ct__adapt_TSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,S->Tw */
+static ct_status ct__adapt_TwSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T->T */
+static ct_status ct__adapt_TT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T->Tw */
+static ct_status ct__adapt_TwT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,Tw->Tw */
+static ct_status ct__adapt_TTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S->T */
+static ct_status ct__adapt_TS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S->Tw */
+static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T->T */
+static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
+  ct_stack_drop(s, 1);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw->Tw */
+static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
+  ct_stack_drop(s, 1);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,Tw->Tw */
+static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,D->T */
+static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,D->T */
+static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,T,b->Tw */
+static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I->T */
+static ct_status ct__adapt_TI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,i->T */
+static ct_status ct__adapt_Tii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b->T */
+static ct_status ct__adapt_TIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i->T */
+static ct_status ct__adapt_Ti_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,i,i->T */
+static ct_status ct__adapt_TIii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,i,i,i->T */
+static ct_status ct__adapt_Tiiii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i, a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,i,i,i,i->T */
+static ct_status ct__adapt_TIiiii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,i,i->T */
+static ct_status ct__adapt_Tiii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,i->T */
+static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+
+static const struct {
+  const char *signature;
+  ct_boxed_fn fn;
+} ct__generated_adapters[] = {
+    {"T,T,S->T", ct__adapt_TTS_T},
+    {"Tw,T,S->Tw", ct__adapt_TwTS_Tw},
+    {"T,T,S,Tw->Tw", ct__adapt_TTSTw_Tw},
+    {"T,S,S->T", ct__adapt_TSS_T},
+    {"Tw,S,S->Tw", ct__adapt_TwSS_Tw},
+    {"T,T->T", ct__adapt_TT_T},
+    {"Tw,T->Tw", ct__adapt_TwT_Tw},
+    {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
+    {"T,S->T", ct__adapt_TS_T},
+    {"Tw,S->Tw", ct__adapt_TwS_Tw},
+    {"T->T", ct__adapt_T_T},
+    {"Tw->Tw", ct__adapt_Tw_Tw},
+    {"T,Tw->Tw", ct__adapt_TTw_Tw},
+    {"T,D->T", ct__adapt_TD_T},
+    {"T,I,b,D->T", ct__adapt_TIbD_T},
+    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
+    {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
+    {"T,I->T", ct__adapt_TI_T},
+    {"T,i,i->T", ct__adapt_Tii_T},
+    {"T,I,b->T", ct__adapt_TIb_T},
+    {"T,i->T", ct__adapt_Ti_T},
+    {"T,I,i,i->T", ct__adapt_TIii_T},
+    {"T,i,i,i,i->T", ct__adapt_Tiiii_T},
+    {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
+    {"T,i,i,i->T", ct__adapt_Tiii_T},
+    {"T,I,I,i->T", ct__adapt_TIIi_T},
+};
+
+/* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
+static ct_status ct__frontend_add_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_add_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_add__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_add_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_add_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_add_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_add_scalar_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_add__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_add_scalar_ex_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sub_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_sub_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sub__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sub_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sub_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sub_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sub_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_sub_scalar_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sub__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sub_scalar_ex_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mul_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_mul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mul__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mul_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mul_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mul_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_mul_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mul__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mul_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_div(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
+  *r = ct_neg(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
+  *r = ct_relu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
+  *r = ct_exp(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_tanh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
+  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
+  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_copy_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fill__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fill_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clone(const ct_value *a, ct_tensor **r) {
+  *r = ct_clone(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_contiguous(const ct_value *a, ct_tensor **r) {
+  *r = ct_contiguous(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__to_copy(const ct_value *a, ct_tensor **r) {
+  *r = ct_to_copy_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_to_dtype(const ct_value *a, ct_tensor **r) {
+  *r = ct_to_dtype(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_view(const ct_value *a, ct_tensor **r) {
+  *r = ct_view(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reshape(const ct_value *a, ct_tensor **r) {
+  *r = ct_reshape(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_transpose_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_transpose(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_t(const ct_value *a, ct_tensor **r) {
+  *r = ct_t(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_permute(const ct_value *a, ct_tensor **r) {
+  *r = ct_permute(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_expand(const ct_value *a, ct_tensor **r) {
+  *r = ct_expand_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_broadcast_to(const ct_value *a, ct_tensor **r) {
+  *r = ct_broadcast_to(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_unsqueeze(const ct_value *a, ct_tensor **r) {
+  *r = ct_unsqueeze(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_squeeze(const ct_value *a, ct_tensor **r) {
+  *r = ct_squeeze(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_squeeze_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_squeeze_dim(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_flatten_using_ints(const ct_value *a, ct_tensor **r) {
+  *r = ct_flatten(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_select_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_select(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_select_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_select_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_slice_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_slice(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_slice_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_slice_backward(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.i, a[3].v.i, a[4].v.i, a[5].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_narrow(const ct_value *a, ct_tensor **r) {
+  *r = ct_narrow(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_as_strided(const ct_value *a, ct_tensor **r) {
+  *r = ct_as_strided(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_alias(const ct_value *a, ct_tensor **r) {
+  *r = ct_alias(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
+  *r = ct_detach(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+
+/* ---- schemas, in spec order; handles[i] receives the registered op ---- */
+static const struct {
+  ct_op **handle;
+  const char *schema;
+  ct_status (*frontend)(const ct_value *, ct_tensor **);
+} ct__generated_schemas[] = {
+    {&ct__op.add_Tensor, "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_add_Tensor},
+    {&ct__op.add__Tensor, "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Tensor},
+    {&ct__op.add_out, "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_add_out},
+    {&ct__op.add_Scalar, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_add_Scalar},
+    {&ct__op.add__Scalar, "add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_add__Scalar},
+    {&ct__op.sub_Tensor, "sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor", ct__frontend_sub_Tensor},
+    {&ct__op.sub__Tensor, "sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Tensor},
+    {&ct__op.sub_out, "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sub_out},
+    {&ct__op.sub_Scalar, "sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", ct__frontend_sub_Scalar},
+    {&ct__op.sub__Scalar, "sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)", ct__frontend_sub__Scalar},
+    {&ct__op.mul_Tensor, "mul.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_mul_Tensor},
+    {&ct__op.mul__Tensor, "mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_mul__Tensor},
+    {&ct__op.mul_out, "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mul_out},
+    {&ct__op.mul_Scalar, "mul.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_mul_Scalar},
+    {&ct__op.mul__Scalar, "mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_mul__Scalar},
+    {&ct__op.div_Tensor, "div.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_div_Tensor},
+    {&ct__op.div__Tensor, "div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_div__Tensor},
+    {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out},
+    {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
+    {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
+    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
+    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
+    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
+    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
+    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
+    {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
+    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
+    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
+    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
+    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
+    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
+    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
+    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
+    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
+    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
+    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
+    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
+    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
+    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
+    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
+    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
+    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
+    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
+    {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
+    {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
+    {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
+    {&ct__op.contiguous, "contiguous(Tensor(a) self) -> Tensor(a)", ct__frontend_contiguous},
+    {&ct__op._to_copy, "_to_copy(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend__to_copy},
+    {&ct__op.to_dtype, "to.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", ct__frontend_to_dtype},
+    {&ct__op.view, "view(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_view},
+    {&ct__op.reshape, "reshape(Tensor(a) self, int[] shape) -> Tensor(a)", ct__frontend_reshape},
+    {&ct__op.transpose_int, "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", ct__frontend_transpose_int},
+    {&ct__op.t, "t(Tensor(a) self) -> Tensor(a)", ct__frontend_t},
+    {&ct__op.permute, "permute(Tensor(a) self, int[] dims) -> Tensor(a)", ct__frontend_permute},
+    {&ct__op.expand, "expand(Tensor(a) self, int[] size, *, bool implicit=False) -> Tensor(a)", ct__frontend_expand},
+    {&ct__op.broadcast_to, "broadcast_to(Tensor(a) self, int[] size) -> Tensor(a)", ct__frontend_broadcast_to},
+    {&ct__op.unsqueeze, "unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", ct__frontend_unsqueeze},
+    {&ct__op.squeeze, "squeeze(Tensor(a) self) -> Tensor(a)", ct__frontend_squeeze},
+    {&ct__op.squeeze_dim, "squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", ct__frontend_squeeze_dim},
+    {&ct__op.flatten_using_ints, "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", ct__frontend_flatten_using_ints},
+    {&ct__op.select_int, "select.int(Tensor(a) self, int dim, int index) -> Tensor(a)", ct__frontend_select_int},
+    {&ct__op.select_backward, "select_backward(Tensor grad_output, int[] input_sizes, int dim, int index) -> Tensor", ct__frontend_select_backward},
+    {&ct__op.slice_Tensor, "slice.Tensor(Tensor(a) self, int dim=0, int start=0, int end=9223372036854775807, int step=1) -> Tensor(a)", ct__frontend_slice_Tensor},
+    {&ct__op.slice_backward, "slice_backward(Tensor grad_output, int[] input_sizes, int dim, int start, int end, int step) -> Tensor", ct__frontend_slice_backward},
+    {&ct__op.narrow, "narrow(Tensor(a) self, int dim, int start, int length) -> Tensor(a)", ct__frontend_narrow},
+    {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
+    {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
+    {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+};
+
+/* ---- kernels: (op, key, function, where it comes from) ---- */
+static const struct {
+  const char *op;
+  ct_key key;
+  ct_unboxed_fn fn;
+  const char *source;
+} ct__generated_kernels[] = {
+    {"add.Tensor", CT_KEY_CPU, CT_FN(ct__k_add), "reference"},
+    {"add.Tensor", CT_KEY_META, CT_FN(ct__k_add), "reference"},
+    {"add.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_add_Tensor), "autograd"},
+    {"add_.Tensor", CT_KEY_CPU, CT_FN(ct__k_add_), "reference"},
+    {"add_.Tensor", CT_KEY_META, CT_FN(ct__k_add_), "reference"},
+    {"add_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_add__Tensor), "autograd"},
+    {"add.out", CT_KEY_CPU, CT_FN(ct__k_add_out), "reference"},
+    {"add.out", CT_KEY_META, CT_FN(ct__k_add_out), "reference"},
+    {"add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_add_out), "autograd"},
+    {"add.Scalar", CT_KEY_CPU, CT_FN(ct__k_add_scalar), "reference"},
+    {"add.Scalar", CT_KEY_META, CT_FN(ct__k_add_scalar), "reference"},
+    {"add.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_add_Scalar), "autograd"},
+    {"add_.Scalar", CT_KEY_CPU, CT_FN(ct__k_add_scalar_), "reference"},
+    {"add_.Scalar", CT_KEY_META, CT_FN(ct__k_add_scalar_), "reference"},
+    {"add_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_add__Scalar), "autograd"},
+    {"sub.Tensor", CT_KEY_CPU, CT_FN(ct__k_sub), "reference"},
+    {"sub.Tensor", CT_KEY_META, CT_FN(ct__k_sub), "reference"},
+    {"sub.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sub_Tensor), "autograd"},
+    {"sub_.Tensor", CT_KEY_CPU, CT_FN(ct__k_sub_), "reference"},
+    {"sub_.Tensor", CT_KEY_META, CT_FN(ct__k_sub_), "reference"},
+    {"sub_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sub__Tensor), "autograd"},
+    {"sub.out", CT_KEY_CPU, CT_FN(ct__k_sub_out), "reference"},
+    {"sub.out", CT_KEY_META, CT_FN(ct__k_sub_out), "reference"},
+    {"sub.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sub_out), "autograd"},
+    {"sub.Scalar", CT_KEY_CPU, CT_FN(ct__k_sub_scalar), "reference"},
+    {"sub.Scalar", CT_KEY_META, CT_FN(ct__k_sub_scalar), "reference"},
+    {"sub.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sub_Scalar), "autograd"},
+    {"sub_.Scalar", CT_KEY_CPU, CT_FN(ct__k_sub_scalar_), "reference"},
+    {"sub_.Scalar", CT_KEY_META, CT_FN(ct__k_sub_scalar_), "reference"},
+    {"sub_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sub__Scalar), "autograd"},
+    {"mul.Tensor", CT_KEY_CPU, CT_FN(ct__k2_mul), "reference"},
+    {"mul.Tensor", CT_KEY_META, CT_FN(ct__k2_mul), "reference"},
+    {"mul.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mul_Tensor), "autograd"},
+    {"mul_.Tensor", CT_KEY_CPU, CT_FN(ct__k2_mul_), "reference"},
+    {"mul_.Tensor", CT_KEY_META, CT_FN(ct__k2_mul_), "reference"},
+    {"mul_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mul__Tensor), "autograd"},
+    {"mul.out", CT_KEY_CPU, CT_FN(ct__k2_mul_out), "reference"},
+    {"mul.out", CT_KEY_META, CT_FN(ct__k2_mul_out), "reference"},
+    {"mul.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mul_out), "autograd"},
+    {"mul.Scalar", CT_KEY_CPU, CT_FN(ct__k2_mul_scalar), "reference"},
+    {"mul.Scalar", CT_KEY_META, CT_FN(ct__k2_mul_scalar), "reference"},
+    {"mul.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mul_Scalar), "autograd"},
+    {"mul_.Scalar", CT_KEY_CPU, CT_FN(ct__k2_mul_scalar_), "reference"},
+    {"mul_.Scalar", CT_KEY_META, CT_FN(ct__k2_mul_scalar_), "reference"},
+    {"mul_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mul__Scalar), "autograd"},
+    {"div.Tensor", CT_KEY_CPU, CT_FN(ct__k2_div), "reference"},
+    {"div.Tensor", CT_KEY_META, CT_FN(ct__k2_div), "reference"},
+    {"div.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor), "autograd"},
+    {"div_.Tensor", CT_KEY_CPU, CT_FN(ct__k2_div_), "reference"},
+    {"div_.Tensor", CT_KEY_META, CT_FN(ct__k2_div_), "reference"},
+    {"div_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Tensor), "autograd"},
+    {"div.out", CT_KEY_CPU, CT_FN(ct__k2_div_out), "reference"},
+    {"div.out", CT_KEY_META, CT_FN(ct__k2_div_out), "reference"},
+    {"div.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_out), "autograd"},
+    {"div.Scalar", CT_KEY_CPU, CT_FN(ct__k2_div_scalar), "reference"},
+    {"div.Scalar", CT_KEY_META, CT_FN(ct__k2_div_scalar), "reference"},
+    {"div.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Scalar), "autograd"},
+    {"div_.Scalar", CT_KEY_CPU, CT_FN(ct__k2_div_scalar_), "reference"},
+    {"div_.Scalar", CT_KEY_META, CT_FN(ct__k2_div_scalar_), "reference"},
+    {"div_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar), "autograd"},
+    {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
+    {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
+    {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
+    {"neg_", CT_KEY_CPU, CT_FN(ct__k_neg_), "reference"},
+    {"neg_", CT_KEY_META, CT_FN(ct__k_neg_), "reference"},
+    {"neg_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_), "autograd"},
+    {"neg.out", CT_KEY_CPU, CT_FN(ct__k_neg_out), "reference"},
+    {"neg.out", CT_KEY_META, CT_FN(ct__k_neg_out), "reference"},
+    {"neg.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_out), "autograd"},
+    {"relu", CT_KEY_CPU, CT_FN(ct__k_relu), "reference"},
+    {"relu", CT_KEY_META, CT_FN(ct__k_relu), "reference"},
+    {"relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu), "autograd"},
+    {"relu_", CT_KEY_CPU, CT_FN(ct__k_relu_), "reference"},
+    {"relu_", CT_KEY_META, CT_FN(ct__k_relu_), "reference"},
+    {"relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_), "autograd"},
+    {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
+    {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
+    {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
+    {"exp", CT_KEY_CPU, CT_FN(ct__k_exp), "reference"},
+    {"exp", CT_KEY_META, CT_FN(ct__k_exp), "reference"},
+    {"exp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp), "autograd"},
+    {"exp_", CT_KEY_CPU, CT_FN(ct__k_exp_), "reference"},
+    {"exp_", CT_KEY_META, CT_FN(ct__k_exp_), "reference"},
+    {"exp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_), "autograd"},
+    {"exp.out", CT_KEY_CPU, CT_FN(ct__k_exp_out), "reference"},
+    {"exp.out", CT_KEY_META, CT_FN(ct__k_exp_out), "reference"},
+    {"exp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_out), "autograd"},
+    {"tanh", CT_KEY_CPU, CT_FN(ct__k_tanh), "reference"},
+    {"tanh", CT_KEY_META, CT_FN(ct__k_tanh), "reference"},
+    {"tanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh), "autograd"},
+    {"tanh_", CT_KEY_CPU, CT_FN(ct__k_tanh_), "reference"},
+    {"tanh_", CT_KEY_META, CT_FN(ct__k_tanh_), "reference"},
+    {"tanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_), "autograd"},
+    {"tanh.out", CT_KEY_CPU, CT_FN(ct__k_tanh_out), "reference"},
+    {"tanh.out", CT_KEY_META, CT_FN(ct__k_tanh_out), "reference"},
+    {"tanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_out), "autograd"},
+    {"sigmoid", CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
+    {"sigmoid", CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
+    {"sigmoid", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
+    {"sigmoid_", CT_KEY_CPU, CT_FN(ct__k_sigmoid_), "reference"},
+    {"sigmoid_", CT_KEY_META, CT_FN(ct__k_sigmoid_), "reference"},
+    {"sigmoid_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_), "autograd"},
+    {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
+    {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
+    {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
+    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
+    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
+    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
+    {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
+    {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
+    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
+    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
+    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
+    {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
+    {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
+    {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
+    {"fill_.Scalar", CT_KEY_CPU, CT_FN(ct__k_fill_), "reference"},
+    {"fill_.Scalar", CT_KEY_META, CT_FN(ct__k_fill_), "reference"},
+    {"fill_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fill__Scalar), "autograd"},
+    {"clone", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_clone), "composite"},
+    {"clone", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clone), "autograd"},
+    {"contiguous", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_contiguous), "composite"},
+    {"_to_copy", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_to_copy), "composite"},
+    {"_to_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__to_copy), "autograd"},
+    {"to.dtype", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_to_dtype), "composite"},
+    {"view", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_view), "composite"},
+    {"view", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_view), "autograd"},
+    {"reshape", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_reshape), "composite"},
+    {"transpose.int", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_transpose), "composite"},
+    {"transpose.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_transpose_int), "autograd"},
+    {"t", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_t), "composite"},
+    {"t", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_t), "autograd"},
+    {"permute", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_permute), "composite"},
+    {"permute", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_permute), "autograd"},
+    {"expand", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_expand), "composite"},
+    {"expand", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expand), "autograd"},
+    {"broadcast_to", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_broadcast_to), "composite"},
+    {"unsqueeze", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_unsqueeze), "composite"},
+    {"unsqueeze", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_unsqueeze), "autograd"},
+    {"squeeze", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_squeeze), "composite"},
+    {"squeeze", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_squeeze), "autograd"},
+    {"squeeze.dim", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_squeeze_dim), "composite"},
+    {"squeeze.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_squeeze_dim), "autograd"},
+    {"flatten.using_ints", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_flatten), "composite"},
+    {"select.int", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_select), "composite"},
+    {"select.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_select_int), "autograd"},
+    {"select_backward", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_select_backward), "composite"},
+    {"select_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_select_backward), "autograd"},
+    {"slice.Tensor", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_slice), "composite"},
+    {"slice.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_slice_Tensor), "autograd"},
+    {"slice_backward", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_slice_backward), "composite"},
+    {"slice_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_slice_backward), "autograd"},
+    {"narrow", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_narrow), "composite"},
+    {"as_strided", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_as_strided), "composite"},
+    {"as_strided", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_as_strided), "autograd"},
+    {"alias", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_alias), "composite"},
+    {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
+    {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
+    {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+};
+
+CT_EXTERN_C_END
+#endif /* CT__GENERATED_REGISTRATION_IMPL */
+/* ---- ctorch/init.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__INIT_IMPL)
+#define CT__INIT_IMPL
+CT_EXTERN_C_BEGIN
+
+/* Boxed autograd kernel for ops that have none of their own. */
+static ct_status ct__autograd_fallback(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  int nargs = op->schema.nargs, i, ne = 0, need = 0;
+  ct_value *a = s->items + s->size - nargs;
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_status st;
+  (void)self;
+  for (i = 0; i < nargs; i++)
+    if (a[i].tag == CT_VALUE_TENSOR) ne++, need |= ct__needs_grad(a[i].v.tensor);
+  if (need && ct__grad_mode()) {
+    if (op->schema.nargs && op->schema.args[0].is_write && (st = ct__check_inplace(op->full_name, a[0].v.tensor)) != CT_OK)
+      return st;
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), ne, op->schema.nrets ? op->schema.nrets : 1);
+    if (!n) return ct_last_error();
+    ((ct__not_impl_node *)n)->op = op->full_name;
+    for (i = 0, ne = 0; i < nargs; i++)
+      if (a[i].tag == CT_VALUE_TENSOR) ct__node_set_input(n, ne++, a[i].v.tensor);
+  }
+  excluded = ct__below_autograd_begin();
+  st = ct_redispatch_boxed(op, ks & CT__BELOW_AUTOGRAD, s);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    int nr = op->schema.nrets;
+    for (i = 0; st == CT_OK && i < nr && i < s->size; i++) {
+      ct_value *v = &s->items[s->size - nr + i];
+      if (v->tag == CT_VALUE_TENSOR && v->v.tensor) st = ct__set_history(v->v.tensor, n, i);
+    }
+    ct__node_release(n);
+  }
   return st;
 }
 
-/* public frontends */
-#define CT__ONE ct_int(1)
-CTDEF ct_tensor *ct_add(ct_tensor *a, ct_tensor *b) { return ct__call_T_TTS(ct__op.add_Tensor, a, b, CT__ONE); }
-CTDEF ct_tensor *ct_add_ex(ct_tensor *a, ct_tensor *b, ct_scalar alpha) { return ct__call_T_TTS(ct__op.add_Tensor, a, b, alpha); }
-CTDEF ct_status ct_add_(ct_tensor *a, ct_tensor *b) { return ct__call_W_TTS(ct__op.add__Tensor, a, b, CT__ONE); }
-CTDEF ct_status ct_add_ex_(ct_tensor *a, ct_tensor *b, ct_scalar alpha) { return ct__call_W_TTS(ct__op.add__Tensor, a, b, alpha); }
-CTDEF ct_status ct_add_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTSW(ct__op.add_out, a, b, CT__ONE, out); }
-CTDEF ct_status ct_add_out_ex(ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
-  return ct__call_W_TTSW(ct__op.add_out, a, b, alpha, out);
-}
-CTDEF ct_tensor *ct_add_scalar(ct_tensor *a, ct_scalar b) { return ct__call_T_TSS(ct__op.add_Scalar, a, b, CT__ONE); }
-CTDEF ct_status ct_add_scalar_(ct_tensor *a, ct_scalar b) { return ct__call_W_TSS(ct__op.add__Scalar, a, b, CT__ONE); }
-CTDEF ct_tensor *ct_sub(ct_tensor *a, ct_tensor *b) { return ct__call_T_TTS(ct__op.sub_Tensor, a, b, CT__ONE); }
-CTDEF ct_tensor *ct_sub_ex(ct_tensor *a, ct_tensor *b, ct_scalar alpha) { return ct__call_T_TTS(ct__op.sub_Tensor, a, b, alpha); }
-CTDEF ct_status ct_sub_(ct_tensor *a, ct_tensor *b) { return ct__call_W_TTS(ct__op.sub__Tensor, a, b, CT__ONE); }
-CTDEF ct_status ct_sub_ex_(ct_tensor *a, ct_tensor *b, ct_scalar alpha) { return ct__call_W_TTS(ct__op.sub__Tensor, a, b, alpha); }
-CTDEF ct_status ct_sub_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTSW(ct__op.sub_out, a, b, CT__ONE, out); }
-CTDEF ct_status ct_sub_out_ex(ct_tensor *out, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
-  return ct__call_W_TTSW(ct__op.sub_out, a, b, alpha, out);
-}
-CTDEF ct_tensor *ct_sub_scalar(ct_tensor *a, ct_scalar b) { return ct__call_T_TSS(ct__op.sub_Scalar, a, b, CT__ONE); }
-CTDEF ct_status ct_sub_scalar_(ct_tensor *a, ct_scalar b) { return ct__call_W_TSS(ct__op.sub__Scalar, a, b, CT__ONE); }
-CTDEF ct_tensor *ct_mul(ct_tensor *a, ct_tensor *b) { return ct__call_T_TT(ct__op.mul_Tensor, a, b); }
-CTDEF ct_status ct_mul_(ct_tensor *a, ct_tensor *b) { return ct__call_W_TT(ct__op.mul__Tensor, a, b); }
-CTDEF ct_status ct_mul_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTW(ct__op.mul_out, a, b, out); }
-CTDEF ct_tensor *ct_mul_scalar(ct_tensor *a, ct_scalar b) { return ct__call_T_TS(ct__op.mul_Scalar, a, b); }
-CTDEF ct_status ct_mul_scalar_(ct_tensor *a, ct_scalar b) { return ct__call_W_TS(ct__op.mul__Scalar, a, b); }
-CTDEF ct_tensor *ct_div(ct_tensor *a, ct_tensor *b) { return ct__call_T_TT(ct__op.div_Tensor, a, b); }
-CTDEF ct_status ct_div_(ct_tensor *a, ct_tensor *b) { return ct__call_W_TT(ct__op.div__Tensor, a, b); }
-CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTW(ct__op.div_out, a, b, out); }
-CTDEF ct_tensor *ct_div_scalar(ct_tensor *a, ct_scalar b) { return ct__call_T_TS(ct__op.div_Scalar, a, b); }
-CTDEF ct_status ct_div_scalar_(ct_tensor *a, ct_scalar b) { return ct__call_W_TS(ct__op.div__Scalar, a, b); }
-CTDEF ct_tensor *ct_neg(ct_tensor *a) { return ct__call_T_T(ct__op.neg, a); }
-CTDEF ct_status ct_neg_(ct_tensor *a) { return ct__call_W_T(ct__op.neg_, a); }
-CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *a) { return ct__call_W_TW(ct__op.neg_out, a, out); }
-CTDEF ct_tensor *ct_relu(ct_tensor *a) { return ct__call_T_T(ct__op.relu, a); }
-CTDEF ct_status ct_relu_(ct_tensor *a) { return ct__call_W_T(ct__op.relu_, a); }
-CTDEF ct_tensor *ct_exp(ct_tensor *a) { return ct__call_T_T(ct__op.exp, a); }
-CTDEF ct_status ct_exp_(ct_tensor *a) { return ct__call_W_T(ct__op.exp_, a); }
-CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *a) { return ct__call_W_TW(ct__op.exp_out, a, out); }
-CTDEF ct_tensor *ct_sum(ct_tensor *a) { return ct__call_T_TD(ct__op.sum, a, CT_DTYPE_NONE); }
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *a, ct_dtype dtype) { return ct__call_T_TD(ct__op.sum, a, dtype); }
-static ct_int_list ct__int_list(int n, const int64_t *d) {
-  ct_int_list l;
-  l.data = d;
-  l.n = n;
-  return l;
-}
-/* dims given as (count, pointer): a NULL pointer with a count is an error */
-#define CT__DIMS_CHECK(n, d, ret) \
-  if (CT_UNLIKELY((n) > 0 && !(d))) return ct__fail_null("sum", "dim"), ret; \
-  if (CT_UNLIKELY((n) < 0)) return ct_fail(CT_ERR_INVALID, "sum", "negative number of dims %d", (n)), ret
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *a, int ndims, const int64_t *dims, bool keepdim) {
-  CT__DIMS_CHECK(ndims, dims, (ct_tensor *)NULL);
-  return ct__call_T_TIbD(ct__op.sum_dim_IntList, a, ct__int_list(ndims, dims), keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *a, int ndims, const int64_t *dims, bool keepdim, ct_dtype dtype) {
-  CT__DIMS_CHECK(ndims, dims, (ct_tensor *)NULL);
-  return ct__call_T_TIbD(ct__op.sum_dim_IntList, a, ct__int_list(ndims, dims), keepdim, dtype);
-}
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *a, int ndims, const int64_t *dims, bool keepdim) {
-  CT__DIMS_CHECK(ndims, dims, ct_last_error());
-  return ct__call_W_TIbDW(ct__op.sum_IntList_out, a, ct__int_list(ndims, dims), keepdim, CT_DTYPE_NONE, out);
-}
-CTDEF ct_tensor *ct_mm(ct_tensor *a, ct_tensor *b) { return ct__call_T_TT(ct__op.mm, a, b); }
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *a, ct_tensor *b) { return ct__call_W_TTW(ct__op.mm_out, a, b, out); }
-CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src) { return ct__call_W_TTb(ct__op.copy_, self, src, false); }
-CTDEF ct_status ct_fill_(ct_tensor *self, ct_scalar value) { return ct__call_W_TS(ct__op.fill__Scalar, self, value); }
-
-/* ================= registration ================= */
-typedef struct ct__builtin_kernel {
-  const char *op;
-  ct_unboxed_fn fn;
-} ct__builtin_kernel;
-
-/* The reference kernels, each registered for CPU and Meta. */
-static const ct__builtin_kernel ct__builtin_kernels[] = {
-    {"add.Tensor", CT_FN(ct__k_add)},           {"add_.Tensor", CT_FN(ct__k_add_)},
-    {"add.out", CT_FN(ct__k_add_out)},          {"add.Scalar", CT_FN(ct__k_add_scalar)},
-    {"add_.Scalar", CT_FN(ct__k_add_scalar_)},  {"sub.Tensor", CT_FN(ct__k_sub)},
-    {"sub_.Tensor", CT_FN(ct__k_sub_)},         {"sub.out", CT_FN(ct__k_sub_out)},
-    {"sub.Scalar", CT_FN(ct__k_sub_scalar)},    {"sub_.Scalar", CT_FN(ct__k_sub_scalar_)},
-    {"mul.Tensor", CT_FN(ct__k2_mul)},          {"mul_.Tensor", CT_FN(ct__k2_mul_)},
-    {"mul.out", CT_FN(ct__k2_mul_out)},         {"mul.Scalar", CT_FN(ct__k2_mul_scalar)},
-    {"mul_.Scalar", CT_FN(ct__k2_mul_scalar_)}, {"div.Tensor", CT_FN(ct__k2_div)},
-    {"div_.Tensor", CT_FN(ct__k2_div_)},        {"div.out", CT_FN(ct__k2_div_out)},
-    {"div.Scalar", CT_FN(ct__k2_div_scalar)},   {"div_.Scalar", CT_FN(ct__k2_div_scalar_)},
-    {"neg", CT_FN(ct__k_neg)},                  {"neg_", CT_FN(ct__k_neg_)},
-    {"neg.out", CT_FN(ct__k_neg_out)},          {"relu", CT_FN(ct__k_relu)},
-    {"relu_", CT_FN(ct__k_relu_)},              {"exp", CT_FN(ct__k_exp)},
-    {"exp_", CT_FN(ct__k_exp_)},                {"exp.out", CT_FN(ct__k_exp_out)},
-    {"sum", CT_FN(ct__k_sum)},                  {"sum.dim_IntList", CT_FN(ct__k_sum_dim)},
-    {"sum.IntList_out", CT_FN(ct__k_sum_out)},  {"mm", CT_FN(ct__k_mm)},
-    {"mm.out", CT_FN(ct__k_mm_out)},            {"copy_", CT_FN(ct__k_copy_)},
-    {"fill_.Scalar", CT_FN(ct__k_fill_)},
-};
-
-/* Keys that pass straight through until their functionality exists. */
-static const ct_key ct__default_fallthrough[] = {
-    CT_KEY_BACKEND_SELECT,          CT_KEY_AD_INPLACE_OR_VIEW,      CT_KEY_AUTOGRAD_META,
-    CT_KEY_AUTOGRAD_CPU,            CT_KEY_AUTOGRAD_CUDA,           CT_KEY_AUTOGRAD_PRIVATEUSE1,
-    CT_KEY_AUTOGRAD_PRIVATEUSE2,    CT_KEY_AUTOGRAD_PRIVATEUSE3,    CT_KEY_AUTOGRAD_OTHER,
-    CT_KEY_AUTOCAST_CPU,            CT_KEY_AUTOCAST_CUDA,
-};
+static const ct_key ct__default_fallthrough[] = {CT_KEY_BACKEND_SELECT, CT_KEY_AD_INPLACE_OR_VIEW, CT_KEY_AUTOCAST_CPU,
+                                                 CT_KEY_AUTOCAST_CUDA};
 
 static void ct__init(void) {
   size_t i;
-  static const char *const schemas[] = {
-#define CT__X(handle, schema) schema,
-      CT__BUILTIN_OPS(CT__X)
-#undef CT__X
-  };
-  ct_op **handles[sizeof schemas / sizeof schemas[0]];
-  size_t n = 0;
-#define CT__X(handle, schema) handles[n++] = &ct__op.handle;
-  CT__BUILTIN_OPS(CT__X)
-#undef CT__X
+  int k;
   ct__lock();
   if (ct__initialized) {
     ct__unlock();
     return;
   }
-  for (i = 0; i < sizeof ct__builtin_adapters / sizeof ct__builtin_adapters[0]; i++)
-    ct__register_adapter_locked(ct__builtin_adapters[i].signature, ct__builtin_adapters[i].fn);
-  for (i = 0; i < n; i++) *handles[i] = ct__def_locked(schemas[i], "ct_init");
-  for (i = 0; i < sizeof ct__builtin_kernels / sizeof ct__builtin_kernels[0]; i++) {
-    ct_kernel k = ct_kernel_unboxed(ct__builtin_kernels[i].fn);
-    k.source = "reference";
-    ct__impl_locked(ct__builtin_kernels[i].op, CT_KEY_CPU, k, "ct_init");
-    ct__impl_locked(ct__builtin_kernels[i].op, CT_KEY_META, k, "ct_init");
+  for (i = 0; i < sizeof ct__generated_adapters / sizeof ct__generated_adapters[0]; i++)
+    ct__register_adapter_locked(ct__generated_adapters[i].signature, ct__generated_adapters[i].fn);
+  for (i = 0; i < sizeof ct__generated_schemas / sizeof ct__generated_schemas[0]; i++)
+  {
+    ct_op *op = ct__def_locked(ct__generated_schemas[i].schema, "ct_init");
+    if (op) op->frontend = ct__generated_schemas[i].frontend;
+    *ct__generated_schemas[i].handle = op;
+  }
+  for (i = 0; i < sizeof ct__generated_kernels / sizeof ct__generated_kernels[0]; i++) {
+    ct_kernel kern = ct_kernel_unboxed(ct__generated_kernels[i].fn);
+    kern.source = ct__generated_kernels[i].source;
+    ct__impl_locked(ct__generated_kernels[i].op, ct__generated_kernels[i].key, kern, "ct_init");
   }
   for (i = 0; i < sizeof ct__default_fallthrough / sizeof ct__default_fallthrough[0]; i++)
     ct__registry.fallthrough |= ct_keyset_of(ct__default_fallthrough[i]);
+  for (k = 0; k < CT_NUM_RUNTIME_KEYS; k++)
+    if (ct_key_is_autograd((ct_key)k)) {
+      ct__registry.fallbacks[k] = ct_kernel_boxed(ct__autograd_fallback, NULL);
+      ct__registry.fallbacks[k].source = "autograd fallback";
+    }
   ct__recompute_all();
   ct__atomic_store(&ct__initialized, 1);
   ct__unlock();
 }
 
 CT_EXTERN_C_END
-#endif /* CT__OPS_IMPL */
+#endif /* CT__INIT_IMPL */
+/* ---- ctorch/custom.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__CUSTOM_IMPL)
+#define CT__CUSTOM_IMPL
+CT_EXTERN_C_BEGIN
+
+/* What the registry keeps per custom op with a derivative (never freed:
+ * ops live as long as the registry). */
+typedef struct ct__custom_info {
+  ct_node_kind kind; /* named "<op>Backward" */
+  char name[128];
+  ct_backward_fn backward;
+} ct__custom_info;
+
+/* The node: the call's arguments (tensors saved, lists copied), the output. */
+typedef struct ct__custom_node {
+  ct_node base;
+  const ct_op *op;
+  const ct__custom_info *info;
+  int nargs;
+  ct_value args[CT_MAX_ARGS];
+  ct__saved saved[CT_MAX_ARGS];
+  int64_t lists[CT_MAX_ARGS][2 * CT_MAX_DIMS];
+  ct__saved result;
+} ct__custom_node;
+
+static void ct__custom_release(ct_node *node) {
+  ct__custom_node *n = (ct__custom_node *)node;
+  int i;
+  for (i = 0; i < n->nargs; i++) ct__saved_reset(&n->saved[i]);
+  ct__saved_reset(&n->result);
+}
+
+static ct_status ct__custom_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__custom_node *n = (ct__custom_node *)node;
+  ct_value args[CT_MAX_ARGS];
+  ct_backward_ctx c;
+  int i;
+  for (i = 0; i < n->nargs; i++) {
+    args[i] = n->args[i];
+    if (args[i].tag == CT_VALUE_TENSOR) {
+      args[i].v.tensor = ct__unpack(&n->saved[i], node, n->op->schema.args[i].name);
+      if (!args[i].v.tensor) return ct_last_error();
+    }
+  }
+  memset(&c, 0, sizeof c);
+  c.op = n->op;
+  c.num_args = n->nargs;
+  c.args = args;
+  c.output = ct__unpack(&n->result, node, "result");
+  if (!c.output) return ct_last_error();
+  c.grad = grads[0];
+  c.node = node;
+  return n->info->backward(&c, grad_inputs);
+}
+
+CTDEF bool ct_backward_needs(const ct_backward_ctx *ctx, int i) { return ctx && ct_node_needs_input_grad(ctx->node, i); }
+
+/* The autograd kernel of every custom op with a derivative (boxed). */
+static ct_status ct__custom_autograd(const ct_kernel *self, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  const ct__custom_info *info = (const ct__custom_info *)self->user;
+  int nargs = op->schema.nargs, i, ne = 0, need = 0;
+  ct_value *a = s->items + s->size - nargs;
+  ct__custom_node *n = NULL;
+  ct_keyset excluded;
+  ct_status st;
+  for (i = 0; i < nargs; i++)
+    if (a[i].tag == CT_VALUE_TENSOR) ne++, need |= ct__needs_grad(a[i].v.tensor);
+  if (need && ct__grad_mode()) {
+    n = (ct__custom_node *)ct__node_new(&info->kind, sizeof *n, ne, 1);
+    if (!n) return ct_last_error();
+    n->op = op;
+    n->info = info;
+    n->nargs = nargs;
+    for (i = 0, ne = 0; i < nargs; i++) {
+      n->args[i] = a[i];
+      n->args[i].owned = 0;
+      if (a[i].tag == CT_VALUE_TENSOR) {
+        ct__node_set_input(&n->base, ne++, a[i].v.tensor);
+        ct__save(&n->saved[i], a[i].v.tensor);
+      } else if (a[i].tag == CT_VALUE_INT_LIST) {
+        int64_t m = a[i].v.ints.n, k;
+        if (m > 2 * CT_MAX_DIMS) {
+          ct__node_release(&n->base);
+          return ct_fail(CT_ERR_UNSUPPORTED, op->full_name, "autograd saves at most %d ints of a list", 2 * CT_MAX_DIMS);
+        }
+        for (k = 0; k < m; k++) n->lists[i][k] = a[i].v.ints.data[k];
+        n->args[i].v.ints.data = n->lists[i];
+      } else if (a[i].tag == CT_VALUE_TENSOR_LIST || a[i].tag == CT_VALUE_STRING) {
+        n->args[i].tag = CT_VALUE_NONE; /* not kept: the derivative cannot use them */
+      }
+    }
+  }
+  excluded = ct__below_autograd_begin();
+  st = ct_redispatch_boxed(op, ks & CT__BELOW_AUTOGRAD, s);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    ct_tensor *r = s->size ? ct__unbox_tensor(&s->items[s->size - 1]) : NULL;
+    if (st == CT_OK && r) st = ct__set_history(r, &n->base, 0);
+    if (st == CT_OK && r) st = ct__save_output(&n->result, r);
+    ct__node_release(&n->base);
+  }
+  return st;
+}
+
+CTDEF ct_op *ct_define_op(const ct_op_def *def, ct_boxed_fn adapter) {
+  static const char *fn = "ct_define_op";
+  ct_schema parsed;
+  ct_op *op;
+  char name[100];
+  if (!def) return ct__fail_null(fn, "def"), (ct_op *)NULL;
+  if (!def->schema) return ct__fail_null(fn, "schema"), (ct_op *)NULL;
+  if (ct_schema_parse(def->schema, &parsed) != CT_OK) return NULL;
+  snprintf(name, sizeof name, "%s%s%s", parsed.name, parsed.overload[0] ? "." : "", parsed.overload);
+  if (parsed.nrets != 1 || parsed.rets[0].type != CT_TYPE_TENSOR || parsed.rets[0].is_write)
+    return ct_fail(CT_ERR_SCHEMA, fn, "%s: custom ops return one new Tensor", name), (ct_op *)NULL;
+  if (!def->cpu && !def->cuda && !def->meta && !def->composite)
+    return ct_fail(CT_ERR_REGISTRATION, fn, "%s: no kernel given", name), (ct_op *)NULL;
+  if (CT_UNLIKELY(!ct__atomic_load(&ct__initialized))) ct__init();
+  ct__lock();
+  op = ct__find_locked(name);
+  if (op) { /* defined before (the constructor and a first call race to it): same schema is fine */
+    ct__unlock();
+    if (strcmp(op->schema.signature, parsed.signature) != 0)
+      return ct_fail(CT_ERR_REGISTRATION, fn, "%s is already defined with another signature", name), (ct_op *)NULL;
+    return op;
+  }
+  if (adapter && !ct__adapter_for(parsed.signature)) ct__register_adapter_locked(parsed.signature, adapter);
+  op = ct__def_locked(def->schema, fn);
+  if (op) {
+    ct_status st = CT_OK;
+    ct_kernel k;
+    if (def->cpu && st == CT_OK) k = ct_kernel_unboxed(def->cpu), k.source = "custom", st = ct__impl_locked(name, CT_KEY_CPU, k, fn);
+    if (def->cuda && st == CT_OK) k = ct_kernel_unboxed(def->cuda), k.source = "custom", st = ct__impl_locked(name, CT_KEY_CUDA, k, fn);
+    if (def->meta && st == CT_OK) k = ct_kernel_unboxed(def->meta), k.source = "custom", st = ct__impl_locked(name, CT_KEY_META, k, fn);
+    if (def->composite && st == CT_OK)
+      k = ct_kernel_unboxed(def->composite), k.source = "custom",
+      st = ct__impl_locked(name, CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, k, fn);
+    if (def->backward && st == CT_OK) {
+      ct__custom_info *info = (ct__custom_info *)CT_MALLOC(sizeof *info);
+      if (!info) {
+        st = ct_fail(CT_ERR_OOM, fn, "out of memory");
+      } else {
+        snprintf(info->name, sizeof info->name, "%sBackward", name);
+        info->kind.name = info->name;
+        info->kind.backward = ct__custom_backward;
+        info->kind.release_saved = ct__custom_release;
+        info->backward = def->backward;
+        k = ct_kernel_boxed(ct__custom_autograd, info);
+        k.source = "custom autograd";
+        st = ct__impl_locked(name, CT_KEY_AUTOGRAD, k, fn);
+      }
+    }
+    if (st != CT_OK) op = NULL;
+  }
+  ct__unlock();
+  return op;
+}
+
+CTDEF ct_tensor *ct_call_op(const ct_op *op, int nargs, const ct_value *args) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
+  ct_stack s;
+  ct_tensor *r = NULL;
+  int i;
+  if (!op) return ct__fail_null("ct_call_op", "op"), (ct_tensor *)NULL;
+  if (nargs < 0 || nargs > CT_MAX_ARGS || (nargs && !args))
+    return ct_fail(CT_ERR_INVALID, op->full_name, "bad argument count %d", nargs), (ct_tensor *)NULL;
+  for (i = 0; i < nargs; i++)
+    if (op->schema.args[i].type == CT_TYPE_TENSOR && !op->schema.args[i].optional &&
+        (args[i].tag != CT_VALUE_TENSOR || !args[i].v.tensor))
+      return ct__fail_null(op->full_name, op->schema.args[i].name), (ct_tensor *)NULL;
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < nargs; i++) s.items[s.size++] = args[i];
+  if (ct_call_boxed(op, &s) == CT_OK && s.size == 1) {
+    ct_value v = ct_stack_pop(&s);
+    r = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
+    if (r && !v.owned) ct_retain(r);
+  }
+  ct_stack_free(&s);
+  return ct__track(r);
+}
+
+CT_EXTERN_C_END
+#endif /* CT__CUSTOM_IMPL */
+/* ---- ctorch/check.h: implementation ---- */
+#if defined(CT__IMPLEMENT) && !defined(CT__CHECK_IMPL)
+#define CT__CHECK_IMPL
+CT_EXTERN_C_BEGIN
+
+static ct_gradcheck_opts ct__gc_defaults(const ct_gradcheck_opts *o) {
+  ct_gradcheck_opts d;
+  d.eps = o && o->eps > 0 ? o->eps : 1e-6;
+  d.atol = o && o->atol > 0 ? o->atol : 1e-5;
+  d.rtol = o && o->rtol > 0 ? o->rtol : 1e-3;
+  return d;
+}
+
+/* fn(inputs) with every input replaced by a detached copy where x[k] += delta */
+static ct_tensor *ct__gc_eval(ct_check_fn fn, void *ctx, ct_tensor **copies, int i, int64_t k, double delta) {
+  double v = ct_get(copies[i], k);
+  ct_tensor *y = NULL;
+  ct_set(copies[i], k, v + delta);
+  y = fn(copies, ctx); /* in the caller's grad mode: gradgradcheck's function differentiates inside */
+  CT_NO_GRAD {
+    if (y) y = ct_clone(y); /* a snapshot: the output may be a view of the input we restore next */
+  }
+  ct_set(copies[i], k, v);
+  if (y) ct_retain(y); /* owned here, whatever scope fn's result landed in */
+  return y;
+}
+
+CTDEF ct_status ct_gradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const *inputs, const ct_gradcheck_opts *opts) {
+  static const char *op = "gradcheck";
+  ct_gradcheck_opts o = ct__gc_defaults(opts);
+  ct_tensor *copies[CT_MAX_ARGS], *diff[CT_MAX_ARGS], *grads[CT_MAX_ARGS];
+  int di[CT_MAX_ARGS], nd = 0, i;
+  ct_status st = CT_OK;
+  if (!fn) return ct__fail_null(op, "fn");
+  if (n < 1 || n > CT_MAX_ARGS || !inputs) return ct_fail(CT_ERR_INVALID, op, "between 1 and %d inputs expected", CT_MAX_ARGS);
+  for (i = 0; i < n; i++) {
+    if (!inputs[i]) return ct__fail_null(op, "inputs");
+    if (ct_requires_grad(inputs[i])) {
+      if (inputs[i]->dtype != CT_F64)
+        return ct_fail(CT_ERR_DTYPE, op, "input %d requires grad but is %s: gradcheck needs float64 inputs", i,
+                       ct_dtype_name((ct_dtype)inputs[i]->dtype));
+      di[nd] = i;
+      diff[nd++] = inputs[i];
+    }
+  }
+  if (!nd) return ct_fail(CT_ERR_INVALID, op, "no input requires grad");
+  CT_SCOPE {
+    ct_tensor *y = fn((ct_tensor **)inputs, ctx);
+    int64_t ny = y ? y->numel : 0, j, k;
+    int d;
+    for (i = 0; i < n; i++) copies[i] = NULL;
+    if (!y) {
+      st = ct_last_error() != CT_OK ? ct_last_error() : ct_fail(CT_ERR_STATE, op, "the function returned NULL");
+    } else if (!ct_dtype_is_floating((ct_dtype)y->dtype)) {
+      st = ct_fail(CT_ERR_DTYPE, op, "the function's output is %s, not floating", ct_dtype_name((ct_dtype)y->dtype));
+    }
+    CT_NO_GRAD { /* leaves like the inputs, for the finite differences */
+      for (i = 0; st == CT_OK && i < n; i++) {
+        copies[i] = ct_clone(inputs[i]);
+        if (!copies[i]) st = ct_last_error();
+        else if (ct_requires_grad(inputs[i])) st = ct_set_requires_grad(copies[i], true);
+      }
+    }
+    /* row by row: analytic row j (one backward) against numeric entries */
+    for (j = 0; st == CT_OK && j < ny; j++) {
+      ct_tensor *go = ct_zeros_like(y);
+      ct_backward_desc desc;
+      if (!go || ct_set(go, j, 1.0) != CT_OK) {
+        st = ct_last_error();
+        break;
+      }
+      for (d = 0; d < nd; d++) grads[d] = NULL;
+      if (ct_requires_grad(y)) {
+        memset(&desc, 0, sizeof desc);
+        desc.num_outputs = 1;
+        desc.outputs = &y;
+        desc.grad_outputs = &go;
+        desc.retain_graph = true;
+        desc.allow_unused = true;
+        if ((st = ct_autograd_grad(&desc, nd, diff, grads)) != CT_OK) break;
+        for (d = 0; d < nd; d++) ct__track(grads[d]);
+      }
+      for (d = 0; st == CT_OK && d < nd; d++) {
+        int in = di[d];
+        for (k = 0; st == CT_OK && k < inputs[in]->numel; k++) {
+          double a = grads[d] ? ct_get(grads[d], k) : 0.0, num;
+          ct_tensor *yp = ct__gc_eval(fn, ctx, copies, in, k, o.eps);
+          ct_tensor *ym = yp ? ct__gc_eval(fn, ctx, copies, in, k, -o.eps) : NULL;
+          if (!yp || !ym) {
+            ct_release(yp);
+            st = ct_last_error();
+            break;
+          }
+          num = (ct_get(yp, j) - ct_get(ym, j)) / (2 * o.eps);
+          ct_release(yp);
+          ct_release(ym);
+          if (!(fabs(a - num) <= o.atol + o.rtol * fabs(num)))
+            st = ct_fail(CT_ERR_STATE, op,
+                         "Jacobian mismatch for output element %lld with respect to input %d, element %lld: "
+                         "analytic %.10g, numerical %.10g",
+                         (long long)j, in, (long long)k, a, num);
+        }
+      }
+    }
+  }
+  return st;
+}
+
+/* gradgradcheck: x -> sum_i <vjp_i(x, v), u_i> */
+typedef struct ct__ggc_ctx {
+  ct_check_fn fn;
+  void *ctx;
+  int n;
+  ct_tensor *v;
+  ct_tensor *u[CT_MAX_ARGS];
+} ct__ggc_ctx;
+
+static ct_tensor *ct__ggc_fn(ct_tensor *const *inputs, void *vctx) {
+  ct__ggc_ctx *c = (ct__ggc_ctx *)vctx;
+  ct_tensor *diff[CT_MAX_ARGS], *grads[CT_MAX_ARGS], *y, *s = NULL;
+  int nd = 0, i, d;
+  ct_backward_desc desc;
+  for (i = 0; i < c->n; i++)
+    if (ct_requires_grad(inputs[i])) diff[nd++] = inputs[i];
+  y = c->fn(inputs, c->ctx);
+  if (!y) return NULL;
+  if (!nd || !ct_requires_grad(y)) return ct_mul_scalar(ct_sum(y), ct_int(0)); /* no dependence: zero, not recorded */
+  memset(&desc, 0, sizeof desc);
+  desc.num_outputs = 1;
+  desc.outputs = &y;
+  desc.grad_outputs = &c->v;
+  desc.create_graph = true;
+  desc.allow_unused = true;
+  if (ct_autograd_grad(&desc, nd, diff, grads) != CT_OK) return NULL;
+  for (i = 0, d = 0; i < c->n; i++) {
+    if (!ct_requires_grad(inputs[i])) continue;
+    ct__track(grads[d]);
+    if (grads[d]) {
+      ct_tensor *term = ct_sum(ct_mul(grads[d], c->u[i]));
+      s = s ? ct_add(s, term) : term;
+    }
+    d++;
+  }
+  return s ? s : ct_mul_scalar(ct_sum(y), ct_int(0));
+}
+
+static uint64_t ct__check_rng = 0x9E3779B97F4A7C15ull;
+static double ct__check_uniform(void) { /* xorshift: fixed, reproducible directions */
+  ct__check_rng ^= ct__check_rng << 13;
+  ct__check_rng ^= ct__check_rng >> 7;
+  ct__check_rng ^= ct__check_rng << 17;
+  return (double)(ct__check_rng >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+static ct_tensor *ct__random_like(ct_tensor *t) {
+  ct_tensor *r = ct_empty_opts(t->ndim, t->sizes, ct_opts(CT_F64, t->device));
+  int64_t k;
+  for (k = 0; r && k < r->numel; k++) ct_set(r, k, ct__check_uniform());
+  return r;
+}
+
+CTDEF ct_status ct_gradgradcheck(ct_check_fn fn, void *ctx, int n, ct_tensor *const *inputs, const ct_gradcheck_opts *opts) {
+  ct__ggc_ctx c;
+  ct_status st = CT_OK;
+  int i;
+  if (!fn) return ct__fail_null("gradgradcheck", "fn");
+  if (n < 1 || n > CT_MAX_ARGS || !inputs) return ct_fail(CT_ERR_INVALID, "gradgradcheck", "between 1 and %d inputs expected", CT_MAX_ARGS);
+  for (i = 0; i < n; i++)
+    if (!inputs[i]) return ct__fail_null("gradgradcheck", "inputs");
+  memset(&c, 0, sizeof c);
+  c.fn = fn;
+  c.ctx = ctx;
+  c.n = n;
+  CT_SCOPE {
+    ct_tensor *y = NULL;
+    CT_NO_GRAD { y = fn((ct_tensor **)inputs, ctx); }
+    c.v = y ? ct__random_like(y) : NULL;
+    for (i = 0; i < n; i++) c.u[i] = ct__random_like(inputs[i]);
+    st = c.v ? ct_gradcheck(ct__ggc_fn, &c, n, inputs, opts) : ct_last_error();
+  }
+  return st;
+}
+
+/* ---- opcheck ---- */
+static int ct__close(const ct_tensor *a, const ct_tensor *b, double atol, double rtol, char *why, size_t cap) {
+  int64_t k;
+  char b1[160], b2[160];
+  if (!ct_same_shape(a, b)) {
+    snprintf(why, cap, "shapes differ: %s vs %s", ct_shape_format(a->ndim, a->sizes, b1, sizeof b1),
+             ct_shape_format(b->ndim, b->sizes, b2, sizeof b2));
+    return 0;
+  }
+  if (a->dtype != b->dtype) {
+    snprintf(why, cap, "dtypes differ: %s vs %s", ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
+    return 0;
+  }
+  if (a->device.type == CT_DEVICE_META || b->device.type == CT_DEVICE_META) return 1;
+  for (k = 0; k < a->numel; k++) {
+    double x = ct_get(a, k), y = ct_get(b, k);
+    if (x != x && y != y) continue;
+    if (!(fabs(x - y) <= atol + rtol * fabs(y))) {
+      snprintf(why, cap, "element %lld differs: %.10g vs %.10g", (long long)k, x, y);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The pending message, copied: a new ct_fail reuses the buffer. */
+static const char *ct__copy_message(char *buf, size_t cap) {
+  const char *m = ct_last_error_message();
+  size_t n = strlen(m);
+  if (n >= cap) n = cap - 1;
+  memcpy(buf, m, n);
+  buf[n] = 0;
+  return buf;
+}
+
+/* Boxed call on a copy of args; the single result (tracked), or NULL. */
+static ct_tensor *ct__opcheck_call(const ct_op *op, int nargs, const ct_value *args) { return ct_call_op(op, nargs, args); }
+
+/* The registry's in-place (name_.overload) and out= (same args + out) variants. */
+static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
+  int i, j;
+  for (i = 0; i < ct__registry.nops; i++) {
+    const ct_op *v = ct__registry.ops[i];
+    const ct_schema *s = &v->schema;
+    size_t nl = strlen(f->schema.name);
+    if (want_out) {
+      if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + 1 || strcmp(s->args[s->nargs - 1].name, "out"))
+        continue;
+    } else {
+      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || strcmp(s->overload, f->schema.overload) ||
+          s->nargs != f->schema.nargs)
+        continue;
+    }
+    for (j = 0; j < f->schema.nargs; j++)
+      if (strcmp(s->args[j].name, f->schema.args[j].name) || s->args[j].type != f->schema.args[j].type) break;
+    if (j == f->schema.nargs) return v;
+  }
+  return NULL;
+}
+
+typedef struct ct__opcheck_gc {
+  const ct_op *op;
+  int nargs;
+  ct_value args[CT_MAX_ARGS];
+  int tensor_arg[CT_MAX_ARGS]; /* input i of gradcheck is argument tensor_arg[i] */
+} ct__opcheck_gc;
+static ct_tensor *ct__opcheck_gc_fn(ct_tensor *const *inputs, void *vctx) {
+  ct__opcheck_gc *c = (ct__opcheck_gc *)vctx;
+  ct_value a[CT_MAX_ARGS];
+  int i, t = 0;
+  for (i = 0; i < c->nargs; i++) {
+    a[i] = c->args[i];
+    if (a[i].tag == CT_VALUE_TENSOR && c->tensor_arg[t] == i) a[i].v.tensor = inputs[t++];
+  }
+  return ct__opcheck_call(c->op, c->nargs, a);
+}
+
+CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, const ct_opcheck_opts *opts) {
+  static const char *fn = "opcheck";
+  const ct_op *op;
+  ct_value a[CT_MAX_ARGS];
+  double atol = opts && opts->atol > 0 ? opts->atol : 1e-6, rtol = opts && opts->rtol > 0 ? opts->rtol : 1e-5;
+  char why[512];
+  ct_status st = CT_OK;
+  int i;
+#define CT__LAST (ct__copy_message(why, sizeof why))
+  if (!name) return ct__fail_null(fn, "op");
+  if (!(op = ct_op_find(name))) return ct_fail(CT_ERR_INVALID, fn, "no op named '%s'", name);
+  if (nargs != op->schema.nargs || (nargs && !args))
+    return ct_fail(CT_ERR_INVALID, fn, "%s takes %d arguments, got %d", name, op->schema.nargs, nargs);
+  for (i = 0; i < nargs; i++) a[i] = args[i];
+  if (ct__check_args(op, a, nargs) != CT_OK) return ct_last_error();
+  CT_SCOPE {
+    ct_tensor *ref = ct__opcheck_call(op, nargs, a);
+    if (!ref) st = ct_fail(CT_ERR_STATE, fn, "%s: the op itself failed: %s", name, CT__LAST);
+    /* 1. the typed frontend gives what the boxed call gives */
+    if (st == CT_OK && op->frontend) {
+      ct_tensor *r = NULL;
+      if (op->frontend(a, &r) != CT_OK || !r)
+        st = ct_fail(CT_ERR_STATE, fn, "%s: the typed frontend failed where the boxed call succeeded: %s", name,
+                     CT__LAST);
+      else if (!ct__close(r, ref, 0, 0, why, sizeof why))
+        st = ct_fail(CT_ERR_STATE, fn, "%s: typed frontend and boxed call disagree: %s", name, why);
+    }
+    /* 2. the meta kernel predicts the kernel's output */
+    if (st == CT_OK) {
+      ct_value m[CT_MAX_ARGS];
+      ct_tensor *r;
+      for (i = 0; i < nargs; i++) {
+        m[i] = a[i];
+        if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
+          ct_tensor *t = a[i].v.tensor;
+          m[i].v.tensor = ct_empty_strided(t->ndim, t->sizes, t->strides, ct_opts((ct_dtype)t->dtype, ct_device_make(CT_DEVICE_META, 0)));
+          if (!m[i].v.tensor) st = ct_last_error();
+        }
+      }
+      r = st == CT_OK ? ct__opcheck_call(op, nargs, m) : NULL;
+      if (st == CT_OK && !r)
+        st = ct_fail(CT_ERR_STATE, fn, "%s: the meta (shape) function failed: %s", name, CT__LAST);
+      else if (st == CT_OK && !ct__close(r, ref, 0, 0, why, sizeof why))
+        st = ct_fail(CT_ERR_STATE, fn, "%s: meta function and kernel disagree: %s", name, why);
+      else if (st == CT_OK && r->device.type != CT_DEVICE_META)
+        st = ct_fail(CT_ERR_STATE, fn, "%s: meta inputs gave a %s result", name, ct_device_type_name((ct_device_type)r->device.type));
+    }
+    /* 3. in-place and out= variants agree with the functional op */
+    if (st == CT_OK && !op->schema.args[0].is_write) {
+      const ct_op *inplace = ct__find_variant(op, 0), *outv = ct__find_variant(op, 1);
+      if (inplace && a[0].tag == CT_VALUE_TENSOR && a[0].v.tensor->dtype == ref->dtype && ct_same_shape(a[0].v.tensor, ref)) {
+        ct_value b[CT_MAX_ARGS];
+        ct_tensor *self = NULL;
+        CT_NO_GRAD { self = ct_clone(a[0].v.tensor); }
+        for (i = 0; i < nargs; i++) b[i] = a[i];
+        b[0].v.tensor = self;
+        if (!self || !ct__opcheck_call(inplace, nargs, b))
+          st = ct_fail(CT_ERR_STATE, fn, "%s: in-place variant %s failed: %s", name, inplace->full_name, CT__LAST);
+        else if (!ct__close(self, ref, atol, rtol, why, sizeof why))
+          st = ct_fail(CT_ERR_STATE, fn, "%s: in-place variant %s disagrees: %s", name, inplace->full_name, why);
+      }
+      if (st == CT_OK && outv) {
+        ct_value b[CT_MAX_ARGS];
+        int64_t zero = 0;
+        ct_tensor *out = ct_empty_opts(1, &zero, ct_opts((ct_dtype)ref->dtype, ref->device)), *r = NULL;
+        for (i = 0; i < nargs; i++) b[i] = a[i];
+        b[nargs] = ct_value_tensor(out);
+        CT_NO_GRAD { r = out ? ct__opcheck_call(outv, nargs + 1, b) : NULL; }
+        if (!r)
+          st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s failed: %s", name, outv->full_name, CT__LAST);
+        else if (!ct__close(out, ref, atol, rtol, why, sizeof why))
+          st = ct_fail(CT_ERR_STATE, fn, "%s: out= variant %s disagrees: %s", name, outv->full_name, why);
+      }
+    }
+    /* 4. the derivative: gradcheck in float64 on the floating tensor arguments */
+    if (st == CT_OK && !(opts && opts->skip_gradcheck) && ct_dtype_is_floating((ct_dtype)ref->dtype) && !op->schema.args[0].is_write) {
+      ct__opcheck_gc c;
+      ct_tensor *inputs[CT_MAX_ARGS];
+      int n = 0, differentiable = 0;
+      memset(&c, 0, sizeof c);
+      c.op = op;
+      c.nargs = nargs;
+      for (i = 0; i < nargs; i++) {
+        c.args[i] = a[i];
+        if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
+          ct_tensor *t = NULL;
+          ct_tensor *src = a[i].v.tensor;
+          CT_NO_GRAD { t = ct_to_copy_ex(src, ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : (ct_dtype)src->dtype); }
+          if (!t) {
+            st = ct_last_error();
+            break;
+          }
+          if (ct_dtype_is_floating((ct_dtype)t->dtype)) {
+            if ((st = ct_set_requires_grad(t, true)) != CT_OK) break;
+            differentiable = 1;
+          }
+          c.tensor_arg[n] = i;
+          inputs[n++] = t;
+        }
+      }
+      if (st == CT_OK && differentiable) {
+        ct_tensor *probe = ct__opcheck_gc_fn(inputs, &c);
+        if (probe && ct_requires_grad(probe)) { /* differentiable output (not detach, not integer) */
+          st = ct_gradcheck(ct__opcheck_gc_fn, &c, n, inputs, NULL);
+          if (st == CT_OK && opts && opts->gradgradcheck) st = ct_gradgradcheck(ct__opcheck_gc_fn, &c, n, inputs, NULL);
+          if (st != CT_OK) st = ct_fail(CT_ERR_STATE, fn, "%s: %s", name, CT__LAST);
+        }
+      }
+    }
+  }
+#undef CT__LAST
+  return st;
+}
+
+CT_EXTERN_C_END
+#endif /* CT__CHECK_IMPL */
 /* ---- ctorch/print.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__PRINT_IMPL)
 #define CT__PRINT_IMPL

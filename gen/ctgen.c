@@ -702,11 +702,11 @@ static void gen_autograd(void) {
       if (deriv_uses(d, a->name)) {
         if (a->type == CT_TYPE_TENSOR && o->kind == K_INPLACE && j == 0)
           p("    if (ct__save_clone(&n->%s, %s) != CT_OK) return ct__node_release(&n->base), %s;\n", a->name, a->name,
-            st ? "ct_last_error()" : "NULL");
+            st ? "ct_last_error()" : "(ct_tensor *)NULL");
         else if (a->type == CT_TYPE_TENSOR) p("    ct__save(&n->%s, %s);\n", a->name, a->name);
         else if (a->type == CT_TYPE_INT_LIST)
           p("    if (ct__save_ints(&n->%s, %s, \"%s\") != CT_OK) return ct__node_release(&n->base), %s;\n", a->name, a->name,
-            o->full, st ? "ct_last_error()" : "NULL");
+            o->full, st ? "ct_last_error()" : "(ct_tensor *)NULL");
         else p("    n->%s = %s;\n", a->name, a->name);
       }
       snprintf(id, sizeof id, "%s_sizes", a->name);

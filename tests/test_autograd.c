@@ -839,3 +839,282 @@ TEST(autograd_training_loop_is_stable) {
     ct_clear_error();
   }
 }
+
+/* ---- more ops through the engine ------------------------------------------ */
+TEST(autograd_view_and_copy_ops_more) {
+  const double xv[6] = {1, 2, 3, 4, 5, 6}; /* [2,3] */
+  const double cv[6] = {1, 2, 3, 4, 5, 6}; /* [3,2] weights */
+  const double ct_want[6] = {1, 3, 5, 2, 4, 6}, ones[6] = {1, 1, 1, 1, 1, 1};
+  CT_SCOPE {
+    ct_tensor *x = agt_leaf(CT_DIMS(2, 3), xv), *c = ct_from_array(CT_DIMS(3, 2), CT_F64, cv);
+    double want[6];
+    int i;
+    CHECK_OK(ct_backward(ct_sum(ct_mul(ct_reshape(ct_t(x), CT_DIMS(3, 2)), c)))); /* reshape copies here */
+    AGT_CHECK_VALUES("reshape(t(x))", ct_grad(x), ct_want, 6, 0);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(ct_contiguous(ct_transpose(x, 0, 1)), c))));
+    AGT_CHECK_VALUES("contiguous(transpose(x))", ct_grad(x), ct_want, 6, 0);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(ct_permute(x, CT_DIMS(1, 0)), c))));
+    AGT_CHECK_VALUES("permute(x)", ct_grad(x), ct_want, 6, 0);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_narrow(x, 1, 1, 2))));
+    AGT_CHECK_VALUES("narrow(x, 1, 1, 2)", ct_grad(x), ((const double[]){0, 1, 1, 0, 1, 1}), 6, 0);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_flatten(ct_squeeze(ct_unsqueeze(x, 1)), 0, -1))));
+    AGT_CHECK_VALUES("flatten(squeeze(unsqueeze(x)))", ct_grad(x), ones, 6, 0);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(ct_clone(x), x))));
+    for (i = 0; i < 6; i++) want[i] = 2 * xv[i];
+    AGT_CHECK_VALUES("clone(x) * x", ct_grad(x), want, 6, 0);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(ct_to_dtype(x, CT_F32), ct_to_dtype(x, CT_F32)))));
+    CHECK(ct_grad(x) && ct_grad(x)->dtype == CT_F64);
+    AGT_CHECK_VALUES("to_dtype(x, f32)^2", ct_grad(x), want, 6, 1e-5);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_broadcast_to(x, CT_DIMS(4, 2, 3)))));
+    for (i = 0; i < 6; i++) want[i] = 4;
+    AGT_CHECK_VALUES("broadcast_to(x, [4,2,3])", ct_grad(x), want, 6, 0);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_sum_dim(ct_mul(x, x), 2, (const int64_t[]){-1, 0}, false))));
+    for (i = 0; i < 6; i++) want[i] = 2 * xv[i];
+    AGT_CHECK_VALUES("sum over dims {-1, 0}", ct_grad(x), want, 6, 1e-12);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_mean_dim(x, 1, (const int64_t[]){0}, true))));
+    for (i = 0; i < 6; i++) want[i] = 0.5;
+    AGT_CHECK_VALUES("mean_dim(x, 0, keepdim)", ct_grad(x), want, 6, 1e-15);
+    CHECK_OK(ct_set_grad(x, NULL));
+    CHECK_OK(ct_backward(ct_sum(ct_sub_ex(ct_div_scalar(x, ct_float(4)), ct_mul(x, x), ct_float(3)))));
+    for (i = 0; i < 6; i++) want[i] = 0.25 - 6 * xv[i];
+    AGT_CHECK_VALUES("x/4 - 3 x^2", ct_grad(x), want, 6, 1e-12);
+    /* no derivative: a clean error at backward time */
+    CHECK_OK(ct_set_grad(x, NULL));
+    AGT_EXPECT_FAIL(ct_backward(ct_sum(ct_as_strided(x, CT_DIMS(2), CT_DIMS(1), 0))), CT_ERR_UNSUPPORTED, "as_strided",
+                    "not implemented");
+    CHECK(ct_grad(x) == NULL);
+  }
+}
+
+TEST(autograd_matmul_vector_cases) {
+  CT_SCOPE {
+    const double av[3] = {1, 2, 3}, bv[3] = {4, 5, -6}, mv[6] = {1, 0, 2, -1, 3, 1};
+    ct_tensor *a = agt_leaf(CT_DIMS(3), av), *b = agt_leaf(CT_DIMS(3), bv), *m = agt_leaf(CT_DIMS(2, 3), mv);
+    ct_tensor *dot = ct_matmul(a, b), *mxv, *vxm;
+    CHECK(agt_shape_is(dot, 0, NULL));
+    CHECK_NEAR(ct_get(dot, 0), -4, 1e-12);
+    CHECK_OK(ct_backward(dot));
+    AGT_CHECK_VALUES("dot: a.grad", ct_grad(a), bv, 3, 0);
+    AGT_CHECK_VALUES("dot: b.grad", ct_grad(b), av, 3, 0);
+    CHECK_OK(ct_set_grad(a, NULL));
+    mxv = ct_matmul(m, a); /* [2] */
+    CHECK(agt_shape_is(mxv, CT_DIMS(2)));
+    CHECK_OK(ct_backward_ex(mxv, AGT_F64(CT_DIMS(2), 1, -2), false, false));
+    AGT_CHECK_VALUES("matrix @ vector: m.grad", ct_grad(m), ((const double[]){1, 2, 3, -2, -4, -6}), 6, 0);
+    AGT_CHECK_VALUES("matrix @ vector: a.grad", ct_grad(a), ((const double[]){3, -6, 0}), 3, 0);
+    CHECK_OK(ct_set_grad(m, NULL));
+    vxm = ct_matmul(AGT_F64(CT_DIMS(2), 1, 2), m); /* [3] */
+    CHECK_OK(ct_backward(ct_sum(vxm)));
+    AGT_CHECK_VALUES("vector @ matrix: m.grad", ct_grad(m), ((const double[]){1, 1, 1, 2, 2, 2}), 6, 0);
+  }
+}
+
+TEST(autograd_copy_and_fill_record_history) {
+  CT_SCOPE {
+    const double xv[3] = {1, 2, 3}, wv[3] = {4, 5, 6};
+    ct_tensor *x = agt_leaf(CT_DIMS(3), xv), *w = agt_leaf(CT_DIMS(3), wv);
+    ct_tensor *a = ct_mul_scalar(x, ct_float(2)), *z = ct_zeros(CT_DIMS(3), CT_F64), *f;
+    CHECK_OK(ct_copy_(a, w)); /* a's old value no longer matters */
+    CHECK_OK(ct_backward(ct_sum(ct_mul(a, a))));
+    AGT_CHECK_VALUES("x.grad through copy_ target", ct_grad(x), ((const double[]){0, 0, 0}), 3, 0);
+    AGT_CHECK_VALUES("w.grad through copy_ source", ct_grad(w), ((const double[]){8, 10, 12}), 3, 0);
+    CHECK_OK(ct_copy_(z, w)); /* a plain tensor takes w's history */
+    CHECK(ct_requires_grad(z) && !ct_is_leaf(z));
+    CHECK_OK(ct_backward(ct_sum(ct_mul_scalar(z, ct_float(3)))));
+    AGT_CHECK_VALUES("w.grad through copy_ into a plain tensor", ct_grad(w), ((const double[]){11, 13, 15}), 3, 0);
+    CHECK_OK(ct_set_grad(x, NULL));
+    f = ct_mul_scalar(x, ct_float(1));
+    CHECK_OK(ct_fill_(f, ct_float(2)));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(f, x))));
+    AGT_CHECK_VALUES("x.grad past fill_", ct_grad(x), ((const double[]){2, 2, 2}), 3, 0);
+  }
+}
+
+TEST(autograd_version_counter_more) {
+  CT_SCOPE { /* a saved output changed in place */
+    ct_tensor *x = agt_leaf(CT_DIMS(3), (const double[]){1, 2, 3});
+    ct_tensor *y = ct_exp(x), *s = ct_sum(y);
+    CHECK_OK(ct_add_scalar_(y, ct_float(1)));
+    AGT_EXPECT_FAIL(ct_backward(s), CT_ERR_STATE, "ExpBackward0", "modified by an inplace operation");
+  }
+  CT_SCOPE { /* detach shares the version counter */
+    ct_tensor *x = agt_leaf(CT_DIMS(3), (const double[]){1, 2, 3});
+    ct_tensor *y = ct_sum(ct_mul(x, x)), *d = ct_detach(x);
+    CHECK_OK(ct_mul_scalar_(d, ct_float(2)));
+    CHECK(ct_get(x, 2) == 6);
+    AGT_EXPECT_FAIL(ct_backward(y), CT_ERR_STATE, "MulBackward0", "modified by an inplace operation");
+  }
+  CT_SCOPE { /* a write through a view of a saved tensor */
+    ct_tensor *x = agt_leaf(CT_DIMS(2, 2), (const double[]){1, 2, 3, 4});
+    ct_tensor *a = ct_mul_scalar(x, ct_float(1)), *y = ct_sum(ct_tanh(a)), *p = ct_detach(ct_select(a, 0, 1));
+    CHECK_OK(ct_set(p, 0, 7));
+    AGT_EXPECT_FAIL(ct_backward(y), CT_ERR_STATE, "TanhBackward0", "modified by an inplace operation");
+  }
+}
+
+TEST(autograd_empty_and_deep_graphs) {
+  CT_SCOPE { /* zero elements */
+    ct_tensor *x = ct_zeros(CT_DIMS(0, 3), CT_F64);
+    CHECK_OK(ct_set_requires_grad(x, true));
+    CHECK_OK(ct_backward(ct_sum(ct_mul(x, x))));
+    CHECK(ct_grad(x) && agt_shape_is(ct_grad(x), CT_DIMS(0, 3)));
+  }
+  { /* a 100000-node chain: collecting, running and freeing it must not recurse */
+    enum { DEPTH = 100000 };
+    ct_tensor *x = agt_leaf(CT_DIMS(2), (const double[]){1, 2}), *y = ct_retain(x), *s;
+    int i;
+    for (i = 0; y && i < DEPTH; i++) {
+      ct_tensor *n = ct_add_scalar(y, ct_float(1));
+      ct_release(y);
+      y = n;
+    }
+    CHECK(y && ct_get(y, 1) == 2 + DEPTH);
+    s = ct_sum(y);
+    CHECK_OK(ct_backward(s));
+    AGT_CHECK_VALUES("grad through a deep chain", ct_grad(x), ((const double[]){1, 1}), 2, 0);
+    ct_release(s);
+    ct_release(y); /* frees the whole chain */
+    ct_release(x);
+  }
+}
+
+/* ---- behaviours that differ from PyTorch (see the report in each test) ------ */
+
+/* The engine sums the gradients that reach one tensor. When the first one to
+ * arrive is an expanded view (SumBackward returns expand(grad)) that nothing
+ * else holds, ct__accumulate (autograd.h) adds the next one into it in place,
+ * and add_ refuses to write into overlapping memory: backward fails. The
+ * gradient must be right whatever order the graph was built in. */
+TEST(autograd_gradients_accumulate_into_expanded_grad) {
+  CT_SCOPE { /* L = sum(y) + 2 sum(y*y), y = 3x: dL/dx = 3 + 36x */
+    const double xv[3] = {1, 2, 3};
+    double want[3];
+    int i;
+    ct_tensor *x = agt_leaf(CT_DIMS(3), xv);
+    ct_tensor *y = ct_mul_scalar(x, ct_float(3));
+    ct_tensor *m = ct_mul(y, y);
+    ct_tensor *s1 = ct_sum(y);
+    ct_tensor *s2 = ct_sum(m);
+    ct_tensor *L = ct_add_ex(s1, s2, ct_float(2));
+    for (i = 0; i < 3; i++) want[i] = 3 + 36 * xv[i];
+    CHECK_OK(ct_backward(L));
+    AGT_CHECK_VALUES("x.grad of sum(y) + 2 sum(y*y)", ct_grad(x), want, 3, 1e-12);
+  }
+  CT_SCOPE { /* mse-style: L = sum(y*y) + mean(y), the penalty built second; dL/dx = 1 + 18x */
+    const double xv[3] = {1, 2, 3};
+    double want[3];
+    int i;
+    ct_tensor *x = agt_leaf(CT_DIMS(3), xv);
+    ct_tensor *y = ct_mul_scalar(x, ct_float(3));
+    ct_tensor *q = ct_sum(ct_mul(y, y));
+    ct_tensor *m = ct_mean(y);
+    for (i = 0; i < 3; i++) want[i] = 1 + 18 * xv[i];
+    CHECK_OK(ct_backward(ct_add(q, m)));
+    AGT_CHECK_VALUES("x.grad of sum(y*y) + mean(y)", ct_grad(x), want, 3, 1e-12);
+    CHECK_OK(ct_set_grad(x, NULL)); /* the same loss built in the other order works */
+    m = ct_mean(y);
+    q = ct_sum(ct_mul(y, y));
+    CHECK_OK(ct_backward(ct_add(q, m)));
+    AGT_CHECK_VALUES("x.grad of sum(y*y) + mean(y), mean built first", ct_grad(x), want, 3, 1e-12);
+  }
+  CT_SCOPE { /* the same through ct_autograd_grad: a leaf input's captured gradient */
+    const double xv[3] = {1, 2, 3};
+    double want[3];
+    int i;
+    ct_tensor *x = agt_leaf(CT_DIMS(3), xv), *g = NULL;
+    ct_tensor *s1 = ct_sum(x);
+    ct_tensor *s2 = ct_sum(ct_mul(x, x));
+    ct_tensor *L = ct_add_ex(s1, s2, ct_float(2));
+    ct_backward_desc d;
+    memset(&d, 0, sizeof d);
+    d.num_outputs = 1;
+    d.outputs = &L;
+    for (i = 0; i < 3; i++) want[i] = 1 + 4 * xv[i];
+    CHECK_OK(ct_autograd_grad(&d, 1, &x, &g));
+    AGT_CHECK_VALUES("dL/dx of sum(x) + 2 sum(x*x)", g, want, 3, 1e-12);
+    ct_release(g);
+  }
+}
+
+/* PyTorch: x.backward(v) on a leaf gives x.grad a copy of v in x's dtype; v
+ * is never modified by later accumulation. */
+TEST(autograd_leaf_root_grad_output_is_not_aliased) {
+  CT_SCOPE {
+    const double one23[3] = {1, 2, 3}, twice[3] = {2, 4, 6};
+    ct_tensor *x = agt_leaf(CT_DIMS(3), (const double[]){0, 0, 0});
+    ct_tensor *v = ct_from_array(CT_DIMS(3), CT_F64, one23);
+    CHECK_OK(ct_backward_ex(x, v, false, false));
+    AGT_CHECK_VALUES("x.grad after x.backward(v)", ct_grad(x), one23, 3, 0);
+    CHECK(ct_grad(x) != v);
+    CHECK_OK(ct_backward_ex(x, v, false, false));
+    AGT_CHECK_VALUES("x.grad after two x.backward(v)", ct_grad(x), twice, 3, 0);
+    AGT_CHECK_VALUES("v after two x.backward(v) (must be unchanged)", v, one23, 3, 0);
+  }
+  CT_SCOPE {
+    ct_tensor *x = agt_leaf(CT_DIMS(3), (const double[]){0, 0, 0});
+    ct_tensor *v = ct_from_array(CT_DIMS(3), CT_F32, (const float[]){1, 2, 3});
+    CHECK_OK(ct_backward_ex(x, v, false, false));
+    CHECK(ct_grad(x) && ct_grad(x)->dtype == CT_F64); /* float32 seed, float64 leaf */
+  }
+}
+
+/* PyTorch: "assigned grad has data of a different type". */
+TEST(autograd_set_grad_checks_dtype) {
+  CT_SCOPE {
+    ct_tensor *x = agt_leaf(CT_DIMS(3), (const double[]){1, 2, 3});
+    CHECK_ERR(ct_set_grad(x, ct_zeros(CT_DIMS(3), CT_I64)), CT_ERR_DTYPE, "ct_set_grad");
+    CHECK_ERR(ct_set_grad(x, ct_zeros(CT_DIMS(3), CT_F32)), CT_ERR_DTYPE, "ct_set_grad");
+    CHECK(ct_grad(x) == NULL);
+  }
+}
+
+/* PyTorch: torch.autograd.grad(y, [x, x]) returns the gradient twice. */
+TEST(autograd_grad_with_repeated_input) {
+  CT_SCOPE {
+    const double xv[3] = {1, 2, 3}, want[3] = {2, 4, 6};
+    ct_tensor *x = agt_leaf(CT_DIMS(3), xv), *y = ct_sum(ct_mul(x, x)), *ins[2], *g[2] = {NULL, NULL};
+    ct_backward_desc d;
+    memset(&d, 0, sizeof d);
+    d.num_outputs = 1;
+    d.outputs = &y;
+    ins[0] = x, ins[1] = x;
+    CHECK_OK(ct_autograd_grad(&d, 2, ins, g));
+    AGT_CHECK_VALUES("first copy", g[0], want, 3, 1e-12);
+    AGT_CHECK_VALUES("second copy", g[1], want, 3, 1e-12);
+    ct_release(g[0]), ct_release(g[1]);
+  }
+}
+
+/* PyTorch: after an in-place op on a base, a view taken before it sees the
+ * base's new history (its grad_fn is regenerated): v = a[0]; a *= w;
+ * v.backward() gives x.grad = [w0, 0, 0]. ctorch keeps the view's old
+ * history, so the gradient silently ignores the in-place op. Refusing the
+ * backward with an error would also be acceptable; a wrong gradient is not. */
+TEST(autograd_inplace_on_base_of_live_view) {
+  CT_SCOPE {
+    ct_tensor *x = agt_leaf(CT_DIMS(3), (const double[]){1, 2, 3});
+    ct_tensor *w = AGT_F64(CT_DIMS(3), 5, 6, 7);
+    ct_tensor *a = ct_mul_scalar(x, ct_float(1));
+    ct_tensor *v = ct_select(a, 0, 0);
+    ct_status st;
+    CHECK_OK(ct_mul_(a, w));
+    CHECK(ct_get(v, 0) == 5); /* the data is shared */
+    ct_clear_error();
+    st = ct_backward(v);
+    if (st == CT_OK) {
+      AGT_CHECK_VALUES("x.grad through a view of an in-place-modified base", ct_grad(x), ((const double[]){5, 0, 0}), 3, 0);
+    } else {
+      CHECK(ct_last_error() == CT_ERR_UNSUPPORTED || ct_last_error() == CT_ERR_STATE);
+      ct_clear_error();
+    }
+  }
+}

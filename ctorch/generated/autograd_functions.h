@@ -1294,7 +1294,7 @@ static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct
     if (!n) return NULL;
     ct__node_set_input(&n->base, 0, self);
     ct__save_shape(&n->self_sizes, self);
-    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), NULL;
+    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
     n->keepdim = keepdim;
   }
   excluded = ct__below_autograd_begin();
@@ -1668,7 +1668,7 @@ static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
     n = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *n, 1, 1);
     if (!n) return NULL;
     ct__node_set_input(&n->base, 0, self);
-    if (ct__save_ints(&n->dims, dims, "permute") != CT_OK) return ct__node_release(&n->base), NULL;
+    if (ct__save_ints(&n->dims, dims, "permute") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_permute(ks & CT__BELOW_AUTOGRAD, self, dims);
