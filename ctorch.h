@@ -31,12 +31,20 @@
  *   base      configuration, errors, atomics, the caching CPU allocator
  *   dtype     dtypes, half/bfloat16, scalars, type promotion
  *   keys      dispatch keys, key sets, thread-local key state
- *   tensor    storage, tensors, factories, views, element access, ct_keep
- *   dispatch  schemas, operator registry, kernels, boxed values and stacks
+ *   schema    operator schemas and their parser (also used by gen/ctgen.c)
+ *   tensor    storage, tensors, factories, element access, ct_keep
+ *   dispatch  operator registry, kernels, boxed values and stacks
  *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
  *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
  *   iter      the strided iteration helper used by every elementwise loop
- *   ops       built-in operators: frontends and reference kernels
+ *   autograd  tape autograd: nodes, saved tensors, backward, grad
+ *   ops       reference kernels and derivative helpers
+ *   generated/functions, generated/autograd_functions, generated/registration
+ *             frontends, autograd kernels and registration tables, generated
+ *             from gen/ops.spec and gen/derivatives.spec (make gen; docs/ops.md)
+ *   init      registers the built-ins on first use
+ *   custom    CT_DEFINE_OP: users' own operators
+ *   check     ct_gradcheck, ct_gradgradcheck, ct_opcheck
  *   print     PyTorch-style printing
  *
  * OWNERSHIP

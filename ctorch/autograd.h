@@ -41,6 +41,7 @@ typedef struct ct_autograd_meta {
   struct ct_node *grad_fn; /* the node that produced this tensor (owned); NULL for leaves */
   int32_t output_nr;       /* which output of grad_fn this tensor is */
   uint8_t is_view;         /* a view of a tensor that requires grad */
+  uint32_t view_version;   /* views: the storage version when the view got its history */
 } ct_autograd_meta;
 
 /* ---- user API ---- */
@@ -225,12 +226,27 @@ static ct_node *ct__node_new(const ct_node_kind *kind, size_t struct_size, int n
   return n;
 }
 
+static ct_status ct__stale_view_backward(ct_node *n, ct_tensor *const *g, ct_tensor **gi) {
+  (void)n, (void)g, (void)gi;
+  return ct_fail(CT_ERR_UNSUPPORTED, "backward",
+                 "a view was used after its base was modified in place; ctorch cannot rebase the view's history: "
+                 "take the view again after the in-place operation (or clone it before)");
+}
+static const ct_node_kind ct__stale_view_kind = {"StaleViewBackward", ct__stale_view_backward, NULL};
+
 /* Edge i of n leads to t's history (if t requires grad). */
 static void ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
   ct__edge *e = &n->edges[i];
   if (t) ct__meta_fill(&n->input_meta[i], t);
   else n->input_meta[i].ndim = -1;
   if (!ct__needs_grad(t)) return;
+  if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version) {
+    /* the view's base was changed in place after the view was made: its
+     * history is stale and ctorch cannot rebase it (PyTorch regenerates it) */
+    e->node = ct__node_new(&ct__stale_view_kind, sizeof(ct_node), 0, 1);
+    if (e->node) ct__meta_fill(&e->node->output_meta[0], t);
+    return;
+  }
   if (t->autograd && t->autograd->grad_fn) {
     e->node = t->autograd->grad_fn;
     e->output_nr = t->autograd->output_nr;
@@ -427,6 +443,11 @@ CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad) {
   if (!t) return ct__fail_null("ct_set_grad", "t");
   if (grad && !ct_same_shape(t, grad))
     return ct_fail(CT_ERR_SHAPE, "ct_set_grad", "assigned grad has a different shape than the tensor");
+  if (grad && grad->dtype != t->dtype)
+    return ct_fail(CT_ERR_DTYPE, "ct_set_grad", "assigned grad has data of a different type (%s, tensor is %s)",
+                   ct_dtype_name((ct_dtype)grad->dtype), ct_dtype_name((ct_dtype)t->dtype));
+  if (grad && !ct_device_eq(grad->device, t->device))
+    return ct_fail(CT_ERR_DEVICE, "ct_set_grad", "assigned grad has data located on a different device");
   if (!grad && !t->autograd) return CT_OK;
   if (!(m = ct__meta(t))) return ct_last_error();
   if (grad) ct_retain(grad);
@@ -473,8 +494,8 @@ static ct_status ct__accumulate(ct_tensor **slot, ct_tensor *g, int create_graph
     return CT_OK;
   }
   if (!create_graph && (*slot)->refcount == 1 && (*slot)->storage->refcount == 1 && !(*slot)->autograd &&
-      ct_same_shape(*slot, g) && (*slot)->dtype == g->dtype)
-    return ct_add_(*slot, g);
+      ct_is_contiguous(*slot) && ct_same_shape(*slot, g) && (*slot)->dtype == g->dtype)
+    return ct_add_(*slot, g); /* sole owner of a dense buffer: no new allocation */
   sum = ct_add(*slot, g);
   if (!sum) return ct_last_error();
   ct_retain(sum); /* outlives the backward scope */
@@ -500,7 +521,7 @@ static ct_status ct__accumulate_leaf(ct_tensor *leaf, ct_tensor *g, int create_g
     }
     return CT_OK;
   }
-  if (create_graph || m->grad->autograd) {
+  if (create_graph || m->grad->autograd || !ct_is_contiguous(m->grad)) { /* (an expanded grad cannot be written) */
     ct_tensor *sum = ct_add(m->grad, g);
     if (!sum) return ct_last_error();
     ct_retain(sum);
@@ -564,22 +585,15 @@ static ct_status ct__engine_collect(ct__engine *e, int nroots, ct_tensor *const 
   return CT_OK;
 }
 
-static int ct__capture_index(const ct__engine *e, const ct_tensor *leaf, const ct_node *n, int nr) {
-  int i;
-  for (i = 0; i < e->num_inputs; i++) {
-    const ct_tensor *t = e->inputs[i];
-    if (leaf ? t == leaf : (ct__grad_fn(t) == n && t->autograd->output_nr == nr)) return i;
-  }
-  return -1;
-}
-
 /* A gradient g (owned by the caller) arrives for edge e of some node. */
 static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor *g) {
   if (edge->leaf) {
-    int c = e->captured ? ct__capture_index(e, edge->leaf, NULL, 0) : -1;
-    if (c >= 0) return ct__accumulate(&e->captured[c], g, e->create_graph);
+    int i;
+    ct_status st = CT_OK;
     if (e->accumulate) return ct__accumulate_leaf(edge->leaf, g, e->create_graph);
-    return CT_OK;
+    for (i = 0; st == CT_OK && i < e->num_inputs; i++) /* the same leaf may be asked for twice */
+      if (e->inputs[i] == edge->leaf) st = ct__accumulate(&e->captured[i], g, e->create_graph);
+    return st;
   }
   return ct__accumulate(&e->grads[edge->node->topo][edge->output_nr], g, e->create_graph);
 }
@@ -616,13 +630,7 @@ static ct_status ct__engine_run_node(ct__engine *e, ct_node *n) {
     if (!gin) return ct_fail(CT_ERR_OOM, "backward", "out of memory");
   }
   memset(gin, 0, sizeof(ct_tensor *) * (size_t)n->num_inputs);
-  if (n->released) {
-    st = ct_fail(CT_ERR_STATE, n->kind->name,
-                 "trying to backward through the graph a second time (or to use saved tensors after they were freed): "
-                 "saved tensors are freed by backward; pass retain_graph=true to the first backward to keep them");
-  } else {
-    st = n->kind->backward(n, g, gin);
-  }
+  st = n->kind->backward(n, g, gin); /* a node that freed its saved tensors fails when it unpacks them */
   for (i = 0; st == CT_OK && i < n->num_inputs; i++) {
     ct_tensor *gi;
     if (!ct_node_needs_input_grad(n, i)) continue;
@@ -658,6 +666,8 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
     if (!t) return ct__fail_null(op, "outputs");
     if (!ct__needs_grad(t))
       return ct_fail(CT_ERR_STATE, op, "element %d of tensors does not require grad and does not have a grad_fn", r);
+    if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version)
+      return ct__stale_view_backward(NULL, NULL, NULL);
     if (!go && t->numel != 1)
       return ct_fail(CT_ERR_SHAPE, op, "grad can be implicitly created only for scalar outputs (output %d has %lld elements)", r,
                      (long long)t->numel);
@@ -698,6 +708,7 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       ct__edge root;
       ct_scope_begin(&scope);
       if (!go) go = ct_ones_like(t);
+      else go = go->dtype != t->dtype ? ct_to_dtype(go, (ct_dtype)t->dtype) : ct_alias(go); /* never hand out the caller's tensor */
       memset(&root, 0, sizeof root);
       if (ct__grad_fn(t)) root.node = t->autograd->grad_fn, root.output_nr = t->autograd->output_nr;
       else root.leaf = t;

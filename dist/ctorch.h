@@ -31,12 +31,20 @@
  *   base      configuration, errors, atomics, the caching CPU allocator
  *   dtype     dtypes, half/bfloat16, scalars, type promotion
  *   keys      dispatch keys, key sets, thread-local key state
- *   tensor    storage, tensors, factories, views, element access, ct_keep
- *   dispatch  schemas, operator registry, kernels, boxed values and stacks
+ *   schema    operator schemas and their parser (also used by gen/ctgen.c)
+ *   tensor    storage, tensors, factories, element access, ct_keep
+ *   dispatch  operator registry, kernels, boxed values and stacks
  *   guard     CT_NO_GRAD, CT_INFERENCE_MODE, CT_INCLUDE_KEYS, CT_EXCLUDE_KEYS,
  *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
  *   iter      the strided iteration helper used by every elementwise loop
- *   ops       built-in operators: frontends and reference kernels
+ *   autograd  tape autograd: nodes, saved tensors, backward, grad
+ *   ops       reference kernels and derivative helpers
+ *   generated/functions, generated/autograd_functions, generated/registration
+ *             frontends, autograd kernels and registration tables, generated
+ *             from gen/ops.spec and gen/derivatives.spec (make gen; docs/ops.md)
+ *   init      registers the built-ins on first use
+ *   custom    CT_DEFINE_OP: users' own operators
+ *   check     ct_gradcheck, ct_gradgradcheck, ct_opcheck
  *   print     PyTorch-style printing
  *
  * OWNERSHIP
@@ -1095,6 +1103,7 @@ typedef struct ct_autograd_meta {
   struct ct_node *grad_fn; /* the node that produced this tensor (owned); NULL for leaves */
   int32_t output_nr;       /* which output of grad_fn this tensor is */
   uint8_t is_view;         /* a view of a tensor that requires grad */
+  uint32_t view_version;   /* views: the storage version when the view got its history */
 } ct_autograd_meta;
 
 /* ---- user API ---- */
@@ -1469,8 +1478,9 @@ CT_EXTERN_C_END
  *   ct_tensor *y = my_scale(x, 2.0);           // the typed frontend
  *
  * - Kernels have the op's C signature: ct_tensor *fn(ct_keyset, params...),
- *   cast with CT_FN. Parameter types: ct_tensor *, double (float), int64_t
- *   (int), bool, ct_scalar (Scalar), ct_dtype (ScalarType). Up to 6.
+ *   cast with CT_FN. Parameter types: ct_tensor * (Tensor), double (float),
+ *   int64_t or int (int), bool, ct_scalar (Scalar); up to 6. (ct_dtype is
+ *   an int to _Generic: ScalarType arguments need ct_define_op directly.)
  * - .composite is one kernel for every backend (CompositeExplicitAutograd).
  * - The derivative receives the call's arguments (tensors saved and checked
  *   for in-place changes), the output and its gradient, and fills
@@ -1561,18 +1571,16 @@ static inline ct_value ct__box_int(int i) { return ct_value_int(i); }
 /* A C value as a boxed value, by its type. */
 #define ct_box(x)                                                                                         \
   _Generic((x), ct_tensor *: ct_value_tensor, double: ct_value_double, float: ct_value_double,            \
-           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar,      \
-           ct_dtype: ct_value_dtype)(x)
+           int64_t: ct_value_int, int: ct__box_int, bool: ct_value_bool, ct_scalar: ct_value_scalar)(x)
 static inline ct_tensor *ct__unbox_t(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
 static inline double ct__unbox_d(const ct_value *v) { return v->v.d; }
 static inline int64_t ct__unbox_i(const ct_value *v) { return v->v.i; }
 static inline bool ct__unbox_b(const ct_value *v) { return v->v.b; }
 static inline ct_scalar ct__unbox_s(const ct_value *v) { return v->v.scalar; }
-static inline ct_dtype ct__unbox_dt(const ct_value *v) { return v->v.dtype; }
 /* A boxed value as C type T. */
 #define ct_unbox(T, v)                                                                                    \
-  _Generic((T){0}, ct_tensor *: ct__unbox_t, double: ct__unbox_d, int64_t: ct__unbox_i, bool: ct__unbox_b, \
-           ct_scalar: ct__unbox_s, ct_dtype: ct__unbox_dt)(v)
+  _Generic((T){0}, ct_tensor *: ct__unbox_t, double: ct__unbox_d, int64_t: ct__unbox_i, int: ct__unbox_i,   \
+           bool: ct__unbox_b, ct_scalar: ct__unbox_s)(v)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define CT__CONSTRUCTOR __attribute__((constructor))
@@ -4265,12 +4273,27 @@ static ct_node *ct__node_new(const ct_node_kind *kind, size_t struct_size, int n
   return n;
 }
 
+static ct_status ct__stale_view_backward(ct_node *n, ct_tensor *const *g, ct_tensor **gi) {
+  (void)n, (void)g, (void)gi;
+  return ct_fail(CT_ERR_UNSUPPORTED, "backward",
+                 "a view was used after its base was modified in place; ctorch cannot rebase the view's history: "
+                 "take the view again after the in-place operation (or clone it before)");
+}
+static const ct_node_kind ct__stale_view_kind = {"StaleViewBackward", ct__stale_view_backward, NULL};
+
 /* Edge i of n leads to t's history (if t requires grad). */
 static void ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
   ct__edge *e = &n->edges[i];
   if (t) ct__meta_fill(&n->input_meta[i], t);
   else n->input_meta[i].ndim = -1;
   if (!ct__needs_grad(t)) return;
+  if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version) {
+    /* the view's base was changed in place after the view was made: its
+     * history is stale and ctorch cannot rebase it (PyTorch regenerates it) */
+    e->node = ct__node_new(&ct__stale_view_kind, sizeof(ct_node), 0, 1);
+    if (e->node) ct__meta_fill(&e->node->output_meta[0], t);
+    return;
+  }
   if (t->autograd && t->autograd->grad_fn) {
     e->node = t->autograd->grad_fn;
     e->output_nr = t->autograd->output_nr;
@@ -4467,6 +4490,11 @@ CTDEF ct_status ct_set_grad(ct_tensor *t, ct_tensor *grad) {
   if (!t) return ct__fail_null("ct_set_grad", "t");
   if (grad && !ct_same_shape(t, grad))
     return ct_fail(CT_ERR_SHAPE, "ct_set_grad", "assigned grad has a different shape than the tensor");
+  if (grad && grad->dtype != t->dtype)
+    return ct_fail(CT_ERR_DTYPE, "ct_set_grad", "assigned grad has data of a different type (%s, tensor is %s)",
+                   ct_dtype_name((ct_dtype)grad->dtype), ct_dtype_name((ct_dtype)t->dtype));
+  if (grad && !ct_device_eq(grad->device, t->device))
+    return ct_fail(CT_ERR_DEVICE, "ct_set_grad", "assigned grad has data located on a different device");
   if (!grad && !t->autograd) return CT_OK;
   if (!(m = ct__meta(t))) return ct_last_error();
   if (grad) ct_retain(grad);
@@ -4513,8 +4541,8 @@ static ct_status ct__accumulate(ct_tensor **slot, ct_tensor *g, int create_graph
     return CT_OK;
   }
   if (!create_graph && (*slot)->refcount == 1 && (*slot)->storage->refcount == 1 && !(*slot)->autograd &&
-      ct_same_shape(*slot, g) && (*slot)->dtype == g->dtype)
-    return ct_add_(*slot, g);
+      ct_is_contiguous(*slot) && ct_same_shape(*slot, g) && (*slot)->dtype == g->dtype)
+    return ct_add_(*slot, g); /* sole owner of a dense buffer: no new allocation */
   sum = ct_add(*slot, g);
   if (!sum) return ct_last_error();
   ct_retain(sum); /* outlives the backward scope */
@@ -4540,7 +4568,7 @@ static ct_status ct__accumulate_leaf(ct_tensor *leaf, ct_tensor *g, int create_g
     }
     return CT_OK;
   }
-  if (create_graph || m->grad->autograd) {
+  if (create_graph || m->grad->autograd || !ct_is_contiguous(m->grad)) { /* (an expanded grad cannot be written) */
     ct_tensor *sum = ct_add(m->grad, g);
     if (!sum) return ct_last_error();
     ct_retain(sum);
@@ -4604,22 +4632,15 @@ static ct_status ct__engine_collect(ct__engine *e, int nroots, ct_tensor *const 
   return CT_OK;
 }
 
-static int ct__capture_index(const ct__engine *e, const ct_tensor *leaf, const ct_node *n, int nr) {
-  int i;
-  for (i = 0; i < e->num_inputs; i++) {
-    const ct_tensor *t = e->inputs[i];
-    if (leaf ? t == leaf : (ct__grad_fn(t) == n && t->autograd->output_nr == nr)) return i;
-  }
-  return -1;
-}
-
 /* A gradient g (owned by the caller) arrives for edge e of some node. */
 static ct_status ct__engine_route(ct__engine *e, const ct__edge *edge, ct_tensor *g) {
   if (edge->leaf) {
-    int c = e->captured ? ct__capture_index(e, edge->leaf, NULL, 0) : -1;
-    if (c >= 0) return ct__accumulate(&e->captured[c], g, e->create_graph);
+    int i;
+    ct_status st = CT_OK;
     if (e->accumulate) return ct__accumulate_leaf(edge->leaf, g, e->create_graph);
-    return CT_OK;
+    for (i = 0; st == CT_OK && i < e->num_inputs; i++) /* the same leaf may be asked for twice */
+      if (e->inputs[i] == edge->leaf) st = ct__accumulate(&e->captured[i], g, e->create_graph);
+    return st;
   }
   return ct__accumulate(&e->grads[edge->node->topo][edge->output_nr], g, e->create_graph);
 }
@@ -4656,13 +4677,7 @@ static ct_status ct__engine_run_node(ct__engine *e, ct_node *n) {
     if (!gin) return ct_fail(CT_ERR_OOM, "backward", "out of memory");
   }
   memset(gin, 0, sizeof(ct_tensor *) * (size_t)n->num_inputs);
-  if (n->released) {
-    st = ct_fail(CT_ERR_STATE, n->kind->name,
-                 "trying to backward through the graph a second time (or to use saved tensors after they were freed): "
-                 "saved tensors are freed by backward; pass retain_graph=true to the first backward to keep them");
-  } else {
-    st = n->kind->backward(n, g, gin);
-  }
+  st = n->kind->backward(n, g, gin); /* a node that freed its saved tensors fails when it unpacks them */
   for (i = 0; st == CT_OK && i < n->num_inputs; i++) {
     ct_tensor *gi;
     if (!ct_node_needs_input_grad(n, i)) continue;
@@ -4698,6 +4713,8 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
     if (!t) return ct__fail_null(op, "outputs");
     if (!ct__needs_grad(t))
       return ct_fail(CT_ERR_STATE, op, "element %d of tensors does not require grad and does not have a grad_fn", r);
+    if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version)
+      return ct__stale_view_backward(NULL, NULL, NULL);
     if (!go && t->numel != 1)
       return ct_fail(CT_ERR_SHAPE, op, "grad can be implicitly created only for scalar outputs (output %d has %lld elements)", r,
                      (long long)t->numel);
@@ -4738,6 +4755,7 @@ static ct_status ct__engine_execute(const ct_backward_desc *d, int num_inputs, c
       ct__edge root;
       ct_scope_begin(&scope);
       if (!go) go = ct_ones_like(t);
+      else go = go->dtype != t->dtype ? ct_to_dtype(go, (ct_dtype)t->dtype) : ct_alias(go); /* never hand out the caller's tensor */
       memset(&root, 0, sizeof root);
       if (ct__grad_fn(t)) root.node = t->autograd->grad_fn, root.output_nr = t->autograd->output_nr;
       else root.leaf = t;
@@ -9433,7 +9451,7 @@ static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list s
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9475,7 +9493,7 @@ static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int6
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9511,7 +9529,7 @@ static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9550,7 +9568,7 @@ static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9589,7 +9607,7 @@ static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9628,7 +9646,7 @@ static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9667,7 +9685,7 @@ static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9706,7 +9724,7 @@ static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9751,7 +9769,7 @@ static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9843,7 +9861,7 @@ static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9926,7 +9944,7 @@ static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -9962,7 +9980,7 @@ static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;

@@ -723,7 +723,8 @@ static void gen_autograd(void) {
     } else {
       p("    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;\n");
       if (save_result) p("    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;\n");
-      if (o->kind == K_VIEW) p("    if (r && r->autograd) r->autograd->is_view = 1;\n");
+      if (o->kind == K_VIEW)
+        p("    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;\n");
     }
     p("    ct__node_release(&n->base);\n  }\n  return r;\n}\n");
   }

@@ -48,6 +48,15 @@ suite() { # $1: name, $2: compiler, $3: include dir, rest: flags
   tally "$name" "build/$name.log"
 }
 
+# generated code: regenerate into a scratch tree and compare with what is checked in
+gen_fresh() {
+  rm -rf build/genchk && mkdir -p build/genchk/gen build/genchk/ctorch/generated build/genchk/docs &&
+    cp gen/*.spec build/genchk/gen/ &&
+    ${CC:-cc} -std=c11 $WARN -Wno-unused-function -O1 -o build/ctgen-check gen/ctgen.c &&
+    ./build/ctgen-check build/genchk 2>/dev/null &&
+    diff -r build/genchk/ctorch/generated ctorch/generated && diff build/genchk/docs/ops.md docs/ops.md
+}
+check "generated code is up to date (make gen)" gen_fresh
 sh tools/amalgamate.sh > build/amalgamated.h || failed=$((failed + 1))
 check "dist/ctorch.h is up to date (make amalgamate)" cmp -s build/amalgamated.h dist/ctorch.h
 
@@ -69,6 +78,10 @@ check "CT_NO_THREADS build compiles warning-free and runs" sh -c \
   "printf '#define CT_NO_THREADS\n#define CTORCH_IMPLEMENTATION\n#include \"ctorch.h\"\nint main(void){ct_tensor *t = ct_ones(CT_DIMS(2), CT_F32), *u = ct_add(t, t); int ok = ct_get(u, 1) == 2; ct_release(t); ct_release(u); return !ok;}\n' > build/nothreads.c && gcc -std=c11 $WARN -I. -o build/nothreads build/nothreads.c -lm && ./build/nothreads"
 check "single file builds with one cc -std=c11 command" sh -c \
   "cp dist/ctorch.h build/one/ 2>/dev/null || (mkdir -p build/one && cp dist/ctorch.h build/one/); cp examples/demo.c build/one/ && cd build/one && cc -std=c11 -Wall -Wextra -o demo demo.c -lm && ./demo > /dev/null"
+check "custom-op example (CT_DEFINE_OP) passes opcheck under ASan+UBSan+LSan" sh -c \
+  "gcc -std=c11 $WARN -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -o build/custom_op_asan examples/custom_op.c -lm && ./build/custom_op_asan > /dev/null"
+check "custom-op example builds with clang and runs" sh -c \
+  "clang -std=c11 $WARN -O2 -I. -o build/custom_op_clang examples/custom_op.c -lm && ./build/custom_op_clang > /dev/null"
 check "demo is clean under ASan+UBSan+LSan" sh -c \
   "gcc -std=c11 $WARN -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -o build/demo_asan examples/demo.c -lm && ./build/demo_asan > /dev/null"
 

@@ -1558,7 +1558,7 @@ static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list s
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1600,7 +1600,7 @@ static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int6
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1636,7 +1636,7 @@ static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1675,7 +1675,7 @@ static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1714,7 +1714,7 @@ static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1753,7 +1753,7 @@ static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1792,7 +1792,7 @@ static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1831,7 +1831,7 @@ static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1876,7 +1876,7 @@ static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -1968,7 +1968,7 @@ static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -2051,7 +2051,7 @@ static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
@@ -2087,7 +2087,7 @@ static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && r->autograd) r->autograd->is_view = 1;
+    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
     ct__node_release(&n->base);
   }
   return r;
