@@ -237,9 +237,8 @@ static const ct_node_kind ct__stale_view_kind = {"StaleViewBackward", ct__stale_
 /* Edge i of n leads to t's history (if t requires grad). */
 static void ct__node_set_input(ct_node *n, int i, ct_tensor *t) {
   ct__edge *e = &n->edges[i];
-  if (t) ct__meta_fill(&n->input_meta[i], t);
-  else n->input_meta[i].ndim = -1;
-  if (!ct__needs_grad(t)) return;
+  if (!ct__needs_grad(t)) return; /* no edge: its metadata is never read */
+  ct__meta_fill(&n->input_meta[i], t);
   if (t->autograd && t->autograd->is_view && t->autograd->view_version != t->storage->version) {
     /* the view's base was changed in place after the view was made: its
      * history is stale and ctorch cannot rebase it (PyTorch regenerates it) */
