@@ -11,7 +11,7 @@ CXX     ?= c++
 WARN     = -Wall -Wextra -Wpedantic -Werror
 CFLAGS  ?= -O2 -g
 STD      = -std=c11
-HEADERS  = ctorch.h $(wildcard ctorch/*.h) $(wildcard ctorch/generated/*.h)
+HEADERS  = ctorch.h $(wildcard ctorch/*.h) $(wildcard ctorch/ops/*.h) $(wildcard ctorch/generated/*.h)
 TEST_SRC = tests/main.c $(wildcard tests/test_*.c) tests/harness.h $(wildcard tests/fixtures/*.h)
 BUILD    = build
 

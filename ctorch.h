@@ -38,7 +38,13 @@
  *             CT_DEVICE_GUARD, CT_SCOPE (temporaries)
  *   iter      the strided iteration helper used by every elementwise loop
  *   autograd  tape autograd: nodes, saved tensors, backward, grad
- *   ops       reference kernels and derivative helpers
+ *   ops       kernel plumbing, the first reference kernels, derivative helpers
+ *   ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv
+ *   ops/random
+ *             the operator library's reference kernels, one area each
+ *             (declared in gen/ops/AREA.spec, derivatives in
+ *             gen/derivatives/AREA.spec); ops/random also holds the Philox
+ *             generators
  *   generated/functions, generated/autograd_functions, generated/registration
  *             frontends, autograd kernels and registration tables, generated
  *             from gen/ops.spec and gen/derivatives.spec (make gen; docs/ops.md)
@@ -77,7 +83,7 @@
  *   substantial portions of the Software. THE SOFTWARE IS PROVIDED "AS IS",
  *   WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
  */
-/* ctorch:components base dtype keys schema tensor dispatch guard iter autograd ops generated/functions generated/autograd_functions generated/registration init custom check print */
+/* ctorch:components base dtype keys schema tensor dispatch guard iter autograd ops ops/unary ops/binary ops/reduce ops/linalg ops/shape ops/nn ops/conv ops/random generated/functions generated/autograd_functions generated/registration init custom check print */
 #ifndef CTORCH_H
 #define CTORCH_H
 #include "ctorch/base.h"
@@ -90,6 +96,14 @@
 #include "ctorch/iter.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ops.h"
+#include "ctorch/ops/unary.h"
+#include "ctorch/ops/binary.h"
+#include "ctorch/ops/reduce.h"
+#include "ctorch/ops/linalg.h"
+#include "ctorch/ops/shape.h"
+#include "ctorch/ops/nn.h"
+#include "ctorch/ops/conv.h"
+#include "ctorch/ops/random.h"
 #include "ctorch/generated/functions.h"
 #include "ctorch/generated/autograd_functions.h"
 #include "ctorch/generated/registration.h"
@@ -113,6 +127,14 @@
 #include "ctorch/iter.h"
 #include "ctorch/autograd.h"
 #include "ctorch/ops.h"
+#include "ctorch/ops/unary.h"
+#include "ctorch/ops/binary.h"
+#include "ctorch/ops/reduce.h"
+#include "ctorch/ops/linalg.h"
+#include "ctorch/ops/shape.h"
+#include "ctorch/ops/nn.h"
+#include "ctorch/ops/conv.h"
+#include "ctorch/ops/random.h"
 #include "ctorch/generated/functions.h"
 #include "ctorch/generated/autograd_functions.h"
 #include "ctorch/generated/registration.h"

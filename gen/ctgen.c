@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_OPS 256
+#define MAX_OPS 2048
 #define MAX_KERNELS 6
 #define MAX_FORMULAS 8
 
@@ -43,6 +43,7 @@ typedef struct deriv {
   char arg[MAX_FORMULAS][32];
   char formula[MAX_FORMULAS][512];
   int nondiff_output; /* output_differentiability: false */
+  const char *file;
   int line;
 } deriv;
 
@@ -60,6 +61,7 @@ typedef struct op {
   int cia;          /* CompositeImplicitAutograd: no autograd kernel of its own */
   int kind;         /* K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT */
   deriv *d;
+  const char *file;
   int line;
 } op;
 enum { K_FUNCTIONAL, K_VIEW, K_INPLACE, K_OUT };
@@ -93,7 +95,17 @@ static void copy(char *dst, size_t cap, const char *src, const char *file, int l
   strcpy(dst, src);
 }
 
-/* ---- spec reading: "key: value" lines; an entry starts at its first key ---- */
+/* ---- spec reading: "key: value" lines; an entry starts at its first key.
+ * `include: FILE` reads FILE (relative to gen/) at that point, so each area
+ * of the op library keeps its own spec files (gen/ops/, gen/derivatives/). */
+static const char *gen_path(const char *rel) {
+  static char paths[64][1024];
+  static int n;
+  if (n == 64) die(rel, 0, "too many spec files");
+  snprintf(paths[n], sizeof paths[n], "%s/gen/%s", root, rel);
+  return paths[n++];
+}
+
 static void read_ops(const char *path) {
   FILE *f = fopen(path, "r");
   char buf[1024];
@@ -109,9 +121,15 @@ static void read_ops(const char *path) {
     *colon = 0;
     key = trim(s);
     val = trim(colon + 1);
+    if (!strcmp(key, "include")) { /* another spec file, relative to gen/ */
+      read_ops(gen_path(val));
+      cur = NULL;
+      continue;
+    }
     if (!strcmp(key, "func")) {
       if (nops == MAX_OPS) die(path, line, "too many ops");
       cur = &ops[nops++];
+      cur->file = path;
       cur->line = line;
       copy(cur->text, sizeof cur->text, val, path, line);
       if (ct_schema_parse(val, &cur->s) != CT_OK) die(path, line, "%s", ct_last_error_message());
@@ -159,9 +177,15 @@ static void read_derivs(const char *path) {
     *colon = 0;
     key = trim(s);
     val = trim(colon + 1);
+    if (!strcmp(key, "include")) {
+      read_derivs(gen_path(val));
+      cur = NULL;
+      continue;
+    }
     if (!strcmp(key, "name")) {
       if (nderivs == MAX_OPS) die(path, line, "too many entries");
       cur = &derivs[nderivs++];
+      cur->file = path;
       cur->line = line;
       copy(cur->name, sizeof cur->name, val, path, line);
       continue;
@@ -236,7 +260,7 @@ static void c_default(const op *o, const ct_arg *a, char *out, size_t cap) {
     return;
   case CT_TYPE_FLOAT: snprintf(out, cap, "%s", v); return;
   case CT_TYPE_TENSOR: snprintf(out, cap, "NULL"); return;
-  default: die("gen/ops.spec", o->line, "%s: no C default for argument '%s'", o->full, a->name);
+  default: die(o->file, o->line, "%s: no C default for argument '%s'", o->full, a->name);
   }
 }
 
@@ -478,7 +502,7 @@ static void gen_functions(void) {
           } else {
             if (a->type == CT_TYPE_INT_LIST) {
               if (!strcmp(a->default_value, "None")) p("0, NULL");
-              else die("gen/ops.spec", o->line, "%s: int[] default '%s' unsupported", o->full, a->default_value);
+              else die(o->file, o->line, "%s: int[] default '%s' unsupported", o->full, a->default_value);
             } else {
               c_default(o, a, def, sizeof def);
               p("%s", def);
@@ -601,8 +625,8 @@ static void gen_autograd(void) {
         switch (a->type) {
         case CT_TYPE_TENSOR: p("  ct__saved %s;\n", a->name); break;
         case CT_TYPE_INT_LIST: p("  ct__saved_ints %s;\n", a->name); break;
-        case CT_TYPE_TENSOR_LIST: die("gen/derivatives.spec", d->line, "%s: Tensor[] formulas unsupported", o->full); break;
-        case CT_TYPE_STR: die("gen/derivatives.spec", d->line, "%s: str in formulas unsupported", o->full); break;
+        case CT_TYPE_TENSOR_LIST: die(d->file, d->line, "%s: Tensor[] formulas unsupported", o->full); break;
+        case CT_TYPE_STR: die(d->file, d->line, "%s: str in formulas unsupported", o->full); break;
         default: p("  %s%s;\n", kernel_ctype(a), a->name);
         }
       }
@@ -664,7 +688,7 @@ static void gen_autograd(void) {
         for (k = 0; k < o->s.nargs; k++)
           if (!strcmp(o->s.args[k].name, d->arg[j])) found = k;
         if (found < 0 || !is_tensor(&o->s.args[found]))
-          die("gen/derivatives.spec", d->line, "%s: '%s' is not a Tensor argument", o->full, d->arg[j]);
+          die(d->file, d->line, "%s: '%s' is not a Tensor argument", o->full, d->arg[j]);
         if (!strcmp(d->formula[j], "not_implemented"))
           p("  if (ct_node_needs_input_grad(node, %d))\n    return ct_fail(CT_ERR_UNSUPPORTED, \"%s\", "
             "\"the derivative for '%s' is not implemented\");\n",
@@ -928,18 +952,18 @@ static void link_ops(void) {
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
     int nw = 0;
-    if (!o->cname[0]) die("gen/ops.spec", o->line, "%s: missing c:", o->full);
-    if (!o->nkernels) die("gen/ops.spec", o->line, "%s: no kernel", o->full);
-    if (o->s.nrets != 1) die("gen/ops.spec", o->line, "%s: ops must return exactly one tensor", o->full);
+    if (!o->cname[0]) die(o->file, o->line, "%s: missing c:", o->full);
+    if (!o->nkernels) die(o->file, o->line, "%s: no kernel", o->full);
+    if (o->s.nrets != 1) die(o->file, o->line, "%s: ops must return exactly one tensor", o->full);
     for (j = 0; j < o->s.nargs; j++) nw += o->s.args[j].is_write;
-    if (nw && !o->s.rets[0].is_write) die("gen/ops.spec", o->line, "%s: a written argument must be returned", o->full);
+    if (nw && !o->s.rets[0].is_write) die(o->file, o->line, "%s: a written argument must be returned", o->full);
     o->kind = o->s.args[0].is_write && o->s.nargs && nw ? K_INPLACE
               : nw                                       ? K_OUT
               : o->s.rets[0].alias                       ? K_VIEW
                                                          : K_FUNCTIONAL;
     for (j = 0; j < i; j++)
       if (!strcmp(ops[j].full, o->full) || !strcmp(ops[j].cname, o->cname))
-        die("gen/ops.spec", o->line, "%s: duplicate op or C name", o->full);
+        die(o->file, o->line, "%s: duplicate op or C name", o->full);
     for (j = 0; j < nderivs; j++)
       if (!strcmp(derivs[j].name, o->full)) o->d = &derivs[j];
     if (!o->d && o->kind == K_INPLACE) { /* add_.Tensor uses add.Tensor's formulas */
@@ -950,22 +974,19 @@ static void link_ops(void) {
         for (j = 0; j < nderivs; j++)
           if (!strcmp(derivs[j].name, fn)) o->d = &derivs[j];
     }
-    if (o->d && o->cia) die("gen/derivatives.spec", o->d->line, "%s is CompositeImplicitAutograd: no formula", o->full);
+    if (o->d && o->cia) die(o->d->file, o->d->line, "%s is CompositeImplicitAutograd: no formula", o->full);
   }
   for (j = 0; j < nderivs; j++) {
     int found = 0;
     for (i = 0; i < nops; i++) found |= !strcmp(ops[i].full, derivs[j].name);
-    if (!found) die("gen/derivatives.spec", derivs[j].line, "no op '%s' in gen/ops.spec", derivs[j].name);
+    if (!found) die(derivs[j].file, derivs[j].line, "no op '%s' in gen/ops.spec", derivs[j].name);
   }
 }
 
 int main(int argc, char **argv) {
-  char path[1024];
   root = argc > 1 ? argv[1] : ".";
-  snprintf(path, sizeof path, "%s/gen/ops.spec", root);
-  read_ops(path);
-  snprintf(path, sizeof path, "%s/gen/derivatives.spec", root);
-  read_derivs(path);
+  read_ops(gen_path("ops.spec"));
+  read_derivs(gen_path("derivatives.spec"));
   link_ops();
   gen_functions();
   gen_autograd();

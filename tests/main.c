@@ -15,7 +15,7 @@ typedef struct harness_test {
   const char *name, *file;
   test_fn fn;
 } harness_test;
-static harness_test harness_tests[512];
+static harness_test harness_tests[2048];
 static int harness_count, harness_failures_in_test, harness_skipped_in_test;
 
 void harness_register(const char *name, const char *file, test_fn fn) {
@@ -45,6 +45,15 @@ void harness_skip(const char *why) {
 #include "test_errors.c"
 #include "test_fixtures.c"
 #include "test_opcheck.c"
+#include "test_opcases.c"
+#include "test_ops_unary.c"
+#include "test_ops_binary.c"
+#include "test_ops_reduce.c"
+#include "test_ops_linalg.c"
+#include "test_ops_shape.c"
+#include "test_ops_nn.c"
+#include "test_ops_conv.c"
+#include "test_ops_random.c"
 #include "test_print.c"
 
 static int harness_cmp(const void *a, const void *b) {
