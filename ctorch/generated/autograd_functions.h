@@ -2103,5 +2103,222 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor ---- */
+typedef struct ct__node_convolution {
+  ct_node base;
+  ct__saved input;
+  ct__shape input_sizes;
+  ct__saved weight;
+  ct__shape weight_sizes;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  bool transposed;
+  int64_t groups;
+} ct__node_convolution;
+
+static void ct__release_convolution(ct_node *node) {
+  ct__node_convolution *n = (ct__node_convolution *)node;
+  ct__saved_reset(&n->input);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_convolution(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_convolution *n = (ct__node_convolution *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *input = ct__unpack(&n->input, node, "input");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  ct_int_list stride = ct__ints(&n->stride);
+  ct_int_list padding = ct__ints(&n->padding);
+  ct_int_list dilation = ct__ints(&n->dilation);
+  bool transposed = n->transposed;
+  int64_t groups = n->groups;
+  const ct__shape input_sizes = n->input_sizes;
+  const ct__shape weight_sizes = n->weight_sizes;
+  if (!input || !weight) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__conv_input_grad(grad, &input_sizes, weight, stride, padding, dilation, transposed, groups);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__conv_weight_grad(grad, input, &weight_sizes, stride, padding, dilation, transposed, groups);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__conv_bias_grad(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_convolution = {"ConvolutionBackward0", ct__backward_convolution, ct__release_convolution};
+
+static ct_tensor *ct__autograd_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
+  ct__node_convolution *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias))) {
+    n = (ct__node_convolution *)ct__node_new(&ct__kind_convolution, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, input);
+    ct__node_set_input(&n->base, 1, weight);
+    ct__node_set_input(&n->base, 2, bias);
+    ct__save(&n->input, input);
+    ct__save_shape(&n->input_sizes, input);
+    ct__save(&n->weight, weight);
+    ct__save_shape(&n->weight_sizes, weight);
+    if (ct__save_ints(&n->stride, stride, "convolution") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->padding, padding, "convolution") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->dilation, dilation, "convolution") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->transposed = transposed;
+    n->groups = groups;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_convolution(ks & CT__BELOW_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_convolution_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias) || ct__needs_grad(out))) return ct__out_not_differentiable("convolution.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_convolution_out(ks & CT__BELOW_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor ---- */
+typedef struct ct__node_convolution_backward_input {
+  ct_node base;
+  ct__saved grad_output;
+  ct__shape grad_output_sizes;
+  ct__saved weight;
+  ct__shape weight_sizes;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  int64_t groups;
+} ct__node_convolution_backward_input;
+
+static void ct__release_convolution_backward_input(ct_node *node) {
+  ct__node_convolution_backward_input *n = (ct__node_convolution_backward_input *)node;
+  ct__saved_reset(&n->grad_output);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_convolution_backward_input(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_convolution_backward_input *n = (ct__node_convolution_backward_input *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  ct_int_list stride = ct__ints(&n->stride);
+  ct_int_list padding = ct__ints(&n->padding);
+  ct_int_list dilation = ct__ints(&n->dilation);
+  int64_t groups = n->groups;
+  const ct__shape grad_output_sizes = n->grad_output_sizes;
+  const ct__shape weight_sizes = n->weight_sizes;
+  if (!grad_output || !weight) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__conv_forward_to(grad, weight, &grad_output_sizes, stride, padding, dilation, groups);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__conv_bwd_weight_call(grad_output, grad, &weight_sizes, stride, padding, dilation, groups);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_convolution_backward_input = {"ConvolutionBackwardInputBackward0", ct__backward_convolution_backward_input, ct__release_convolution_backward_input};
+
+static ct_tensor *ct__autograd_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct__node_convolution_backward_input *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(weight))) {
+    n = (ct__node_convolution_backward_input *)ct__node_new(&ct__kind_convolution_backward_input, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, weight);
+    ct__save(&n->grad_output, grad_output);
+    ct__save_shape(&n->grad_output_sizes, grad_output);
+    ct__save(&n->weight, weight);
+    ct__save_shape(&n->weight_sizes, weight);
+    if (ct__save_ints(&n->stride, stride, "convolution_backward_input") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->padding, padding, "convolution_backward_input") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->dilation, dilation, "convolution_backward_input") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->groups = groups;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_convolution_backward_input(ks & CT__BELOW_AUTOGRAD, grad_output, weight, input_size, stride, padding, dilation, groups);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor ---- */
+typedef struct ct__node_convolution_backward_weight {
+  ct_node base;
+  ct__saved grad_output;
+  ct__shape grad_output_sizes;
+  ct__saved input;
+  ct__shape input_sizes;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  int64_t groups;
+} ct__node_convolution_backward_weight;
+
+static void ct__release_convolution_backward_weight(ct_node *node) {
+  ct__node_convolution_backward_weight *n = (ct__node_convolution_backward_weight *)node;
+  ct__saved_reset(&n->grad_output);
+  ct__saved_reset(&n->input);
+}
+static ct_status ct__backward_convolution_backward_weight(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_convolution_backward_weight *n = (ct__node_convolution_backward_weight *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
+  ct_tensor *input = ct__unpack(&n->input, node, "input");
+  ct_int_list stride = ct__ints(&n->stride);
+  ct_int_list padding = ct__ints(&n->padding);
+  ct_int_list dilation = ct__ints(&n->dilation);
+  int64_t groups = n->groups;
+  const ct__shape grad_output_sizes = n->grad_output_sizes;
+  const ct__shape input_sizes = n->input_sizes;
+  if (!grad_output || !input) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__conv_forward_to(input, grad, &grad_output_sizes, stride, padding, dilation, groups);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__conv_bwd_input_call(grad_output, grad, &input_sizes, stride, padding, dilation, groups);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_convolution_backward_weight = {"ConvolutionBackwardWeightBackward0", ct__backward_convolution_backward_weight, ct__release_convolution_backward_weight};
+
+static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  ct__node_convolution_backward_weight *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(input))) {
+    n = (ct__node_convolution_backward_weight *)ct__node_new(&ct__kind_convolution_backward_weight, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, input);
+    ct__save(&n->grad_output, grad_output);
+    ct__save_shape(&n->grad_output_sizes, grad_output);
+    ct__save(&n->input, input);
+    ct__save_shape(&n->input_sizes, input);
+    if (ct__save_ints(&n->stride, stride, "convolution_backward_weight") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->padding, padding, "convolution_backward_weight") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->dilation, dilation, "convolution_backward_weight") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->groups = groups;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_convolution_backward_weight(ks & CT__BELOW_AUTOGRAD, grad_output, input, weight_size, stride, padding, dilation, groups);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */

@@ -187,6 +187,32 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor
+ * batched N-D convolution (1-D and 2-D), or its transpose; lists of one value apply to every spatial dim */
+CTDEF ct_tensor *ct_convolution(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool transposed, int output_padding_len, const int64_t *output_padding, int64_t groups);
+/* convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_convolution_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool transposed, int output_padding_len, const int64_t *output_padding, int64_t groups);
+/* convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor
+ * gradient of convolution wrt its input (im2col^T: mm, then col2im); grad_output may cover fewer positions than the full output */
+CTDEF ct_tensor *ct_convolution_backward_input(ct_tensor *grad_output, ct_tensor *weight, int input_size_len, const int64_t *input_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups);
+/* convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor
+ * gradient of convolution wrt its weight (mm of grad_output with im2col(input)^T, summed over the batch) */
+CTDEF ct_tensor *ct_convolution_backward_weight(ct_tensor *grad_output, ct_tensor *input, int weight_size_len, const int64_t *weight_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups);
+/* conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor
+ * (N, C, L) or unbatched (C, L) input */
+CTDEF ct_tensor *ct_conv1d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups);
+/* conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding='valid', int[1] dilation=1, int groups=1) -> Tensor
+ * padding "valid" (none) or "same" (stride 1; odd total padding puts the extra element at the end, as PyTorch) */
+CTDEF ct_tensor *ct_conv1d_padding(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, const char *padding, int dilation_len, const int64_t *dilation, int64_t groups);
+/* conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor
+ * (N, C, H, W) or unbatched (C, H, W) input */
+CTDEF ct_tensor *ct_conv2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups);
+/* conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor
+ * padding "valid" or "same", as conv1d.padding */
+CTDEF ct_tensor *ct_conv2d_padding(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, const char *padding, int dilation_len, const int64_t *dilation, int64_t groups);
+/* conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor
+ * weight (C_in, C_out / groups, kH, kW); (N, C, H, W) or unbatched (C, H, W) input */
+CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -266,6 +292,15 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *convolution;
+  ct_op *convolution_out;
+  ct_op *convolution_backward_input;
+  ct_op *convolution_backward_weight;
+  ct_op *conv1d;
+  ct_op *conv1d_padding;
+  ct_op *conv2d;
+  ct_op *conv2d_padding;
+  ct_op *conv_transpose2d_input;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -1517,6 +1552,219 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   ct__tls.depth--;
   return r;
 }
+/* convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor */
+static ct_tensor *ct__dispatch_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
+  const ct_op *op = ct__op.convolution;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
+  } else {
+    ct_value v[9];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_bool(transposed);
+    v[7] = output_padding.n < 0 ? ct_value_none() : ct_value_int_list(output_padding.data, output_padding.n);
+    v[8] = ct_value_int(groups);
+    r = ct__finish_new(op, k, ks, v, 9);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_convolution_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups, ct_tensor *out) {
+  const ct_op *op = ct__op.convolution_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out);
+  } else {
+    ct_value v[10];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_bool(transposed);
+    v[7] = output_padding.n < 0 ? ct_value_none() : ct_value_int_list(output_padding.data, output_padding.n);
+    v[8] = ct_value_int(groups);
+    v[9] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 10);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor */
+static ct_tensor *ct__dispatch_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  const ct_op *op = ct__op.convolution_backward_input;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, grad_output, weight, input_size, stride, padding, dilation, groups);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(weight);
+    v[2] = input_size.n < 0 ? ct_value_none() : ct_value_int_list(input_size.data, input_size.n);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_int(groups);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor */
+static ct_tensor *ct__dispatch_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  const ct_op *op = ct__op.convolution_backward_weight;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, grad_output, input, weight_size, stride, padding, dilation, groups);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(input);
+    v[2] = weight_size.n < 0 ? ct_value_none() : ct_value_int_list(weight_size.data, weight_size.n);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_int(groups);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor */
+static ct_tensor *ct__dispatch_conv1d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  const ct_op *op = ct__op.conv1d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, groups);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_int(groups);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding='valid', int[1] dilation=1, int groups=1) -> Tensor */
+static ct_tensor *ct__dispatch_conv1d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, const char *padding, ct_int_list dilation, int64_t groups) {
+  const ct_op *op = ct__op.conv1d_padding;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , const char *, ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, groups);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = ct_value_string(padding);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_int(groups);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor */
+static ct_tensor *ct__dispatch_conv2d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  const ct_op *op = ct__op.conv2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, groups);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_int(groups);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor */
+static ct_tensor *ct__dispatch_conv2d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, const char *padding, ct_int_list dilation, int64_t groups) {
+  const ct_op *op = ct__op.conv2d_padding;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , const char *, ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, groups);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = ct_value_string(padding);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_int(groups);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor */
+static ct_tensor *ct__dispatch_conv_transpose2d_input(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+  const ct_op *op = ct__op.conv_transpose2d_input;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t , ct_int_list ))k->unboxed)(ks, input, weight, bias, stride, padding, output_padding, groups, dilation);
+  } else {
+    ct_value v[8];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = output_padding.n < 0 ? ct_value_none() : ct_value_int_list(output_padding.data, output_padding.n);
+    v[6] = ct_value_int(groups);
+    v[7] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    r = ct__finish_new(op, k, ks, v, 8);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -2106,6 +2354,267 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_convolution(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool transposed, int output_padding_len, const int64_t *output_padding, int64_t groups) {
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_int_list output_padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("convolution", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("convolution", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("convolution", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(output_padding_len > 0 && !output_padding)) return ct__fail_null("convolution", "output_padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution", "output_padding: negative length %d", output_padding_len), (ct_tensor *)NULL;
+  output_padding_l.data = output_padding;
+  output_padding_l.n = output_padding_len;
+  return ct__track(ct__dispatch_convolution(ct__call_keys(keys), input, weight, bias, stride_l, padding_l, dilation_l, transposed, output_padding_l, groups));
+}
+CTDEF ct_status ct_convolution_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool transposed, int output_padding_len, const int64_t *output_padding, int64_t groups) {
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_int_list output_padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("convolution.out", "input"), ct_last_error();
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution.out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("convolution.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("convolution.out", "dilation"), ct_last_error();
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution.out", "dilation: negative length %d", dilation_len), ct_last_error();
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(output_padding_len > 0 && !output_padding)) return ct__fail_null("convolution.out", "output_padding"), ct_last_error();
+  if (CT_UNLIKELY(output_padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution.out", "output_padding: negative length %d", output_padding_len), ct_last_error();
+  output_padding_l.data = output_padding;
+  output_padding_l.n = output_padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("convolution.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_convolution_out(ct__call_keys(keys), input, weight, bias, stride_l, padding_l, dilation_l, transposed, output_padding_l, groups, out);
+}
+CTDEF ct_tensor *ct_convolution_backward_input(ct_tensor *grad_output, ct_tensor *weight, int input_size_len, const int64_t *input_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
+  ct_int_list input_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("convolution_backward_input", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("convolution_backward_input", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (CT_UNLIKELY(input_size_len > 0 && !input_size)) return ct__fail_null("convolution_backward_input", "input_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(input_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution_backward_input", "input_size: negative length %d", input_size_len), (ct_tensor *)NULL;
+  input_size_l.data = input_size;
+  input_size_l.n = input_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution_backward_input", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution_backward_input", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("convolution_backward_input", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution_backward_input", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("convolution_backward_input", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution_backward_input", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_convolution_backward_input(ct__call_keys(keys), grad_output, weight, input_size_l, stride_l, padding_l, dilation_l, groups));
+}
+CTDEF ct_tensor *ct_convolution_backward_weight(ct_tensor *grad_output, ct_tensor *input, int weight_size_len, const int64_t *weight_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
+  ct_int_list weight_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("convolution_backward_weight", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("convolution_backward_weight", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(weight_size_len > 0 && !weight_size)) return ct__fail_null("convolution_backward_weight", "weight_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(weight_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution_backward_weight", "weight_size: negative length %d", weight_size_len), (ct_tensor *)NULL;
+  weight_size_l.data = weight_size;
+  weight_size_l.n = weight_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("convolution_backward_weight", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution_backward_weight", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("convolution_backward_weight", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution_backward_weight", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("convolution_backward_weight", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "convolution_backward_weight", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_convolution_backward_weight(ct__call_keys(keys), grad_output, input, weight_size_l, stride_l, padding_l, dilation_l, groups));
+}
+CTDEF ct_tensor *ct_conv1d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("conv1d", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("conv1d", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv1d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv1d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("conv1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("conv1d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv1d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_conv1d(ct__call_keys(keys), input, weight, bias, stride_l, padding_l, dilation_l, groups));
+}
+CTDEF ct_tensor *ct_conv1d_padding(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, const char *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
+  ct_int_list stride_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("conv1d.padding", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("conv1d.padding", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv1d.padding", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv1d.padding", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("conv1d.padding", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv1d.padding", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_conv1d_padding(ct__call_keys(keys), input, weight, bias, stride_l, padding, dilation_l, groups));
+}
+CTDEF ct_tensor *ct_conv2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("conv2d", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("conv2d", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv2d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv2d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("conv2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("conv2d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv2d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_conv2d(ct__call_keys(keys), input, weight, bias, stride_l, padding_l, dilation_l, groups));
+}
+CTDEF ct_tensor *ct_conv2d_padding(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, const char *padding, int dilation_len, const int64_t *dilation, int64_t groups) {
+  ct_int_list stride_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("conv2d.padding", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("conv2d.padding", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv2d.padding", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv2d.padding", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("conv2d.padding", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv2d.padding", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_conv2d_padding(ct__call_keys(keys), input, weight, bias, stride_l, padding, dilation_l, groups));
+}
+CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation) {
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list output_padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("conv_transpose2d.input", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("conv_transpose2d.input", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("conv_transpose2d.input", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose2d.input", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("conv_transpose2d.input", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose2d.input", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(output_padding_len > 0 && !output_padding)) return ct__fail_null("conv_transpose2d.input", "output_padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose2d.input", "output_padding: negative length %d", output_padding_len), (ct_tensor *)NULL;
+  output_padding_l.data = output_padding;
+  output_padding_l.n = output_padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("conv_transpose2d.input", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "conv_transpose2d.input", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_conv_transpose2d_input(ct__call_keys(keys), input, weight, bias, stride_l, padding_l, output_padding_l, groups, dilation_l));
 }
 
 CT_EXTERN_C_END

@@ -282,6 +282,67 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T?,I,I,I,b,I,i->T */
+static ct_status ct__adapt_TTToIIIbIi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]), a[6].v.b, ct__value_int_list(&a[7]), a[8].v.i);
+  ct_stack_drop(s, 9);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,I,I,I,b,I,i,Tw->Tw */
+static ct_status ct__adapt_TTToIIIbIiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 10;
+  ct_tensor *w = a[9].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]), a[6].v.b, ct__value_int_list(&a[7]), a[8].v.i, ct__unbox_tensor(&a[9]));
+  ct_stack_drop(s, 10);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,I,I,I,I,i->T */
+static ct_status ct__adapt_TTIIIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]), a[6].v.i);
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,I,I,I,i->T */
+static ct_status ct__adapt_TTToIIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]), a[6].v.i);
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,I,s,I,i->T */
+static ct_status ct__adapt_TTToIsIi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , const char *, ct_int_list , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__value_int_list(&a[5]), a[6].v.i);
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,I,I,I,i,I->T */
+static ct_status ct__adapt_TTToIIIiI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]), a[6].v.i, ct__value_int_list(&a[7]));
+  ct_stack_drop(s, 8);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -313,6 +374,12 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"T,T,T?,I,I,I,b,I,i->T", ct__adapt_TTToIIIbIi_T},
+    {"T,T,T?,I,I,I,b,I,i,Tw->Tw", ct__adapt_TTToIIIbIiTw_Tw},
+    {"T,T,I,I,I,I,i->T", ct__adapt_TTIIIIi_T},
+    {"T,T,T?,I,I,I,i->T", ct__adapt_TTToIIIi_T},
+    {"T,T,T?,I,s,I,i->T", ct__adapt_TTToIsIi_T},
+    {"T,T,T?,I,I,I,i,I->T", ct__adapt_TTToIIIiI_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -613,6 +680,43 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_convolution(const ct_value *a, ct_tensor **r) {
+  *r = ct_convolution(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data, a[8].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_convolution_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_convolution_out(ct__unbox_tensor(&a[9]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data, a[8].v.i);
+  *r = st == CT_OK ? a[9].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_convolution_backward_input(const ct_value *a, ct_tensor **r) {
+  *r = ct_convolution_backward_input(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_convolution_backward_weight(const ct_value *a, ct_tensor **r) {
+  *r = ct_convolution_backward_weight(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_conv1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_conv1d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_conv1d_padding(const ct_value *a, ct_tensor **r) {
+  *r = ct_conv1d_padding(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_conv2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_conv2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_conv2d_padding(const ct_value *a, ct_tensor **r) {
+  *r = ct_conv2d_padding(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_conv_transpose2d_input(const ct_value *a, ct_tensor **r) {
+  *r = ct_conv_transpose2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -688,6 +792,15 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.convolution, "convolution(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups) -> Tensor", ct__frontend_convolution},
+    {&ct__op.convolution_out, "convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, bool transposed, int[] output_padding, int groups, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_convolution_out},
+    {&ct__op.convolution_backward_input, "convolution_backward_input(Tensor grad_output, Tensor weight, int[] input_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor", ct__frontend_convolution_backward_input},
+    {&ct__op.convolution_backward_weight, "convolution_backward_weight(Tensor grad_output, Tensor input, int[] weight_size, int[] stride, int[] padding, int[] dilation, int groups) -> Tensor", ct__frontend_convolution_backward_weight},
+    {&ct__op.conv1d, "conv1d(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, int[1] padding=0, int[1] dilation=1, int groups=1) -> Tensor", ct__frontend_conv1d},
+    {&ct__op.conv1d_padding, "conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[1] stride=1, str padding='valid', int[1] dilation=1, int groups=1) -> Tensor", ct__frontend_conv1d_padding},
+    {&ct__op.conv2d, "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d},
+    {&ct__op.conv2d_padding, "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d_padding},
+    {&ct__op.conv_transpose2d_input, "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor", ct__frontend_conv_transpose2d_input},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -866,6 +979,23 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"convolution", CT_KEY_CPU, CT_FN(ct__k_convolution), "reference"},
+    {"convolution", CT_KEY_META, CT_FN(ct__k_convolution), "reference"},
+    {"convolution", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution), "autograd"},
+    {"convolution.out", CT_KEY_CPU, CT_FN(ct__k_convolution_out), "reference"},
+    {"convolution.out", CT_KEY_META, CT_FN(ct__k_convolution_out), "reference"},
+    {"convolution.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_out), "autograd"},
+    {"convolution_backward_input", CT_KEY_CPU, CT_FN(ct__k_convolution_backward_input), "reference"},
+    {"convolution_backward_input", CT_KEY_META, CT_FN(ct__k_convolution_backward_input), "reference"},
+    {"convolution_backward_input", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_backward_input), "autograd"},
+    {"convolution_backward_weight", CT_KEY_CPU, CT_FN(ct__k_convolution_backward_weight), "reference"},
+    {"convolution_backward_weight", CT_KEY_META, CT_FN(ct__k_convolution_backward_weight), "reference"},
+    {"convolution_backward_weight", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_convolution_backward_weight), "autograd"},
+    {"conv1d", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv1d), "composite"},
+    {"conv1d.padding", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv1d_padding), "composite"},
+    {"conv2d", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv2d), "composite"},
+    {"conv2d.padding", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv2d_padding), "composite"},
+    {"conv_transpose2d.input", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv_transpose2d), "composite"},
 };
 
 CT_EXTERN_C_END

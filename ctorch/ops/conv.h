@@ -3,6 +3,17 @@
  *
  * The ops are declared in gen/ops/conv.spec and their derivatives in
  * gen/derivatives/conv.spec; the frontends are generated (docs/ops.md).
+ *
+ * Convolution is lowered to im2col + a matrix product through ct_mm (the
+ * dispatched op, so a faster mm kernel registered by a backend speeds
+ * convolution up too):
+ *   forward          out[g]  = W[g] (Og x Cg*k)  @ cols[g] (Cg*k x N*L)
+ *   backward_input   cols[g] = W[g]^T            @ grad[g], then col2im
+ *   backward_weight  gW[g]   = grad[g] (Og x N*L) @ cols[g]^T
+ * where cols = im2col(input): one column per output position, one row per
+ * (input channel, kernel offset). A transposed convolution is the
+ * backward_input of the convolution it transposes. 1-D convolutions run as
+ * 2-D ones with height 1. f16/bf16 compute in f32 and round once.
  */
 #ifndef CT_OPS_CONV_H
 #define CT_OPS_CONV_H
@@ -16,6 +27,679 @@
 #define CT__OPS_CONV_IMPL
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+/* ================= convolution ================= */
+
+/* One convolution, always seen as 2-D (a 1-D one has H = kh = 1). OH x OW
+ * are the output positions computed (for the backward ops: the positions
+ * grad_output covers, which may be fewer than the convolution has). */
+typedef struct ct__conv_geom {
+  int nsp;                /* spatial dims of the op: 1 or 2 */
+  int64_t N, C, H, W;     /* input */
+  int64_t O, OH, OW;      /* output channels and positions */
+  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+  int64_t groups, Cg, Og; /* input and output channels per group */
+} ct__conv_geom;
+
+/* im2col buffers hold at most this many elements; larger batches run in chunks */
+#define CT__CONV_COLS_LIMIT ((int64_t)1 << 24)
+
+/* A stride/padding/dilation/output_padding list: one value for every spatial
+ * dim, or one per dim (PyTorch's expand_param_if_needed). out[0] is the
+ * height (`neutral` for 1-D), out[1] the width. */
+static ct_status ct__conv_param(const char *op, const char *name, ct_int_list l, int nsp, int64_t neutral, int64_t out[2]) {
+  if (l.n != 1 && l.n != nsp) {
+    char buf[160];
+    return ct_fail(CT_ERR_INVALID, op,
+                   "expected %s to be a single integer value or a list of %d values to match the convolution dimensions, "
+                   "but got %s=%s",
+                   name, nsp, name, ct_shape_format(l.n < 0 ? 0 : (int)(l.n > 8 ? 8 : l.n), l.data, buf, sizeof buf));
+  }
+  out[0] = nsp == 1 ? neutral : l.data[0];
+  out[1] = l.data[l.n - 1];
+  return CT_OK;
+}
+static ct_status ct__conv_params(const char *op, int nsp, ct_int_list stride, ct_int_list padding, ct_int_list dilation,
+                                 ct__conv_geom *g) {
+  int64_t s[2], p[2], d[2];
+  if (ct__conv_param(op, "stride", stride, nsp, 1, s) != CT_OK || ct__conv_param(op, "padding", padding, nsp, 0, p) != CT_OK ||
+      ct__conv_param(op, "dilation", dilation, nsp, 1, d) != CT_OK)
+    return ct_last_error();
+  if (p[0] < 0 || p[1] < 0) return ct_fail(CT_ERR_INVALID, op, "negative padding is not supported");
+  if (s[0] <= 0 || s[1] <= 0) return ct_fail(CT_ERR_INVALID, op, "non-positive stride is not supported");
+  if (d[0] <= 0 || d[1] <= 0) return ct_fail(CT_ERR_INVALID, op, "non-positive dilation is not supported");
+  g->nsp = nsp;
+  g->sh = s[0], g->sw = s[1], g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
+  return CT_OK;
+}
+/* spatial sizes of an N-D shape as (H, W) */
+static void ct__conv_hw(int nsp, const int64_t *spatial, int64_t *h, int64_t *w) {
+  *h = nsp == 1 ? 1 : spatial[0];
+  *w = spatial[nsp - 1];
+}
+/* the number of output positions along one dim (may be <= 0) */
+static int64_t ct__conv_out_len(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+  int64_t span = in + 2 * p - d * (k - 1) - 1;
+  return span < 0 ? 0 : span / s + 1;
+}
+static ct_status ct__conv_dtype_ok(const char *op, ct_dtype d) {
+  if (d == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for 'Bool'", op);
+  return CT_OK;
+}
+static ct_status ct__conv_same_type(const char *op, const ct_tensor *input, const ct_tensor *other, const char *what) {
+  if (input->dtype != other->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Input type (torch.%sTensor) and %s type (torch.%sTensor) should be the same",
+                   ct__dtype_torch_name((ct_dtype)input->dtype), what, ct__dtype_torch_name((ct_dtype)other->dtype));
+  if (!ct__same_device(op, input, other)) return ct_last_error();
+  return CT_OK;
+}
+
+/* PyTorch's check_shape_forward for convolution (transposed or not); fills
+ * the geometry of the underlying (non-transposed) convolution and the
+ * op's output shape. */
+static ct_status ct__conv_setup(const char *op, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
+                                int64_t groups, ct__conv_geom *g, int64_t *out_shape) {
+  char b1[160], b2[160];
+  int64_t op_[2] = {0, 0}, H, W, k, i, nsp;
+  if (weight->ndim < 3) return ct_fail(CT_ERR_RANK, op, "weight should have at least three dimensions");
+  if (weight->ndim > 4)
+    return ct_fail(CT_ERR_UNSUPPORTED, op, "only 1-D and 2-D convolutions are supported, got a %dD weight", weight->ndim);
+  if (groups <= 0) return ct_fail(CT_ERR_INVALID, op, "non-positive groups is not supported");
+  nsp = weight->ndim - 2;
+  if (ct__conv_params(op, (int)nsp, stride, padding, dilation, g) != CT_OK) return ct_last_error();
+  if (transposed && ct__conv_param(op, "output_padding", output_padding, (int)nsp, 0, op_) != CT_OK) return ct_last_error();
+  if (op_[0] < 0 || op_[1] < 0) return ct_fail(CT_ERR_INVALID, op, "negative output_padding is not supported");
+  if (input->ndim != weight->ndim)
+    return ct_fail(CT_ERR_RANK, op, "Expected %d-dimensional input for %d-dimensional weight %s, but got %d-dimensional input of size %s instead",
+                   weight->ndim, weight->ndim, ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1), input->ndim,
+                   ct_shape_format(input->ndim, input->sizes, b2, sizeof b2));
+  if (weight->sizes[0] < groups)
+    return ct_fail(CT_ERR_SHAPE, op, "Given groups=%lld, expected weight to be at least %lld at dimension 0, but got weight of size %s instead",
+                   (long long)groups, (long long)groups, ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1));
+  if (weight->sizes[0] % groups != 0)
+    return ct_fail(CT_ERR_SHAPE, op, "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got weight of size [%s] instead",
+                   (long long)groups, (long long)groups, ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1));
+  k = transposed ? weight->sizes[0] : weight->sizes[1] * groups; /* input channels expected */
+  if (input->sizes[1] != k)
+    return ct_fail(CT_ERR_SHAPE, op, "Given %s=%lld, weight of size %s, expected input%s to have %lld channels, but got %lld channels instead",
+                   transposed ? "transposed" : "groups", transposed ? 1LL : (long long)groups,
+                   ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1), ct_shape_format(input->ndim, input->sizes, b2, sizeof b2),
+                   (long long)k, (long long)input->sizes[1]);
+  k = transposed ? weight->sizes[1] * groups : weight->sizes[0]; /* output channels */
+  if (bias && (bias->ndim != 1 || bias->sizes[0] != k)) {
+    char b3[160];
+    return ct_fail(CT_ERR_SHAPE, op, "Given %sweight of size %s, expected bias to be 1-dimensional with %lld elements, but got bias of size %s instead",
+                   transposed ? "transposed=1, " : "", ct_shape_format(weight->ndim, weight->sizes, b1, sizeof b1), (long long)k,
+                   ct_shape_format(bias->ndim, bias->sizes, b3, sizeof b3));
+  }
+  ct__conv_hw((int)nsp, input->sizes + 2, &H, &W);
+  g->groups = groups;
+  ct__conv_hw((int)nsp, weight->sizes + 2, &g->kh, &g->kw);
+  if (!transposed) {
+    int64_t eh = g->dh * (g->kh - 1) + 1, ew = g->dw * (g->kw - 1) + 1;
+    if (H + 2 * g->ph < eh || W + 2 * g->pw < ew) {
+      if (nsp == 1)
+        return ct_fail(CT_ERR_SHAPE, op, "Calculated padded input size per channel: (%lld). Kernel size: (%lld). Kernel size "
+                       "can't be greater than actual input size", (long long)(W + 2 * g->pw), (long long)ew);
+      return ct_fail(CT_ERR_SHAPE, op, "Calculated padded input size per channel: (%lld x %lld). Kernel size: (%lld x %lld). "
+                     "Kernel size can't be greater than actual input size", (long long)(H + 2 * g->ph), (long long)(W + 2 * g->pw),
+                     (long long)eh, (long long)ew);
+    }
+  }
+  for (i = 2; i < input->ndim; i++)
+    if (input->sizes[i] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "Only zero batch or zero channel inputs are supported, but got input shape: %s",
+                     ct_shape_format(input->ndim, input->sizes, b1, sizeof b1));
+  if (ct__conv_dtype_ok(op, (ct_dtype)input->dtype) != CT_OK || ct__conv_same_type(op, input, weight, "weight") != CT_OK ||
+      (bias && ct__conv_same_type(op, input, bias, "bias") != CT_OK))
+    return ct_last_error();
+  g->N = input->sizes[0];
+  if (!transposed) {
+    g->C = input->sizes[1], g->H = H, g->W = W;
+    g->O = weight->sizes[0];
+    g->OH = ct__conv_out_len(H, g->kh, g->sh, g->ph, g->dh);
+    g->OW = ct__conv_out_len(W, g->kw, g->sw, g->pw, g->dw);
+    out_shape[nsp == 1 ? 2 : 3] = g->OW;
+    if (nsp == 2) out_shape[2] = g->OH;
+  } else { /* the convolution this transposes maps our output back to our input */
+    int64_t oh = (H - 1) * g->sh - 2 * g->ph + g->dh * (g->kh - 1) + op_[0] + 1;
+    int64_t ow = (W - 1) * g->sw - 2 * g->pw + g->dw * (g->kw - 1) + op_[1] + 1;
+    if ((op_[0] >= g->sh && op_[0] >= g->dh) || (op_[1] >= g->sw && op_[1] >= g->dw)) {
+      if (nsp == 1)
+        return ct_fail(CT_ERR_INVALID, op, "output padding must be smaller than either stride or dilation, but got output_padding: %lld "
+                       "stride: %lld dilation: %lld", (long long)op_[1], (long long)g->sw, (long long)g->dw);
+      return ct_fail(CT_ERR_INVALID, op, "output padding must be smaller than either stride or dilation, but got output_padding_height: "
+                     "%lld output_padding_width: %lld stride_height: %lld stride_width: %lld dilation_height: %lld dilation_width: %lld",
+                     (long long)op_[0], (long long)op_[1], (long long)g->sh, (long long)g->sw, (long long)g->dh, (long long)g->dw);
+    }
+    if (oh <= 0 || ow <= 0) {
+      if (nsp == 1)
+        return ct_fail(CT_ERR_SHAPE, op, "Given input size per channel: (%lld). Calculated output size per channel: (%lld). "
+                       "Output size is too small", (long long)W, (long long)ow);
+      return ct_fail(CT_ERR_SHAPE, op, "Given input size per channel: (%lld x %lld). Calculated output size per channel: "
+                     "(%lld x %lld). Output size is too small", (long long)H, (long long)W, (long long)oh, (long long)ow);
+    }
+    g->C = weight->sizes[1] * groups, g->H = oh, g->W = ow;
+    g->O = weight->sizes[0], g->OH = H, g->OW = W;
+    out_shape[nsp == 1 ? 2 : 3] = ow;
+    if (nsp == 2) out_shape[2] = oh;
+  }
+  g->Cg = g->C / groups;
+  g->Og = g->O / groups;
+  out_shape[0] = g->N;
+  out_shape[1] = transposed ? g->C : g->O;
+  return CT_OK;
+}
+
+/* ---- im2col / col2im over element bits (im2col) or values (col2im) ----
+ * cols[(c*kh + i)*kw + j][(n*OH + oh)*OW + ow] = x[n0+n][c0+c][oh*sh-ph+i*dh][ow*sw-pw+j*dw], 0 outside */
+#define CT__IM2COL(NAME, T)                                                                                   \
+  static void NAME(const ct__conv_geom *g, const ct_tensor *x, int64_t n0, int64_t nb, int64_t c0, T *cols) { \
+    const T *X = (const T *)ct_data_ptr(x);                                                                   \
+    const int64_t *st = x->strides;                                                                           \
+    int64_t c, i, j, n, oh, ow;                                                                               \
+    for (c = 0; c < g->Cg; c++)                                                                               \
+      for (i = 0; i < g->kh; i++)                                                                             \
+        for (j = 0; j < g->kw; j++)                                                                           \
+          for (n = 0; n < nb; n++)                                                                            \
+            for (oh = 0; oh < g->OH; oh++) {                                                                  \
+              int64_t ih = oh * g->sh - g->ph + i * g->dh;                                                    \
+              int64_t base = (n0 + n) * st[0] + (c0 + c) * st[1] + ih * st[2];                                \
+              for (ow = 0; ow < g->OW; ow++) {                                                                \
+                int64_t iw = ow * g->sw - g->pw + j * g->dw;                                                  \
+                *cols++ = ih >= 0 && ih < g->H && iw >= 0 && iw < g->W ? X[base + iw * st[3]] : (T)0;         \
+              }                                                                                               \
+            }                                                                                                 \
+  }
+CT__IM2COL(ct__im2col_1, uint8_t)
+CT__IM2COL(ct__im2col_2, uint16_t)
+CT__IM2COL(ct__im2col_4, uint32_t)
+CT__IM2COL(ct__im2col_8, uint64_t)
+static void ct__im2col(const ct__conv_geom *g, const ct_tensor *x, int64_t n0, int64_t nb, int64_t c0, ct_tensor *cols) {
+  void *d = ct_data_ptr(cols);
+  switch (ct_dtype_size((ct_dtype)x->dtype)) {
+  case 1: ct__im2col_1(g, x, n0, nb, c0, (uint8_t *)d); break;
+  case 2: ct__im2col_2(g, x, n0, nb, c0, (uint16_t *)d); break;
+  case 4: ct__im2col_4(g, x, n0, nb, c0, (uint32_t *)d); break;
+  default: ct__im2col_8(g, x, n0, nb, c0, (uint64_t *)d); break;
+  }
+}
+/* gx[n0+n][c0+c][..] += cols[..][..] (the adjoint of im2col); gx contiguous, cols any strides */
+#define CT__COL2IM(NAME, T, U)                                                                                     \
+  static void NAME(const ct__conv_geom *g, const ct_tensor *cols, int64_t n0, int64_t nb, int64_t c0, ct_tensor *gx) { \
+    const T *S = (const T *)ct_data_ptr(cols);                                                                     \
+    T *X = (T *)ct_data_ptr(gx);                                                                                   \
+    int64_t c, i, j, n, oh, ow, row = 0;                                                                           \
+    for (c = 0; c < g->Cg; c++)                                                                                    \
+      for (i = 0; i < g->kh; i++)                                                                                  \
+        for (j = 0; j < g->kw; j++, row++) {                                                                       \
+          int64_t col = 0;                                                                                         \
+          for (n = 0; n < nb; n++)                                                                                 \
+            for (oh = 0; oh < g->OH; oh++) {                                                                       \
+              int64_t ih = oh * g->sh - g->ph + i * g->dh;                                                         \
+              int64_t base = (((n0 + n) * g->C + c0 + c) * g->H + ih) * g->W;                                      \
+              for (ow = 0; ow < g->OW; ow++, col++) {                                                              \
+                int64_t iw = ow * g->sw - g->pw + j * g->dw;                                                       \
+                if (ih >= 0 && ih < g->H && iw >= 0 && iw < g->W)                                                  \
+                  X[base + iw] = (T)(U)((U)X[base + iw] + (U)S[row * cols->strides[0] + col * cols->strides[1]]); \
+              }                                                                                                    \
+            }                                                                                                      \
+        }                                                                                                          \
+  }
+CT__COL2IM(ct__col2im_f32, float, float)
+CT__COL2IM(ct__col2im_f64, double, double)
+CT__COL2IM(ct__col2im_i64, int64_t, uint64_t)
+CT__COL2IM(ct__col2im_i32, int32_t, uint32_t)
+CT__COL2IM(ct__col2im_u8, uint8_t, uint8_t)
+static void ct__col2im(const ct__conv_geom *g, const ct_tensor *cols, int64_t n0, int64_t nb, int64_t c0, ct_tensor *gx) {
+  switch (gx->dtype) {
+  case CT_F32: ct__col2im_f32(g, cols, n0, nb, c0, gx); break;
+  case CT_F64: ct__col2im_f64(g, cols, n0, nb, c0, gx); break;
+  case CT_I64: ct__col2im_i64(g, cols, n0, nb, c0, gx); break;
+  case CT_I32: ct__col2im_i32(g, cols, n0, nb, c0, gx); break;
+  default: ct__col2im_u8(g, cols, n0, nb, c0, gx); break;
+  }
+}
+
+/* ---- the three products; every tensor is in the compute dtype ----
+ * x, gy: 4-D, any strides; w: (O, Cg*kh*kw) contiguous; results contiguous. */
+static int64_t ct__conv_chunk(const ct__conv_geom *g) {
+  int64_t per = g->Cg * g->kh * g->kw * g->OH * g->OW, nb;
+  nb = per > 0 ? CT__CONV_COLS_LIMIT / per : g->N;
+  return nb < 1 ? 1 : nb > g->N ? g->N : nb;
+}
+static ct_tensor *ct__view2(ct_tensor *t, int64_t rows, int64_t cols, int64_t rs, int64_t cs, int64_t offset) {
+  int64_t sz[2], st[2];
+  sz[0] = rows, sz[1] = cols, st[0] = rs, st[1] = cs;
+  return ct__make_view(t, 2, sz, st, offset);
+}
+/* (Og, nb, OH, OW) slice of a 4-D (N, O, OH, OW) tensor: group grp, samples n0.. */
+static ct_tensor *ct__conv_group_slice(ct_tensor *t, int64_t n0, int64_t nb, int64_t grp, int64_t per_group) {
+  int64_t sz[4], st[4];
+  sz[0] = per_group, sz[1] = nb, sz[2] = t->sizes[2], sz[3] = t->sizes[3];
+  st[0] = t->strides[1], st[1] = t->strides[0], st[2] = t->strides[2], st[3] = t->strides[3];
+  return ct__make_view(t, 4, sz, st, t->offset + n0 * t->strides[0] + grp * per_group * t->strides[1]);
+}
+/* grad_output of one group and chunk as a contiguous (Og, nb*L) matrix */
+static ct_tensor *ct__conv_gy_matrix(const char *op, const ct__conv_geom *g, ct_tensor *gy, int64_t n0, int64_t nb, int64_t grp) {
+  int64_t sz[4];
+  ct_tensor *src = ct__conv_group_slice(gy, n0, nb, grp, g->Og), *m;
+  sz[0] = g->Og, sz[1] = nb, sz[2] = g->OH, sz[3] = g->OW;
+  m = src ? ct__empty(op, 4, sz, (ct_dtype)gy->dtype, gy->device) : NULL;
+  if (m && ct__copy_impl(m, src) != CT_OK) ct_release(m), m = NULL;
+  ct_release(src);
+  if (m) {
+    ct_tensor *v = ct__view2(m, g->Og, nb * g->OH * g->OW, nb * g->OH * g->OW, 1, 0);
+    ct_release(m);
+    m = v;
+  }
+  return m;
+}
+
+/* out (N, O, OH, OW) = conv(x, w) */
+static ct_status ct__conv_fwd(const char *op, const ct__conv_geom *g, ct_tensor *x, ct_tensor *w, ct_tensor *out) {
+  int64_t K = g->Cg * g->kh * g->kw, L = g->OH * g->OW, nb = ct__conv_chunk(g), n0, grp, sz[2];
+  ct_tensor *cols;
+  ct_status st = CT_OK;
+  if (K == 0) return ct__k_fill_(0, out, ct_int(0));
+  sz[0] = K, sz[1] = nb * L;
+  cols = ct__empty(op, 2, sz, (ct_dtype)x->dtype, x->device);
+  if (!cols) return ct_last_error();
+  for (n0 = 0; n0 < g->N && st == CT_OK; n0 += nb) {
+    int64_t b = g->N - n0 < nb ? g->N - n0 : nb;
+    for (grp = 0; grp < g->groups && st == CT_OK; grp++) {
+      ct_tensor *wg = ct__view2(w, g->Og, K, K, 1, w->offset + grp * g->Og * K);
+      ct_tensor *cv = ct__view2(cols, K, b * L, b * L, 1, 0), *r = NULL, *rv = NULL, *dst = NULL;
+      ct__im2col(g, x, n0, b, grp * g->Cg, cols);
+      r = wg && cv ? ct_mm(wg, cv) : NULL; /* (Og, b*L) */
+      if (r) {
+        int64_t s4[4], t4[4];
+        s4[0] = g->Og, s4[1] = b, s4[2] = g->OH, s4[3] = g->OW;
+        t4[0] = r->strides[0], t4[1] = L * r->strides[1], t4[2] = g->OW * r->strides[1], t4[3] = r->strides[1];
+        rv = ct__make_view(r, 4, s4, t4, r->offset);
+        dst = ct__conv_group_slice(out, n0, b, grp, g->Og);
+      }
+      st = rv && dst ? ct__copy_impl(dst, rv) : ct_last_error();
+      ct_release(dst), ct_release(rv), ct_release(r), ct_release(cv), ct_release(wg);
+    }
+  }
+  ct_release(cols);
+  return st;
+}
+/* gx (N, C, H, W) = the adjoint of conv(., w) applied to gy */
+static ct_status ct__conv_bwd_input(const char *op, const ct__conv_geom *g, ct_tensor *gy, ct_tensor *w, ct_tensor *gx) {
+  int64_t K = g->Cg * g->kh * g->kw, nb = ct__conv_chunk(g), n0, grp;
+  ct_status st = ct__k_fill_(0, gx, ct_int(0));
+  if (K == 0 || g->Og == 0 || g->OH * g->OW == 0) return st;
+  for (n0 = 0; n0 < g->N && st == CT_OK; n0 += nb) {
+    int64_t b = g->N - n0 < nb ? g->N - n0 : nb;
+    for (grp = 0; grp < g->groups && st == CT_OK; grp++) {
+      ct_tensor *wt = ct__view2(w, K, g->Og, 1, K, w->offset + grp * g->Og * K); /* W[g]^T */
+      ct_tensor *gm = ct__conv_gy_matrix(op, g, gy, n0, b, grp), *cols = wt && gm ? ct_mm(wt, gm) : NULL;
+      if (cols) ct__col2im(g, cols, n0, b, grp * g->Cg, gx);
+      else st = ct_last_error();
+      ct_release(cols), ct_release(gm), ct_release(wt);
+    }
+  }
+  return st;
+}
+/* gw (O, Cg*kh*kw) = sum over the batch of gy[g] @ im2col(x)[g]^T */
+static ct_status ct__conv_bwd_weight(const char *op, const ct__conv_geom *g, ct_tensor *gy, ct_tensor *x, ct_tensor *gw) {
+  int64_t K = g->Cg * g->kh * g->kw, L = g->OH * g->OW, nb = ct__conv_chunk(g), n0, grp, sz[2];
+  ct_tensor *cols;
+  ct_status st = ct__k_fill_(0, gw, ct_int(0));
+  if (st != CT_OK || K == 0 || g->Og == 0 || L == 0) return st;
+  sz[0] = K, sz[1] = nb * L;
+  cols = ct__empty(op, 2, sz, (ct_dtype)x->dtype, x->device);
+  if (!cols) return ct_last_error();
+  for (n0 = 0; n0 < g->N && st == CT_OK; n0 += nb) {
+    int64_t b = g->N - n0 < nb ? g->N - n0 : nb;
+    for (grp = 0; grp < g->groups && st == CT_OK; grp++) {
+      ct_tensor *ct_ = ct__view2(cols, b * L, K, 1, b * L, 0); /* im2col(x)^T */
+      ct_tensor *gm = ct__conv_gy_matrix(op, g, gy, n0, b, grp), *r = NULL;
+      ct_tensor *dst = ct__view2(gw, g->Og, K, K, 1, gw->offset + grp * g->Og * K);
+      ct__im2col(g, x, n0, b, grp * g->Cg, cols);
+      r = ct_ && gm ? ct_mm(gm, ct_) : NULL;
+      st = r && dst ? ct__binary(CT__ADD, dst, dst, r, ct_int(1), NULL, NULL, NULL) : ct_last_error();
+      ct_release(r), ct_release(dst), ct_release(gm), ct_release(ct_);
+    }
+  }
+  ct_release(cols);
+  return st;
+}
+
+/* ---- operands in the compute dtype ---- */
+static ct_dtype ct__conv_compute_dtype(ct_dtype d) { return d == CT_F16 || d == CT_BF16 ? CT_F32 : d; }
+/* t (N, C, spatial...) as a 4-D view in dtype (a 1-D conv gets H = 1) */
+static ct_tensor *ct__conv_4d(const char *op, ct_tensor *t, ct_dtype dtype) {
+  ct_tensor *c = t->dtype == dtype ? ct_retain(t) : ct__copy_as(op, t, dtype), *v;
+  int64_t sz[4], st[4];
+  if (!c || c->ndim == 4) return c;
+  sz[0] = c->sizes[0], sz[1] = c->sizes[1], sz[2] = 1, sz[3] = c->sizes[2];
+  st[0] = c->strides[0], st[1] = c->strides[1], st[2] = c->sizes[2] * c->strides[2], st[3] = c->strides[2];
+  v = ct__make_view(c, 4, sz, st, c->offset);
+  ct_release(c);
+  return v;
+}
+/* weight (O, Cg, k...) as a contiguous (O, Cg*k) matrix in dtype */
+static ct_tensor *ct__conv_w2d(const char *op, ct_tensor *w, ct_dtype dtype, const ct__conv_geom *g) {
+  ct_tensor *c = w->dtype == dtype && ct_is_contiguous(w) ? ct_retain(w) : ct__copy_as(op, w, dtype), *v;
+  if (!c) return NULL;
+  v = ct__view2(c, w->sizes[0], g->Cg * g->kh * g->kw, g->Cg * g->kh * g->kw, 1, c->offset);
+  if (w->sizes[0] == 0 || g->Cg * g->kh * g->kw == 0) { /* empty: any strides will do */
+    ct_release(v);
+    v = ct__view2(c, w->sizes[0], g->Cg * g->kh * g->kw, 1, 1, c->offset);
+  }
+  ct_release(c);
+  return v;
+}
+/* Allocate (or check and resize `out`) the result of an op; *acc is where
+ * the arithmetic goes (the result itself when no cast or copy is needed). */
+static ct_status ct__conv_result(const char *op, ct_tensor *out, int ndim, const int64_t *shape, ct_dtype dtype, ct_device dev,
+                                 ct_tensor **res, ct_tensor **acc) {
+  ct_dtype cd = ct__conv_compute_dtype(dtype);
+  *res = *acc = NULL;
+  if (out) {
+    ct_status st;
+    if (out->dtype != dtype)
+      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
+                     ct_dtype_name((ct_dtype)out->dtype));
+    if (!ct_device_eq(out->device, dev))
+      return ct_fail(CT_ERR_DEVICE, op, "expected out tensor on the device of the inputs");
+    if (ct__check_writable(op, out) != CT_OK || (st = ct__resize_out(op, out, ndim, shape)) != CT_OK) return ct_last_error();
+    *res = ct_retain(out);
+  } else {
+    *res = ct__empty(op, ndim, shape, dtype, dev);
+    if (!*res) return ct_last_error();
+  }
+  if (ct__is_meta(*res)) return CT_OK;
+  *acc = !out && cd == dtype ? ct_retain(*res) : ct__empty(op, ndim, shape, cd, dev);
+  if (!*acc) {
+    ct_release(*res), *res = NULL;
+    return ct_last_error();
+  }
+  return CT_OK;
+}
+/* finish: copy acc into res when they differ; hand res to *result (functional) or bump out's version */
+static ct_status ct__conv_finish(ct_status st, ct_tensor *out, ct_tensor *res, ct_tensor *acc, ct_tensor **result) {
+  if (st == CT_OK && acc && acc != res) st = ct__copy_impl(res, acc);
+  ct_release(acc);
+  if (st == CT_OK && out) ct__bump_version(out);
+  if (st == CT_OK && !out && result) {
+    *result = res;
+    return CT_OK;
+  }
+  ct_release(res);
+  return st;
+}
+
+static ct_status ct__convolution_impl(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                      ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
+                                      int64_t groups, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "convolution";
+  ct__conv_geom g;
+  int64_t shape[4];
+  ct_tensor *res, *acc, *x = NULL, *w = NULL, *a4 = NULL;
+  ct_dtype cd = ct__conv_compute_dtype((ct_dtype)input->dtype);
+  ct_status st;
+  if (ct__conv_setup(op, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, &g, shape) != CT_OK)
+    return ct_last_error();
+  if (ct__conv_result(op, out, input->ndim, shape, (ct_dtype)input->dtype, input->device, &res, &acc) != CT_OK)
+    return ct_last_error();
+  if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, out, res, acc, result);
+  x = ct__conv_4d(op, input, cd);
+  w = x ? ct__conv_w2d(op, weight, cd, &g) : NULL;
+  a4 = w ? ct__conv_4d(op, acc, cd) : NULL;
+  if (!a4) st = ct_last_error();
+  else if (transposed) st = ct__conv_bwd_input(op, &g, x, w, a4);
+  else st = ct__conv_fwd(op, &g, x, w, a4);
+  if (st == CT_OK && bias) { /* acc += bias, broadcast over N and the spatial dims */
+    int64_t sz[4] = {1, 1, 1, 1}, bs[4] = {0, 0, 0, 0};
+    ct_tensor *bv;
+    sz[1] = bias->sizes[0], bs[1] = bias->strides[0];
+    bv = ct__make_view(bias, 4, sz, bs, bias->offset);
+    st = bv ? ct__binary(CT__ADD, a4, a4, bv, ct_int(1), NULL, NULL, NULL) : ct_last_error();
+    ct_release(bv);
+  }
+  ct_release(x), ct_release(w), ct_release(a4);
+  return ct__conv_finish(st, out, res, acc, result);
+}
+static ct_tensor *ct__k_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                    ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
+                                    int64_t groups) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__convolution_impl(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, NULL, &r);
+  return r;
+}
+static ct_status ct__k_convolution_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                       ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
+                                       int64_t groups, ct_tensor *out) {
+  (void)ks;
+  return ct__convolution_impl(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, out, NULL);
+}
+
+/* Checks shared by the backward ops: `size` (input_size or weight_size)
+ * against the tensors, and grad_output within the convolution's output. */
+static ct_status ct__conv_bwd_setup(const char *op, ct_tensor *gy, ct_tensor *other, ct_int_list size, bool size_is_input,
+                                    ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups,
+                                    ct__conv_geom *g) {
+  const int64_t *in, *w; /* input and weight shapes */
+  char b1[160], b2[160], b3[160];
+  int nd = size_is_input ? other->ndim : (int)size.n, i;
+  int64_t oh, ow;
+  if (size.n < 3 || size.n > 4 || !size.data)
+    return ct_fail(CT_ERR_RANK, op, "expected %s to have 3 or 4 elements, got %lld", size_is_input ? "input_size" : "weight_size",
+                   (long long)size.n);
+  if (other->ndim != size.n || gy->ndim != size.n)
+    return ct_fail(CT_ERR_RANK, op, "expected grad_output, %s and %s to have the same rank, got %d, %d and %lld",
+                   size_is_input ? "weight" : "input", size_is_input ? "input_size" : "weight_size", gy->ndim, other->ndim,
+                   (long long)size.n);
+  for (i = 0; i < nd; i++)
+    if (size.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "negative size %lld", (long long)size.data[i]);
+  in = size_is_input ? size.data : other->sizes;
+  w = size_is_input ? other->sizes : size.data;
+  if (groups <= 0) return ct_fail(CT_ERR_INVALID, op, "non-positive groups is not supported");
+  if (ct__conv_params(op, nd - 2, stride, padding, dilation, g) != CT_OK) return ct_last_error();
+  if (w[0] % groups != 0 || in[1] != w[1] * groups || gy->sizes[0] != in[0] || gy->sizes[1] != w[0])
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output %s, input %s and weight %s do not match (groups=%lld)",
+                   ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1), ct_shape_format(nd, in, b2, sizeof b2),
+                   ct_shape_format(nd, w, b3, sizeof b3), (long long)groups);
+  g->groups = groups;
+  g->N = in[0], g->C = in[1], g->O = w[0], g->Cg = w[1], g->Og = w[0] / groups;
+  ct__conv_hw(nd - 2, in + 2, &g->H, &g->W);
+  ct__conv_hw(nd - 2, w + 2, &g->kh, &g->kw);
+  ct__conv_hw(nd - 2, gy->sizes + 2, &g->OH, &g->OW);
+  oh = ct__conv_out_len(g->H, g->kh, g->sh, g->ph, g->dh);
+  ow = ct__conv_out_len(g->W, g->kw, g->sw, g->pw, g->dw);
+  if (g->OH > (oh < 0 ? 0 : oh) || g->OW > (ow < 0 ? 0 : ow))
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output of size %s has more positions than the convolution's output (%lld x %lld)",
+                   ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1), (long long)oh, (long long)ow);
+  if (ct__conv_dtype_ok(op, (ct_dtype)gy->dtype) != CT_OK) return ct_last_error();
+  if (gy->dtype != other->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected grad_output and %s to have the same dtype, but got %s and %s",
+                   size_is_input ? "weight" : "input", ct_dtype_name((ct_dtype)gy->dtype), ct_dtype_name((ct_dtype)other->dtype));
+  if (!ct__same_device(op, gy, other)) return ct_last_error();
+  return CT_OK;
+}
+static ct_tensor *ct__k_convolution_backward_input(ct_keyset ks, ct_tensor *gy, ct_tensor *weight, ct_int_list input_size,
+                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  static const char *op = "convolution_backward_input";
+  ct__conv_geom g;
+  ct_tensor *res = NULL, *acc, *y = NULL, *w = NULL, *a4 = NULL;
+  ct_dtype cd = ct__conv_compute_dtype((ct_dtype)gy->dtype);
+  ct_status st;
+  (void)ks;
+  if (ct__conv_bwd_setup(op, gy, weight, input_size, true, stride, padding, dilation, groups, &g) != CT_OK) return NULL;
+  if (ct__conv_result(op, NULL, (int)input_size.n, input_size.data, (ct_dtype)gy->dtype, gy->device, &res, &acc) != CT_OK)
+    return NULL;
+  if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  y = ct__conv_4d(op, gy, cd);
+  w = y ? ct__conv_w2d(op, weight, cd, &g) : NULL;
+  a4 = w ? ct__conv_4d(op, acc, cd) : NULL;
+  st = a4 ? ct__conv_bwd_input(op, &g, y, w, a4) : ct_last_error();
+  ct_release(y), ct_release(w), ct_release(a4);
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_tensor *ct__k_convolution_backward_weight(ct_keyset ks, ct_tensor *gy, ct_tensor *input, ct_int_list weight_size,
+                                                    ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  static const char *op = "convolution_backward_weight";
+  ct__conv_geom g;
+  ct_tensor *res = NULL, *acc, *y = NULL, *x = NULL, *w2 = NULL;
+  ct_dtype cd = ct__conv_compute_dtype((ct_dtype)gy->dtype);
+  ct_status st;
+  (void)ks;
+  if (ct__conv_bwd_setup(op, gy, input, weight_size, false, stride, padding, dilation, groups, &g) != CT_OK) return NULL;
+  if (ct__conv_result(op, NULL, (int)weight_size.n, weight_size.data, (ct_dtype)gy->dtype, gy->device, &res, &acc) != CT_OK)
+    return NULL;
+  if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, NULL, res, acc, &res) == CT_OK ? res : NULL;
+  y = ct__conv_4d(op, gy, cd);
+  x = y ? ct__conv_4d(op, input, cd) : NULL;
+  w2 = x ? ct__view2(acc, g.O, g.Cg * g.kh * g.kw, g.Cg * g.kh * g.kw, 1, 0) : NULL;
+  st = w2 ? ct__conv_bwd_weight(op, &g, y, x, w2) : ct_last_error();
+  ct_release(y), ct_release(x), ct_release(w2);
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+
+/* ---- conv1d, conv2d, conv_transpose2d (CompositeImplicitAutograd) ---- */
+static ct_tensor *ct__conv_nd(const char *op, int nsp, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                              ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding,
+                              int64_t groups) {
+  ct_tensor *r = NULL;
+  int unbatched = input->ndim == nsp + 1;
+  if (input->ndim != nsp + 1 && input->ndim != nsp + 2) {
+    char buf[160];
+    return ct_fail(CT_ERR_RANK, op, "Expected %dD (unbatched) or %dD (batched) input to %s, but got input of size: %s", nsp + 1,
+                   nsp + 2, op, ct_shape_format(input->ndim, input->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
+  CT_SCOPE {
+    ct_tensor *x = unbatched ? ct_unsqueeze(input, 0) : input, *y;
+    y = x ? ct_convolution(x, weight, bias, (int)stride.n, stride.data, (int)padding.n, padding.data, (int)dilation.n,
+                           dilation.data, transposed, (int)output_padding.n, output_padding.data, groups)
+          : NULL;
+    if (y && unbatched) y = ct_squeeze_dim(y, 0);
+    r = ct_keep(y);
+  }
+  return r;
+}
+static const int64_t ct__conv_zeros[2] = {0, 0};
+static ct_int_list ct__conv_zero_list(int n) {
+  ct_int_list l;
+  l.data = ct__conv_zeros;
+  l.n = n;
+  return l;
+}
+static ct_tensor *ct__k_conv1d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                               ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  (void)ks;
+  return ct__conv_nd("conv1d", 1, input, weight, bias, stride, padding, dilation, false, ct__conv_zero_list(1), groups);
+}
+static ct_tensor *ct__k_conv2d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                               ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  (void)ks;
+  return ct__conv_nd("conv2d", 2, input, weight, bias, stride, padding, dilation, false, ct__conv_zero_list(2), groups);
+}
+static ct_tensor *ct__k_conv_transpose2d(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                         ct_int_list padding, ct_int_list output_padding, int64_t groups, ct_int_list dilation) {
+  (void)ks;
+  return ct__conv_nd("conv_transpose2d", 2, input, weight, bias, stride, padding, dilation, true, output_padding, groups);
+}
+/* padding="valid" | "same" (PyTorch's _convolution_mode): "same" pads
+ * dilation*(k-1) in total, half on each side; an odd total puts the extra
+ * element at the end, computed here as one more on both sides and the first
+ * output dropped (stride is 1), which needs no padded copy of the input. */
+static ct_tensor *ct__conv_padding_mode(const char *op, int nsp, ct_tensor *input, ct_tensor *weight, ct_tensor *bias,
+                                        ct_int_list stride, const char *padding, ct_int_list dilation, int64_t groups) {
+  ct__conv_geom g;
+  int64_t pad[2] = {0, 0}, odd[2] = {0, 0}, unit[1] = {1};
+  ct_int_list pl;
+  ct_tensor *r = NULL;
+  int i;
+  if (!padding) return ct__fail_null(op, "padding"), (ct_tensor *)NULL;
+  if (strcmp(padding, "valid") != 0 && strcmp(padding, "same") != 0)
+    return ct_fail(CT_ERR_INVALID, op, "Invalid padding string: '%s'", padding), (ct_tensor *)NULL;
+  pl.data = pad, pl.n = nsp;
+  if (!strcmp(padding, "same")) {
+    ct_int_list ul;
+    ul.data = unit, ul.n = 1;
+    if (ct__conv_params(op, nsp, stride, ul, dilation, &g) != CT_OK) return NULL;
+    if (g.sh != 1 || g.sw != 1)
+      return ct_fail(CT_ERR_INVALID, op, "padding='same' is not supported for strided convolutions"), (ct_tensor *)NULL;
+    for (i = 0; i < nsp && weight->ndim == nsp + 2; i++) {
+      int64_t total = (nsp == 1 || i == 1 ? g.dw : g.dh) * (weight->sizes[2 + i] - 1);
+      pad[i] = total / 2 + total % 2;
+      odd[i] = total % 2;
+    }
+  }
+  r = ct__conv_nd(op, nsp, input, weight, bias, stride, pl, dilation, false, ct__conv_zero_list(nsp), groups);
+  for (i = 0; i < nsp && r; i++)
+    if (odd[i]) {
+      ct_tensor *n = NULL;
+      int64_t d = r->ndim - nsp + i;
+      CT_SCOPE { n = ct_keep(ct_narrow(r, d, 1, r->sizes[d] - 1)); }
+      ct_release(r);
+      r = n;
+    }
+  return r;
+}
+static ct_tensor *ct__k_conv1d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                       const char *padding, ct_int_list dilation, int64_t groups) {
+  (void)ks;
+  return ct__conv_padding_mode("conv1d", 1, input, weight, bias, stride, padding, dilation, groups);
+}
+static ct_tensor *ct__k_conv2d_padding(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride,
+                                       const char *padding, ct_int_list dilation, int64_t groups) {
+  (void)ks;
+  return ct__conv_padding_mode("conv2d", 2, input, weight, bias, stride, padding, dilation, groups);
+}
+
+/* ---- derivative helpers (gen/derivatives/conv.spec) ---- */
+/* conv(x, w) narrowed to the spatial sizes of `to` (it can be larger when
+ * the backward op's grad_output covered fewer positions) */
+static ct_tensor *ct__conv_forward_to(ct_tensor *x, ct_tensor *w, const ct__shape *to, ct_int_list stride, ct_int_list padding,
+                                      ct_int_list dilation, int64_t groups) {
+  ct_tensor *y;
+  int i;
+  if (!x || !w) return NULL;
+  y = ct_convolution(x, w, NULL, (int)stride.n, stride.data, (int)padding.n, padding.data, (int)dilation.n, dilation.data, false,
+                     1, ct__conv_zeros, groups);
+  for (i = 2; y && i < y->ndim && i < to->ndim; i++)
+    if (y->sizes[i] > to->sizes[i]) y = ct_narrow(y, i, 0, to->sizes[i]);
+  return y;
+}
+static ct_tensor *ct__conv_input_grad(ct_tensor *grad, const ct__shape *input_sizes, ct_tensor *weight, ct_int_list stride,
+                                      ct_int_list padding, ct_int_list dilation, bool transposed, int64_t groups) {
+  if (transposed) return ct__conv_forward_to(grad, weight, input_sizes, stride, padding, dilation, groups);
+  return ct_convolution_backward_input(grad, weight, input_sizes->ndim, input_sizes->sizes, (int)stride.n, stride.data,
+                                       (int)padding.n, padding.data, (int)dilation.n, dilation.data, groups);
+}
+static ct_tensor *ct__conv_weight_grad(ct_tensor *grad, ct_tensor *input, const ct__shape *weight_sizes, ct_int_list stride,
+                                       ct_int_list padding, ct_int_list dilation, bool transposed, int64_t groups) {
+  /* transposed: the output is backward_input(input, weight), whose weight derivative swaps the roles */
+  return ct_convolution_backward_weight(transposed ? input : grad, transposed ? grad : input, weight_sizes->ndim,
+                                        weight_sizes->sizes, (int)stride.n, stride.data, (int)padding.n, padding.data,
+                                        (int)dilation.n, dilation.data, groups);
+}
+static ct_tensor *ct__conv_bias_grad(ct_tensor *grad) {
+  int64_t dims[CT_MAX_DIMS];
+  int i, n = 0;
+  if (!grad) return NULL;
+  for (i = 0; i < grad->ndim; i++)
+    if (i != 1) dims[n++] = i;
+  return ct_sum_dim(grad, n, dims, false);
+}
+static ct_tensor *ct__conv_bwd_input_call(ct_tensor *grad_output, ct_tensor *weight, const ct__shape *input_sizes,
+                                          ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  return ct_convolution_backward_input(grad_output, weight, input_sizes->ndim, input_sizes->sizes, (int)stride.n, stride.data,
+                                       (int)padding.n, padding.data, (int)dilation.n, dilation.data, groups);
+}
+static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *input, const ct__shape *weight_sizes,
+                                           ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
+  return ct_convolution_backward_weight(grad_output, input, weight_sizes->ndim, weight_sizes->sizes, (int)stride.n, stride.data,
+                                        (int)padding.n, padding.data, (int)dilation.n, dilation.data, groups);
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_CONV_IMPL */
