@@ -1557,7 +1557,7 @@ static ct_tensor *ct__dispatch_convolution(ct_keyset ks, ct_tensor *input, ct_te
   const ct_op *op = ct__op.convolution;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
@@ -1608,7 +1608,7 @@ static ct_tensor *ct__dispatch_convolution_backward_input(ct_keyset ks, ct_tenso
   const ct_op *op = ct__op.convolution_backward_input;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, grad_output, weight, input_size, stride, padding, dilation, groups);
@@ -1631,7 +1631,7 @@ static ct_tensor *ct__dispatch_convolution_backward_weight(ct_keyset ks, ct_tens
   const ct_op *op = ct__op.convolution_backward_weight;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, grad_output, input, weight_size, stride, padding, dilation, groups);
@@ -1654,7 +1654,7 @@ static ct_tensor *ct__dispatch_conv1d(ct_keyset ks, ct_tensor *input, ct_tensor 
   const ct_op *op = ct__op.conv1d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, groups);
@@ -1677,7 +1677,7 @@ static ct_tensor *ct__dispatch_conv1d_padding(ct_keyset ks, ct_tensor *input, ct
   const ct_op *op = ct__op.conv1d_padding;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , const char *, ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, groups);
@@ -1700,7 +1700,7 @@ static ct_tensor *ct__dispatch_conv2d(ct_keyset ks, ct_tensor *input, ct_tensor 
   const ct_op *op = ct__op.conv2d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, groups);
@@ -1723,7 +1723,7 @@ static ct_tensor *ct__dispatch_conv2d_padding(ct_keyset ks, ct_tensor *input, ct
   const ct_op *op = ct__op.conv2d_padding;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , const char *, ct_int_list , int64_t ))k->unboxed)(ks, input, weight, bias, stride, padding, dilation, groups);
@@ -1746,7 +1746,7 @@ static ct_tensor *ct__dispatch_conv_transpose2d_input(ct_keyset ks, ct_tensor *i
   const ct_op *op = ct__op.conv_transpose2d_input;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , int64_t , ct_int_list ))k->unboxed)(ks, input, weight, bias, stride, padding, output_padding, groups, dilation);

@@ -1,0 +1,117 @@
+"""tests/cases_conv.py - PyTorch fixture cases of gen/ops/conv.spec (tests/opcases.py).
+Run: /usr/bin/python3 tests/cases_conv.py  (writes tests/fixtures/cases_conv.h)"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch  # noqa: E402
+import opcases  # noqa: E402
+
+cs = opcases.Cases("conv")
+R = cs.randn
+f32 = torch.float32
+
+
+def g(t):
+    return t.requires_grad_()
+
+
+def conv_bwd(which):
+    """reference of convolution_backward_input / _weight through aten.convolution_backward"""
+    def ref(gy, other, size, stride, padding, dilation, groups):
+        nsp = len(size) - 2
+        inp = torch.zeros(size, dtype=gy.dtype) if which == "input" else other
+        w = other if which == "input" else torch.zeros(size, dtype=gy.dtype)
+        # grad_output may cover fewer positions: pad it to the full output with zeros
+        full = torch.ops.aten.convolution(inp.detach(), w.detach(), None, stride, padding, dilation, False, [0] * nsp, groups)
+        pads = []
+        for d in reversed(range(nsp)):
+            pads += [0, full.shape[2 + d] - gy.shape[2 + d]]
+        gyp = torch.nn.functional.pad(gy, pads)
+        gi, gw, _ = torch.ops.aten.convolution_backward(gyp, inp, w, None, stride, padding, dilation, False, [0] * nsp,
+                                                        groups, [which == "input", which == "weight", False])
+        return gi if which == "input" else gw
+    return ref
+
+
+# ---- convolution: the op with the derivative ----
+x, w, b = R(2, 4, 4, 5), R(4, 2, 3, 2), R(4)
+cs.add("convolution", g(x), g(w), g(b), [2, 1], [1], [1, 2], False, [0], 2)
+cs.add("convolution", g(R(2, 3, 7)), g(R(4, 3, 3)), None, [2], [1], [2], False, [0], 1)
+cs.add("convolution", g(R(1, 4, 3, 4)), g(R(4, 2, 2, 3)), g(R(4)), [2], [1, 0], [1], True, [1, 0], 2)
+cs.add("convolution", g(R(1, 2, 4)), g(R(2, 3, 3)), g(R(3)), [3], [1], [2], True, [2], 1)  # output_padding >= stride < dilation
+cs.add("convolution", g(R(0, 4, 5, 6)), g(R(6, 4, 3, 3)), g(R(6)), [1], [0], [1], False, [0], 1)  # zero batch
+cs.add("convolution", R(1, 3, 5, 6, dtype=f32).requires_grad_(), R(4, 3, 3, 3, dtype=f32).requires_grad_(),
+       R(4, dtype=f32).requires_grad_(), [1], [1], [1], False, [0], 1)
+cs.add("convolution", R(1, 3, 5, 6, dtype=torch.bfloat16), R(4, 3, 3, 3, dtype=torch.bfloat16), None, [1], [1], [1], False,
+       [0], 1)
+cs.add("convolution", R(1, 3, 5, 6, dtype=torch.float16), R(4, 3, 3, 3, dtype=torch.float16), R(4, dtype=torch.float16),
+       [1], [1], [1], False, [0], 1)
+cs.add("convolution", cs.randint(-3, 4, 2, 3, 5, 5), cs.randint(-3, 4, 4, 3, 2, 2), cs.randint(-3, 4, 4), [1], [0], [1],
+       False, [0], 1)
+xt = R(1, 5, 4, 3).transpose(1, 3)  # non-contiguous input (1, 3, 4, 5)
+cs.add("convolution", g(xt), g(R(4, 3, 2, 2)[:, :, :, :]), None, [1], [0], [1], False, [0], 1)
+cs.add("convolution", g(R(1, 3, 4, 5)), g(R(3, 2, 3, 3).transpose(0, 1)), None, [1], [1], [1], False, [0], 1)  # strided weight
+cs.add("convolution", g(R(1, 2, 5, 5)), g(R(2, 1, 3, 3)), g(R(1).expand(2)), [1], [0], [1], False, [0], 2)  # expanded bias
+# error cases: small float32 tensors (the values do not matter)
+def E(*shape, dtype=f32):
+    return R(*shape, dtype=dtype)
+
+
+cs.error("convolution", E(1, 4, 3, 3), E(2, 3, 2, 2), None, [1], [0], [1], False, [0], 1, code="CT_ERR_SHAPE")
+cs.error("convolution", E(1, 4, 3, 3), E(2, 4, 2), None, [1], [0], [1], False, [0], 1, code="CT_ERR_RANK")
+cs.error("convolution", E(1, 4, 3, 3), E(2, 4, 2, 2), None, [1, 1, 1], [0], [1], False, [0], 1, code="CT_ERR_INVALID")
+cs.error("convolution", E(1, 4, 3, 3), E(2, 4, 2, 2), None, [1], [0], [], False, [0], 1, code="CT_ERR_INVALID")
+cs.error("convolution", E(1, 4, 3, 3), E(4, 1, 2, 2), None, [1], [0], [1], True, [-1], 1, code="CT_ERR_INVALID")
+cs.error("convolution", E(1, 4, 3, 3), E(4, 1, 3, 3), None, [1], [5], [1], True, [0], 1, code="CT_ERR_SHAPE")
+cs.error("convolution", E(1, 4, 0, 3), E(4, 1, 3, 3), None, [1], [0], [1], True, [0], 1, code="CT_ERR_SHAPE")
+cs.error("convolution", E(1, 4, 3, 3).bool(), E(2, 4, 2, 2).bool(), None, [1], [0], [1], False, [0], 1, code="CT_ERR_DTYPE")
+
+# ---- the backward ops (no aten op of that name: reference via aten.convolution_backward) ----
+gy = R(2, 4, 2, 4)
+cs.add("convolution_backward_input", g(gy), g(R(4, 2, 3, 2)), [2, 4, 4, 5], [2, 1], [1], [1, 2], 2,
+       ref=conv_bwd("input"))
+cs.add("convolution_backward_input", g(R(2, 4, 2)), g(R(4, 3, 3)), [2, 3, 7], [2], [1], [2], 1, ref=conv_bwd("input"))
+cs.add("convolution_backward_input", g(R(2, 4, 2)), g(R(4, 3, 3)), [2, 3, 9], [2], [1], [2], 1, ref=conv_bwd("input"),
+       name="convolution_backward_input_partial")  # grad_output covers 2 of 3 positions
+cs.add("convolution_backward_weight", g(gy), g(R(2, 4, 4, 5)), [4, 2, 3, 2], [2, 1], [1], [1, 2], 2,
+       ref=conv_bwd("weight"))
+cs.add("convolution_backward_weight", g(R(2, 4, 2)), g(R(2, 3, 9)), [4, 3, 3], [2], [1], [2], 1, ref=conv_bwd("weight"))
+cs.error("convolution_backward_input", E(1, 2, 4, 4), E(2, 1, 2, 2), [1, 1, 3, 3], [1], [0], [1], 1, torch_raises=False,
+         code="CT_ERR_SHAPE")  # grad_output larger than the convolution's output
+cs.error("convolution_backward_weight", E(1, 2, 2, 2), E(1, 1, 3, 3, dtype=torch.float64), [2, 1, 2, 2], [1], [0], [1], 1,
+         torch_raises=False, code="CT_ERR_DTYPE")
+
+# ---- conv1d / conv2d / padding modes / conv_transpose2d (composite) ----
+cs.add("conv1d", g(R(2, 4, 9)), g(R(6, 2, 3)), g(R(6)), [2], [1], [2], 2)
+cs.add("conv1d", g(R(4, 9)), g(R(6, 4, 3)), None)  # unbatched, defaults
+cs.add("conv1d.padding", g(R(2, 3, 6)), g(R(4, 3, 4)), g(R(4)), [1], "same", [1], 1)  # even kernel: asymmetric
+cs.add("conv1d.padding", g(R(1, 3, 6)), g(R(4, 3, 3)), None, [1], "same", [2], 1)
+cs.add("conv1d.padding", g(R(3, 8)), g(R(4, 3, 3)), None, [1], "valid", [1], 1)
+cs.add("conv2d", g(R(2, 3, 5, 4)), g(R(4, 3, 3, 3)), g(R(4)), [2, 1], [1, 2], [1, 2], 1)
+cs.add("conv2d", g(R(4, 5, 4)), g(R(4, 2, 3, 2)), g(R(4)), [1], [1], [2], 2)  # unbatched, groups
+cs.add("conv2d", g(R(1, 3, 4, 4)), g(R(3, 1, 3, 3)), None, [1], [1], [1], 3)  # depthwise
+cs.add("conv2d", R(1, 3, 7, 7, dtype=f32).requires_grad_(), R(4, 3, 3, 3, dtype=f32).requires_grad_(), None, stride=[2])
+cs.add("conv2d.padding", g(R(1, 3, 4, 5)), g(R(2, 3, 2, 3)), g(R(2)), [1], "same", [1], 1)
+cs.add("conv2d.padding", g(R(1, 4, 4, 5)), g(R(2, 2, 2, 2)), None, [1], "same", [2, 1], 2)
+cs.add("conv2d.padding", g(R(1, 3, 4, 5)), g(R(2, 3, 2, 3)), None, [1], "valid", [1], 1)
+cs.add("conv_transpose2d.input", g(R(1, 4, 3, 3)), g(R(4, 2, 3, 2)), g(R(4)), [2, 1], [1, 0], [1, 0], 2, [1, 2])
+cs.add("conv_transpose2d.input", g(R(4, 2, 3)), g(R(4, 2, 2, 2)), None)  # unbatched, defaults
+cs.add("conv_transpose2d.input", g(R(1, 2, 3, 3)), g(R(2, 2, 3, 3)), g(R(2)), [3], [1], [2], 1, [1])
+cs.error("conv2d", E(3, 3), E(2, 4, 2, 2), code="CT_ERR_RANK")
+cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 4, 4), code="CT_ERR_SHAPE")
+cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 2, 2), None, [0], code="CT_ERR_INVALID")
+cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 2, 2), None, [1], [-1], code="CT_ERR_INVALID")
+cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 2, 2), None, [1], [0], [0], code="CT_ERR_INVALID")
+cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 2, 2), None, [1], [0], [1], 0, code="CT_ERR_INVALID")
+cs.error("conv2d", E(1, 4, 3, 3), E(6, 1, 2, 2), None, [1], [0], [1], 4, code="CT_ERR_SHAPE")
+cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 2, 2), E(5), code="CT_ERR_SHAPE")
+cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 2, 2, dtype=torch.float64), code="CT_ERR_DTYPE")
+cs.error("conv1d", E(5), E(2, 4, 3), code="CT_ERR_RANK")
+cs.error("conv1d.padding", E(1, 4, 5), E(2, 4, 3), None, [2], "same", code="CT_ERR_INVALID")
+cs.error("conv2d.padding", E(1, 4, 3, 3), E(2, 4, 2, 2), None, [1], "full", code="CT_ERR_INVALID")
+cs.error("conv_transpose2d.input", E(1, 4, 3, 3), E(4, 1, 2, 2), None, [1], [0], [1], code="CT_ERR_INVALID")
+cs.error("conv_transpose2d.input", E(1, 4, 3, 3), E(3, 1, 2, 2), code="CT_ERR_SHAPE")
+cs.error("conv_transpose2d.input", E(3, 3), E(4, 1, 2, 2), code="CT_ERR_RANK")
+
+cs.write()
