@@ -114,4 +114,43 @@ cs.error("conv_transpose2d.input", E(1, 4, 3, 3), E(4, 1, 2, 2), None, [1], [0],
 cs.error("conv_transpose2d.input", E(1, 4, 3, 3), E(3, 1, 2, 2), code="CT_ERR_SHAPE")
 cs.error("conv_transpose2d.input", E(3, 3), E(4, 1, 2, 2), code="CT_ERR_RANK")
 
+# ---- pooling ----
+A = torch.ops.aten
+
+
+def mp_gather(grad, self, k, s, p, d, c, idx):
+    return grad.flatten(-2).gather(-1, idx.flatten(-2)).view_as(idx)
+
+
+cs.add("adaptive_avg_pool2d", g(R(1, 3, 7, 6)), [3, 4])
+cs.add("adaptive_avg_pool2d", g(R(2, 5, 5)), [2, 2])  # unbatched
+cs.add("adaptive_avg_pool2d", g(R(2, 2, 3, 4)), [1, 1])
+cs.add("adaptive_avg_pool2d", g(R(1, 2, 3, 4)), [5, 6])  # upsampling: overlapping windows
+cs.add("adaptive_avg_pool2d", g(R(0, 2, 3, 4)), [2, 2])  # zero batch
+cs.add("adaptive_avg_pool2d", R(1, 2, 3, 4), [0, 2])
+cs.add("adaptive_avg_pool2d", R(1, 2, 5, 5, dtype=f32).requires_grad_(), [2, 3])
+cs.add("adaptive_avg_pool2d", R(1, 2, 5, 5, dtype=torch.bfloat16), [2, 3])
+cs.add("adaptive_avg_pool2d", R(1, 2, 5, 5, dtype=torch.float16), [2, 3])
+cs.add("adaptive_avg_pool2d", g(R(1, 5, 4, 3).permute(0, 3, 2, 1)), [2, 3])  # non-contiguous (2, 3, 4, 5)
+cs.add("_adaptive_avg_pool2d", g(R(1, 2, 7, 6)), [3, 4])
+cs.add("_adaptive_avg_pool2d_backward", g(R(1, 2, 3, 4)), R(1, 2, 7, 6))
+cs.error("adaptive_avg_pool2d", E(1, 2, 3, 3), [3], code="CT_ERR_INVALID")
+cs.error("adaptive_avg_pool2d", E(1, 2, 3, 3), [-1, 3], code="CT_ERR_INVALID")
+cs.error("adaptive_avg_pool2d", E(3, 3), [2, 2], code="CT_ERR_RANK")
+cs.error("adaptive_avg_pool2d", E(1, 2, 0, 3), [2, 2], code="CT_ERR_SHAPE")
+cs.error("adaptive_avg_pool2d", E(1, 2, 3, 3).long(), [2, 2], code="CT_ERR_DTYPE")
+
+x = R(1, 2, 7, 6)
+y, ind = A.max_pool2d_with_indices(x, [3, 2], [2, 1], [1, 1], [1, 2], True)
+cs.add("max_pool2d_with_indices_backward", g(R(*y.shape)), x, [3, 2], [2, 1], [1, 1], [1, 2], True, ind)
+x1 = R(2, 5, 5)
+y1, ind1 = A.max_pool2d_with_indices(x1, [2, 2])
+cs.add("max_pool2d_with_indices_backward", g(R(*y1.shape)), x1, [2, 2], [2, 2], [0], [1], False, ind1)
+cs.add("max_pool2d_double_backward", g(R(*x.shape)), x, [3, 2], [2, 1], [1, 1], [1, 2], True, ind, ref=mp_gather)
+cs.error("max_pool2d_with_indices_backward", R(*y1.shape), x1, [2, 2], [2, 2], [0], [1], False, ind1.int(), torch_raises=False,
+         code="CT_ERR_DTYPE")
+cs.error("max_pool2d_with_indices_backward", R(*y1.shape), x1, [2, 2], [2, 2], [0], [1], False, ind1 + 100,
+         torch_raises=False, code="CT_ERR_INDEX")
+cs.error("max_pool2d_with_indices_backward", R(2, 2, 3), x1, [2, 2], [2, 2], [0], [1], False, ind1, code="CT_ERR_SHAPE")
+
 cs.write()

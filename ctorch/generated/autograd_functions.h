@@ -2320,5 +2320,226 @@ static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tens
   return r;
 }
 
+/* ---- _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor ---- */
+typedef struct ct__node__adaptive_avg_pool2d {
+  ct_node base;
+  ct__saved self;
+} ct__node__adaptive_avg_pool2d;
+
+static void ct__release__adaptive_avg_pool2d(ct_node *node) {
+  ct__node__adaptive_avg_pool2d *n = (ct__node__adaptive_avg_pool2d *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward__adaptive_avg_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__adaptive_avg_pool2d *n = (ct__node__adaptive_avg_pool2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_avg_pool2d_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"adaptiveAvgPool2dBackward0", ct__backward__adaptive_avg_pool2d, ct__release__adaptive_avg_pool2d};
+
+static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct__node__adaptive_avg_pool2d *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node__adaptive_avg_pool2d *)ct__node_new(&ct__kind__adaptive_avg_pool2d, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__adaptive_avg_pool2d(ks & CT__BELOW_AUTOGRAD, self, output_size);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor ---- */
+typedef struct ct__node__adaptive_avg_pool2d_backward {
+  ct_node base;
+  ct__shape grad_output_sizes;
+  ct__saved self;
+} ct__node__adaptive_avg_pool2d_backward;
+
+static void ct__release__adaptive_avg_pool2d_backward(ct_node *node) {
+  ct__node__adaptive_avg_pool2d_backward *n = (ct__node__adaptive_avg_pool2d_backward *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward__adaptive_avg_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__adaptive_avg_pool2d_backward *n = (ct__node__adaptive_avg_pool2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  const ct__shape grad_output_sizes = n->grad_output_sizes;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__adaptive_pool_to(grad, &grad_output_sizes);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"adaptiveAvgPool2dBackwardBackward0", ct__backward__adaptive_avg_pool2d_backward, ct__release__adaptive_avg_pool2d_backward};
+
+static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  ct__node__adaptive_avg_pool2d_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    n = (ct__node__adaptive_avg_pool2d_backward *)ct__node_new(&ct__kind__adaptive_avg_pool2d_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save_shape(&n->grad_output_sizes, grad_output);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__adaptive_avg_pool2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor ---- */
+typedef struct ct__node_max_pool2d_with_indices_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  bool ceil_mode;
+  ct__saved indices;
+} ct__node_max_pool2d_with_indices_backward;
+
+static void ct__release_max_pool2d_with_indices_backward(ct_node *node) {
+  ct__node_max_pool2d_with_indices_backward *n = (ct__node_max_pool2d_with_indices_backward *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_max_pool2d_with_indices_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_pool2d_with_indices_backward *n = (ct__node_max_pool2d_with_indices_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&n->kernel_size);
+  ct_int_list stride = ct__ints(&n->stride);
+  ct_int_list padding = ct__ints(&n->padding);
+  ct_int_list dilation = ct__ints(&n->dilation);
+  bool ceil_mode = n->ceil_mode;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!self || !indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_double_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_pool2d_with_indices_backward = {"MaxPool2dWithIndicesBackwardBackward0", ct__backward_max_pool2d_with_indices_backward, ct__release_max_pool2d_with_indices_backward};
+
+static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct__node_max_pool2d_with_indices_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices))) {
+    n = (ct__node_max_pool2d_with_indices_backward *)ct__node_new(&ct__kind_max_pool2d_with_indices_backward, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__node_set_input(&n->base, 2, indices);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->kernel_size, kernel_size, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->stride, stride, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->padding, padding, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->dilation, dilation, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->ceil_mode = ceil_mode;
+    ct__save(&n->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool2d_with_indices_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor ---- */
+typedef struct ct__node_max_pool2d_double_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  bool ceil_mode;
+  ct__saved indices;
+} ct__node_max_pool2d_double_backward;
+
+static void ct__release_max_pool2d_double_backward(ct_node *node) {
+  ct__node_max_pool2d_double_backward *n = (ct__node_max_pool2d_double_backward *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_max_pool2d_double_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_pool2d_double_backward *n = (ct__node_max_pool2d_double_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&n->kernel_size);
+  ct_int_list stride = ct__ints(&n->stride);
+  ct_int_list padding = ct__ints(&n->padding);
+  ct_int_list dilation = ct__ints(&n->dilation);
+  bool ceil_mode = n->ceil_mode;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!self || !indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_with_indices_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_pool2d_double_backward = {"MaxPool2dDoubleBackwardBackward0", ct__backward_max_pool2d_double_backward, ct__release_max_pool2d_double_backward};
+
+static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  ct__node_max_pool2d_double_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(input_grad) || ct__needs_grad(self) || ct__needs_grad(indices))) {
+    n = (ct__node_max_pool2d_double_backward *)ct__node_new(&ct__kind_max_pool2d_double_backward, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, input_grad);
+    ct__node_set_input(&n->base, 1, self);
+    ct__node_set_input(&n->base, 2, indices);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->kernel_size, kernel_size, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->stride, stride, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->padding, padding, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->dilation, dilation, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->ceil_mode = ceil_mode;
+    ct__save(&n->indices, indices);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool2d_double_backward(ks & CT__BELOW_AUTOGRAD, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */

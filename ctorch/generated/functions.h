@@ -213,6 +213,19 @@ CTDEF ct_tensor *ct_conv2d_padding(ct_tensor *input, ct_tensor *weight, ct_tenso
 /* conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor
  * weight (C_in, C_out / groups, kH, kW); (N, C, H, W) or unbatched (C, H, W) input */
 CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int output_padding_len, const int64_t *output_padding, int64_t groups, int dilation_len, const int64_t *dilation);
+/* adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
+ * mean over windows [floor(i*H/OH), ceil((i+1)*H/OH)) x (the same in W); (N, C, H, W) or (C, H, W) */
+CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
+CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_adaptive_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self);
+/* max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
+ * zeros like self with grad_output added at indices (flat positions within each H x W plane) */
+CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
+ * input_grad (shaped like self) gathered at indices: the derivative of max_pool2d_with_indices_backward (PyTorch's max_pool_double_backward) */
+CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -301,6 +314,11 @@ static struct {
   ct_op *conv2d;
   ct_op *conv2d_padding;
   ct_op *conv_transpose2d_input;
+  ct_op *adaptive_avg_pool2d;
+  ct_op *_adaptive_avg_pool2d;
+  ct_op *_adaptive_avg_pool2d_backward;
+  ct_op *max_pool2d_with_indices_backward;
+  ct_op *max_pool2d_double_backward;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -1765,6 +1783,108 @@ static ct_tensor *ct__dispatch_conv_transpose2d_input(ct_keyset ks, ct_tensor *i
   ct__tls.depth--;
   return r;
 }
+/* adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
+static ct_tensor *ct__dispatch_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  const ct_op *op = ct__op.adaptive_avg_pool2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, output_size);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
+static ct_tensor *ct__dispatch__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  const ct_op *op = ct__op._adaptive_avg_pool2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, output_size);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  const ct_op *op = ct__op._adaptive_avg_pool2d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, grad_output, self);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  const ct_op *op = ct__op.max_pool2d_with_indices_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  } else {
+    ct_value v[8];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_bool(ceil_mode);
+    v[7] = ct_value_tensor(indices);
+    r = ct__finish_new(op, k, ks, v, 8);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
+  const ct_op *op = ct__op.max_pool2d_double_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  } else {
+    ct_value v[8];
+    v[0] = ct_value_tensor(input_grad);
+    v[1] = ct_value_tensor(self);
+    v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[6] = ct_value_bool(ceil_mode);
+    v[7] = ct_value_tensor(indices);
+    r = ct__finish_new(op, k, ks, v, 8);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -2615,6 +2735,106 @@ CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_ten
   dilation_l.data = dilation;
   dilation_l.n = dilation_len;
   return ct__track(ct__dispatch_conv_transpose2d_input(ct__call_keys(keys), input, weight, bias, stride_l, padding_l, output_padding_l, groups, dilation_l));
+}
+CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch_adaptive_avg_pool2d(ct__call_keys(keys), self, output_size_l));
+}
+CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_adaptive_avg_pool2d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("_adaptive_avg_pool2d", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "_adaptive_avg_pool2d", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  return ct__track(ct__dispatch__adaptive_avg_pool2d(ct__call_keys(keys), self, output_size_l));
+}
+CTDEF ct_tensor *ct_adaptive_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("_adaptive_avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_adaptive_avg_pool2d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch__adaptive_avg_pool2d_backward(ct__call_keys(keys), grad_output, self));
+}
+CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool2d_with_indices_backward", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool2d_with_indices_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool2d_with_indices_backward", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  return ct__track(ct__dispatch_max_pool2d_with_indices_backward(ct__call_keys(keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
+}
+CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input_grad)) return ct__fail_null("max_pool2d_double_backward", "input_grad"), (ct_tensor *)NULL;
+  keys |= input_grad->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_double_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_double_backward", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_double_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool2d_double_backward", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_double_backward", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool2d_double_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_double_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool2d_double_backward", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_double_backward", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_double_backward", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  return ct__track(ct__dispatch_max_pool2d_double_backward(ct__call_keys(keys), input_grad, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
 
 CT_EXTERN_C_END

@@ -343,6 +343,16 @@ static ct_status ct__adapt_TTToIIIiI_T(const ct_kernel *k, const ct_op *op, ct_k
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,I,I,I,I,b,T->T */
+static ct_status ct__adapt_TTIIIIbT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]), a[6].v.b, ct__unbox_tensor(&a[7]));
+  ct_stack_drop(s, 8);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -380,6 +390,7 @@ static const struct {
     {"T,T,T?,I,I,I,i->T", ct__adapt_TTToIIIi_T},
     {"T,T,T?,I,s,I,i->T", ct__adapt_TTToIsIi_T},
     {"T,T,T?,I,I,I,i,I->T", ct__adapt_TTToIIIiI_T},
+    {"T,T,I,I,I,I,b,T->T", ct__adapt_TTIIIIbT_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -717,6 +728,26 @@ static ct_status ct__frontend_conv_transpose2d_input(const ct_value *a, ct_tenso
   *r = ct_conv_transpose2d(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.i, a[7].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[7]).n, a[7].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[7]).data);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_adaptive_avg_pool2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_avg_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__adaptive_avg_pool2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_avg_pool2d_impl(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__adaptive_avg_pool2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_adaptive_avg_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_pool2d_with_indices_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool2d_with_indices_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_pool2d_double_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool2d_double_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -801,6 +832,11 @@ static const struct {
     {&ct__op.conv2d, "conv2d(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d},
     {&ct__op.conv2d_padding, "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d_padding},
     {&ct__op.conv_transpose2d_input, "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor", ct__frontend_conv_transpose2d_input},
+    {&ct__op.adaptive_avg_pool2d, "adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend_adaptive_avg_pool2d},
+    {&ct__op._adaptive_avg_pool2d, "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend__adaptive_avg_pool2d},
+    {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward},
+    {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward},
+    {&ct__op.max_pool2d_double_backward, "max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_double_backward},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -996,6 +1032,19 @@ static const struct {
     {"conv2d", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv2d), "composite"},
     {"conv2d.padding", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv2d_padding), "composite"},
     {"conv_transpose2d.input", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv_transpose2d), "composite"},
+    {"adaptive_avg_pool2d", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool2d), "composite"},
+    {"_adaptive_avg_pool2d", CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
+    {"_adaptive_avg_pool2d", CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
+    {"_adaptive_avg_pool2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool2d), "autograd"},
+    {"_adaptive_avg_pool2d_backward", CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_backward), "reference"},
+    {"_adaptive_avg_pool2d_backward", CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_backward), "reference"},
+    {"_adaptive_avg_pool2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool2d_backward), "autograd"},
+    {"max_pool2d_with_indices_backward", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
+    {"max_pool2d_with_indices_backward", CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
+    {"max_pool2d_with_indices_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward), "autograd"},
+    {"max_pool2d_double_backward", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
+    {"max_pool2d_double_backward", CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
+    {"max_pool2d_double_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
 };
 
 CT_EXTERN_C_END

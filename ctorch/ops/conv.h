@@ -701,5 +701,452 @@ static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *in
                                         (int)padding.n, padding.data, (int)dilation.n, dilation.data, groups);
 }
 
+
+#pragma GCC diagnostic ignored "-Wunused-function" /* PENDING: removed once max/avg pool are wired */
+/* ================= pooling =================
+ * Kernels run over planes (N*C of them) of a contiguous copy of the input
+ * in the compute dtype (f16/bf16 as f32), like convolution, and write a
+ * result in that dtype that ct__conv_finish rounds once. */
+#ifndef CT_INT_NONE
+#define CT_INT_NONE INT64_MIN /* int? = None (the generator's convention) */
+#endif
+
+typedef struct ct__pool_geom {
+  int64_t B, H, W, OH, OW; /* B = N*C planes of H x W; output OH x OW */
+  int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+  bool count_include_pad;
+  int64_t divisor; /* CT_INT_NONE: none */
+} ct__pool_geom;
+
+/* kernel_size / stride / padding / dilation: one value or two (stride: also none = kernel_size) */
+static ct_status ct__pool_list(const char *op, ct_int_list l, const char *what, int may_omit, int64_t out[2]) {
+  if (l.n == 1 || l.n == 2) {
+    out[0] = l.data[0], out[1] = l.data[l.n - 1];
+    return CT_OK;
+  }
+  if (may_omit && l.n <= 0) return CT_OK; /* the caller keeps its default */
+  return ct_fail(CT_ERR_INVALID, op, "%s: %s", op, what);
+}
+/* PyTorch's pooling_output_shape: floor or ceil, and a last window must start inside the input or left padding */
+static int64_t ct__pool_out_len(int64_t in, int64_t k, int64_t pad, int64_t s, int64_t d, bool ceil_mode) {
+  int64_t num = in + 2 * pad - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0), o;
+  o = (num >= 0 ? num / s : -((-num + s - 1) / s)) + 1;
+  if (ceil_mode && (o - 1) * s >= in + pad) o--;
+  return o;
+}
+/* The checks of max_pool2d / avg_pool2d (pool2d_shape_check); fills g and the output shape. */
+static ct_status ct__pool_setup(const char *op, const ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct__pool_geom *g, int64_t *shape) {
+  int64_t k[2], s[2], p[2], d[2] = {1, 1};
+  char buf[160];
+  int i, nd = self->ndim;
+  memset(g, 0, sizeof *g);
+  if (ct__pool_list(op, kernel_size, "kernel_size must either be a single int, or a tuple of two ints", 0, k) != CT_OK)
+    return ct_last_error();
+  s[0] = k[0], s[1] = k[1];
+  if (ct__pool_list(op, stride, "stride must either be omitted, a single int, or a tuple of two ints", 1, s) != CT_OK ||
+      ct__pool_list(op, padding, op[0] == 'm' ? "padding must be either be a single int, or a tuple of two ints"
+                                              : "padding must either be a single int, or a tuple of two ints", 0, p) != CT_OK ||
+      (dilation.data && ct__pool_list(op, dilation, "dilation must be either a single int, or a tuple of two ints", 0, d) != CT_OK))
+    return ct_last_error();
+  if (nd != 3 && nd != 4) return ct_fail(CT_ERR_RANK, op, "non-empty 3D or 4D (batch mode) tensor expected for input");
+  if (k[0] <= 0 || k[1] <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "kernel size should be greater than zero, but got kH: %lld kW: %lld", (long long)k[0],
+                   (long long)k[1]);
+  for (i = 0; i < 2; i++) {
+    if (s[i] == 0) return ct_fail(CT_ERR_INVALID, op, "stride should not be zero");
+    if (p[i] < 0) return ct_fail(CT_ERR_INVALID, op, "pad must be non-negative, but got pad: %lld", (long long)p[i]);
+    if (p[i] > k[i] / 2)
+      return ct_fail(CT_ERR_INVALID, op, "pad should be at most half of kernel size, but got pad=%lld and kernel_size=%lld",
+                     (long long)p[i], (long long)k[i]);
+  }
+  if (s[0] < 0 || s[1] < 0)
+    return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got dH: %lld dW: %lld", (long long)s[0], (long long)s[1]);
+  if (d[0] <= 0 || d[1] <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "dilation should be greater than zero, but got dilationH: %lld dilationW: %lld",
+                   (long long)d[0], (long long)d[1]);
+  for (i = 1; i < nd; i++)
+    if (self->sizes[i] == 0 && (i > 1 || nd == 4))
+      return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
+                     ct_shape_format(nd, self->sizes, buf, sizeof buf));
+  if (nd == 3 && self->sizes[0] == 0)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
+                   ct_shape_format(nd, self->sizes, buf, sizeof buf));
+  g->kh = k[0], g->kw = k[1], g->sh = s[0], g->sw = s[1], g->ph = p[0], g->pw = p[1], g->dh = d[0], g->dw = d[1];
+  g->H = self->sizes[nd - 2], g->W = self->sizes[nd - 1];
+  g->B = nd == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+  g->OH = ct__pool_out_len(g->H, g->kh, g->ph, g->sh, g->dh, ceil_mode);
+  g->OW = ct__pool_out_len(g->W, g->kw, g->pw, g->sw, g->dw, ceil_mode);
+  if (g->OH < 1 || g->OW < 1)
+    return ct_fail(CT_ERR_SHAPE, op, "Given input size: (%lldx%lldx%lld). Calculated output size: (%lldx%lldx%lld). Output size is too small",
+                   (long long)self->sizes[nd - 3], (long long)g->H, (long long)g->W, (long long)self->sizes[nd - 3],
+                   (long long)(g->OH < 0 ? 0 : g->OH), (long long)(g->OW < 0 ? 0 : g->OW));
+  for (i = 0; i < nd - 2; i++) shape[i] = self->sizes[i];
+  shape[nd - 2] = g->OH, shape[nd - 1] = g->OW;
+  g->count_include_pad = true;
+  g->divisor = CT_INT_NONE;
+  return CT_OK;
+}
+static ct_status ct__pool_dtype(const char *op, ct_dtype d, int allow_long) {
+  if (ct_dtype_is_floating(d) || (allow_long && d == CT_I64)) return CT_OK;
+  return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(d));
+}
+/* t contiguous in its compute dtype (a new reference) */
+static ct_tensor *ct__pool_operand(const char *op, ct_tensor *t) {
+  ct_dtype cd = ct__conv_compute_dtype((ct_dtype)t->dtype);
+  return t->dtype == cd && ct_is_contiguous(t) ? ct_retain(t) : ct__copy_as(op, t, cd);
+}
+
+/* ---- max_pool2d: the max of each window and its flat index in the plane (ih * W + iw) ----
+ * As PyTorch: a NaN wins (the last NaN of the window), ties keep the first. */
+#define CT__MAXPOOL(NAME, T)                                                                    \
+  static void NAME(const ct__pool_geom *g, const T *x, T *y, int64_t *idx) {                    \
+    int64_t b, oh, ow, i, j;                                                                    \
+    for (b = 0; b < g->B; b++, x += g->H * g->W)                                                \
+      for (oh = 0; oh < g->OH; oh++)                                                            \
+        for (ow = 0; ow < g->OW; ow++) {                                                        \
+          int64_t h0 = oh * g->sh - g->ph, w0 = ow * g->sw - g->pw, best_i;                     \
+          T best = (T)-INFINITY;                                                                \
+          while (h0 < 0) h0 += g->dh;                                                           \
+          while (w0 < 0) w0 += g->dw;                                                           \
+          best_i = h0 * g->W + w0;                                                              \
+          for (i = 0; i < g->kh; i++) {                                                         \
+            int64_t ih = oh * g->sh - g->ph + i * g->dh;                                        \
+            if (ih < 0 || ih >= g->H) continue;                                                 \
+            for (j = 0; j < g->kw; j++) {                                                       \
+              int64_t iw = ow * g->sw - g->pw + j * g->dw;                                      \
+              T v;                                                                              \
+              if (iw < 0 || iw >= g->W) continue;                                               \
+              v = x[ih * g->W + iw];                                                            \
+              if (v > best || v != v) best = v, best_i = ih * g->W + iw;                        \
+            }                                                                                   \
+          }                                                                                     \
+          *y++ = best;                                                                          \
+          *idx++ = best_i;                                                                      \
+        }                                                                                       \
+  }
+CT__MAXPOOL(ct__maxpool_f32, float)
+CT__MAXPOOL(ct__maxpool_f64, double)
+/* gx[b][idx] += gy[b][o] (backward), or out[b][o] = gx[b][idx] (its derivative, a gather) */
+#define CT__MAXPOOL_BW(NAME, T)                                                                            \
+  static void NAME(int64_t B, int64_t in_plane, int64_t out_plane, const int64_t *idx, T *in, T *out, int scatter) { \
+    int64_t b, o;                                                                                          \
+    for (b = 0; b < B; b++, in += in_plane, out += out_plane, idx += out_plane)                            \
+      for (o = 0; o < out_plane; o++) {                                                                    \
+        if (scatter) in[idx[o]] += out[o];                                                                 \
+        else out[o] = in[idx[o]];                                                                          \
+      }                                                                                                    \
+  }
+CT__MAXPOOL_BW(ct__maxpool_bw_f32, float)
+CT__MAXPOOL_BW(ct__maxpool_bw_f64, double)
+
+/* ---- avg_pool2d: window sums over the divisor PyTorch uses ---- */
+static int64_t ct__avg_window(const ct__pool_geom *g, int64_t oh, int64_t ow, int64_t *h0, int64_t *h1, int64_t *w0, int64_t *w1) {
+  int64_t pool;
+  *h0 = oh * g->sh - g->ph, *w0 = ow * g->sw - g->pw;
+  *h1 = *h0 + g->kh < g->H + g->ph ? *h0 + g->kh : g->H + g->ph;
+  *w1 = *w0 + g->kw < g->W + g->pw ? *w0 + g->kw : g->W + g->pw;
+  pool = (*h1 - *h0) * (*w1 - *w0);
+  if (*h0 < 0) *h0 = 0;
+  if (*w0 < 0) *w0 = 0;
+  if (*h1 > g->H) *h1 = g->H;
+  if (*w1 > g->W) *w1 = g->W;
+  if (g->divisor != CT_INT_NONE) return g->divisor;
+  return g->count_include_pad ? pool : (*h1 - *h0) * (*w1 - *w0);
+}
+#define CT__AVGPOOL(NAME, T, ACC, U)                                                         \
+  static void NAME(const ct__pool_geom *g, T *x, T *y, int backward) {                       \
+    int64_t b, oh, ow, i, j, h0, h1, w0, w1, div;                                            \
+    for (b = 0; b < g->B; b++, x += g->H * g->W)                                             \
+      for (oh = 0; oh < g->OH; oh++)                                                         \
+        for (ow = 0; ow < g->OW; ow++, y++) {                                                \
+          div = ct__avg_window(g, oh, ow, &h0, &h1, &w0, &w1);                               \
+          if (backward) {                                                                    \
+            T v = (T)(*y / (ACC)div);                                                        \
+            for (i = h0; i < h1; i++)                                                        \
+              for (j = w0; j < w1; j++) x[i * g->W + j] = (T)(U)((U)x[i * g->W + j] + (U)v); \
+          } else {                                                                           \
+            ACC sum = 0;                                                                     \
+            for (i = h0; i < h1; i++)                                                        \
+              for (j = w0; j < w1; j++) sum = (ACC)(U)((U)sum + (U)x[i * g->W + j]);         \
+            *y = h0 < h1 && w0 < w1 ? (T)(sum / (ACC)div) : (T)0;                            \
+          }                                                                                  \
+        }                                                                                    \
+  }
+CT__AVGPOOL(ct__avgpool_f32, float, double, double)
+CT__AVGPOOL(ct__avgpool_f64, double, double, double)
+CT__AVGPOOL(ct__avgpool_i64, int64_t, int64_t, uint64_t)
+
+/* ---- adaptive_avg_pool2d: window [floor(o*I/O), ceil((o+1)*I/O)) ---- */
+#define CT__ADAPTIVE(NAME, T)                                                                  \
+  static void NAME(const ct__pool_geom *g, T *x, T *y, int backward) {                         \
+    int64_t b, oh, ow, i, j;                                                                   \
+    for (b = 0; b < g->B; b++, x += g->H * g->W)                                               \
+      for (oh = 0; oh < g->OH; oh++)                                                           \
+        for (ow = 0; ow < g->OW; ow++, y++) {                                                  \
+          int64_t h0 = oh * g->H / g->OH, h1 = ((oh + 1) * g->H + g->OH - 1) / g->OH;          \
+          int64_t w0 = ow * g->W / g->OW, w1 = ((ow + 1) * g->W + g->OW - 1) / g->OW;          \
+          double n = (double)((h1 - h0) * (w1 - w0)), sum = 0;                                 \
+          for (i = h0; i < h1; i++)                                                            \
+            for (j = w0; j < w1; j++) {                                                        \
+              if (backward) x[i * g->W + j] += (T)(*y / n);                                    \
+              else sum += x[i * g->W + j];                                                     \
+            }                                                                                  \
+          if (!backward) *y = (T)(sum / n);                                                    \
+        }                                                                                      \
+  }
+CT__ADAPTIVE(ct__adaptive_f32, float)
+CT__ADAPTIVE(ct__adaptive_f64, double)
+
+/* a tensor shaped like t (same rank) with the last two sizes replaced */
+static void ct__pool_shape(const ct_tensor *t, int64_t oh, int64_t ow, int64_t *shape) {
+  int i;
+  for (i = 0; i < t->ndim; i++) shape[i] = t->sizes[i];
+  shape[t->ndim - 2] = oh, shape[t->ndim - 1] = ow;
+}
+
+/* ---- max_pool2d_with_indices and its backward ---- */
+#if 0 /* PENDING multi-return */
+static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                      ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  static const char *op = "max_pool2d";
+  ct__pool_geom g;
+  int64_t shape[4];
+  ct_tensor *res, *acc, *x = NULL, *idx;
+  ct_status st = CT_OK;
+  if (ct__pool_setup(op, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
+      ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
+    return NULL;
+  idx = ct__empty(op, self->ndim, shape, CT_I64, self->device);
+  if (!idx || ct__conv_result(op, NULL, self->ndim, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) {
+    ct_release(idx);
+    return NULL;
+  }
+  if (acc && acc->numel) {
+    x = ct__pool_operand(op, self);
+    if (!x) st = ct_last_error();
+    else if (x->dtype == CT_F32) ct__maxpool_f32(&g, (const float *)ct_data_ptr(x), (float *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(idx));
+    else ct__maxpool_f64(&g, (const double *)ct_data_ptr(x), (double *)ct_data_ptr(acc), (int64_t *)ct_data_ptr(idx));
+    ct_release(x);
+  }
+  if (ct__conv_finish(st, NULL, res, acc, &res) != CT_OK) {
+    ct_release(idx);
+    return NULL;
+  }
+  if (indices) *indices = idx;
+  else ct_release(idx);
+  return res;
+}
+#endif
+/* checks of max_pool2d_with_indices_backward / max_pool2d_double_backward: the pool's output shape */
+static ct_status ct__max_pool2d_bw_setup(const char *op, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
+                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                         ct__pool_geom *g) {
+  int64_t shape[4];
+  char b1[160], b2[160], b3[160];
+  if (ct__pool_setup(op, self, kernel_size, stride, padding, dilation, ceil_mode, g, shape) != CT_OK ||
+      ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
+    return ct_last_error();
+  if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim) != 0 || !ct_same_shape(gy, indices))
+    return ct_fail(CT_ERR_SHAPE, op, "expected grad_output and indices of the pool's output size %s, got %s and %s",
+                   ct_shape_format(self->ndim, shape, b1, sizeof b1), ct_shape_format(gy->ndim, gy->sizes, b2, sizeof b2),
+                   ct_shape_format(indices->ndim, indices->sizes, b3, sizeof b3));
+  if (indices->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "expected indices of dtype int64, got %s", ct_dtype_name((ct_dtype)indices->dtype));
+  if (gy != indices && gy->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
+                   ct_dtype_name((ct_dtype)gy->dtype));
+  if (!ct__same_device(op, gy, self) || !ct__same_device(op, indices, self)) return ct_last_error();
+  return CT_OK;
+}
+/* indices within [0, H*W): checked before any write */
+static ct_status ct__max_pool2d_check_indices(const char *op, const ct_tensor *idx, int64_t plane) {
+  const int64_t *p = (const int64_t *)ct_data_ptr(idx);
+  int64_t i;
+  for (i = 0; i < idx->numel; i++)
+    if (p[i] < 0 || p[i] >= plane)
+      return ct_fail(CT_ERR_INDEX, op, "index %lld out of range for a plane of %lld elements", (long long)p[i], (long long)plane);
+  return CT_OK;
+}
+/* scatter (backward: result shaped like self) or gather (double backward: result shaped like indices) */
+static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tensor *self, ct_tensor *indices, ct_int_list kernel_size,
+                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, int scatter) {
+  ct__pool_geom g;
+  ct_tensor *res, *acc, *s = NULL, *idx = NULL;
+  memset(&g, 0, sizeof g);
+  ct_status st = CT_OK;
+  const ct_tensor *like = scatter ? self : indices;
+  if (ct__max_pool2d_bw_setup(op, self, scatter ? src : indices, indices, kernel_size, stride, padding, dilation, ceil_mode, &g) != CT_OK)
+    return NULL;
+  if (!scatter && src->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected input_grad of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
+                   ct_dtype_name((ct_dtype)src->dtype)),
+           (ct_tensor *)NULL;
+  if (!scatter && (!ct_same_shape(src, self) || !ct__same_device(op, src, self))) {
+    char b1[160], b2[160];
+    return ct_fail(CT_ERR_SHAPE, op, "expected grad of the input's size %s, got %s", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
+                   ct_shape_format(src->ndim, src->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  }
+  if (ct__conv_result(op, NULL, like->ndim, like->sizes, (ct_dtype)src->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    s = ct__pool_operand(op, src);
+    idx = s ? (ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, CT_I64)) : NULL;
+    if (!idx || (st = ct__max_pool2d_check_indices(op, idx, g.H * g.W)) != CT_OK) {
+      st = ct_last_error();
+    } else {
+      int64_t out_plane = g.OH * g.OW, in_plane = g.H * g.W;
+      if (scatter) st = ct__k_fill_(0, acc, ct_int(0));
+      if (st == CT_OK && acc->dtype == CT_F32)
+        ct__maxpool_bw_f32(g.B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (float *)ct_data_ptr(scatter ? acc : s),
+                           (float *)ct_data_ptr(scatter ? s : acc), scatter);
+      else if (st == CT_OK)
+        ct__maxpool_bw_f64(g.B, in_plane, out_plane, (const int64_t *)ct_data_ptr(idx), (double *)ct_data_ptr(scatter ? acc : s),
+                           (double *)ct_data_ptr(scatter ? s : acc), scatter);
+    }
+    ct_release(s), ct_release(idx);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+
+#if 0 /* PENDING int? */
+/* ---- avg_pool2d and its backward ---- */
+static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size, ct_int_list stride,
+                                      ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct__pool_geom g;
+  int64_t shape[4];
+  ct_int_list nodil;
+  ct_tensor *res, *acc, *x = NULL;
+  ct_status st = CT_OK;
+  nodil.data = NULL, nodil.n = -1;
+  if (ct__pool_setup("avg_pool2d", self, kernel_size, stride, padding, nodil, ceil_mode, &g, shape) != CT_OK ||
+      ct__pool_dtype("avg_pool2d", (ct_dtype)self->dtype, 1) != CT_OK)
+    return NULL;
+  if (divisor_override == 0) return ct_fail(CT_ERR_INVALID, op, "divisor must be not zero"), (ct_tensor *)NULL;
+  g.count_include_pad = count_include_pad;
+  g.divisor = divisor_override;
+  if (gy) {
+    char b1[160], b2[160];
+    if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim) != 0)
+      return ct_fail(CT_ERR_SHAPE, op, "expected grad_output of the pool's output size %s, got %s", ct_shape_format(self->ndim, shape, b1, sizeof b1),
+                     ct_shape_format(gy->ndim, gy->sizes, b2, sizeof b2)),
+             (ct_tensor *)NULL;
+    if (gy->dtype != self->dtype)
+      return ct_fail(CT_ERR_DTYPE, op, "expected grad_output of dtype %s, got %s", ct_dtype_name((ct_dtype)self->dtype),
+                     ct_dtype_name((ct_dtype)gy->dtype)),
+             (ct_tensor *)NULL;
+    if (!ct__same_device(op, gy, self)) return NULL;
+  }
+  if (ct__conv_result(op, NULL, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK)
+    return NULL;
+  if (acc && acc->numel) {
+    x = ct__pool_operand(op, gy ? gy : self);
+    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK)) {
+      st = ct_last_error();
+    } else {
+      void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
+      if (x->dtype == CT_F32) ct__avgpool_f32(&g, (float *)in, (float *)out, gy != NULL);
+      else if (x->dtype == CT_F64) ct__avgpool_f64(&g, (double *)in, (double *)out, gy != NULL);
+      else ct__avgpool_i64(&g, (int64_t *)in, (int64_t *)out, gy != NULL);
+    }
+    ct_release(x);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+
+#endif
+static ct_tensor *ct__k_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                                        ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                                        ct_tensor *indices) {
+  (void)ks;
+  return ct__max_pool2d_bw_impl("max_pool2d_with_indices_backward", grad_output, self, indices, kernel_size, stride, padding,
+                                dilation, ceil_mode, 1);
+}
+static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list kernel_size,
+                                                   ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
+                                                   ct_tensor *indices) {
+  (void)ks;
+  return ct__max_pool2d_bw_impl("max_pool2d_double_backward", grad, self, indices, kernel_size, stride, padding, dilation,
+                                ceil_mode, 0);
+}
+
+/* ---- adaptive_avg_pool2d ---- */
+static ct_status ct__adaptive_setup(const char *op, const ct_tensor *self, ct_int_list output_size, ct__pool_geom *g) {
+  char buf[160];
+  int i;
+  if (output_size.n != 2) return ct_fail(CT_ERR_INVALID, op, "adaptive_avg_pool2d: output_size must be 2");
+  if (output_size.data[0] < 0 || output_size.data[1] < 0)
+    return ct_fail(CT_ERR_INVALID, op, "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {%lld, %lld}",
+                   (long long)output_size.data[0], (long long)output_size.data[1]);
+  if (self->ndim != 3 && self->ndim != 4)
+    return ct_fail(CT_ERR_RANK, op, "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s",
+                   ct_shape_format(self->ndim, self->sizes, buf, sizeof buf));
+  for (i = 1; i < self->ndim; i++)
+    if (self->sizes[i] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, but input has "
+                     "sizes %s with dimension %d being empty", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf), i);
+  if (ct__pool_dtype("adaptive_avg_pool2d", (ct_dtype)self->dtype, 0) != CT_OK) return ct_last_error();
+  memset(g, 0, sizeof *g);
+  g->H = self->sizes[self->ndim - 2], g->W = self->sizes[self->ndim - 1];
+  g->B = self->ndim == 4 ? self->sizes[0] * self->sizes[1] : self->sizes[0];
+  g->OH = output_size.data[0], g->OW = output_size.data[1];
+  return CT_OK;
+}
+static ct_tensor *ct__adaptive_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list output_size) {
+  ct__pool_geom g;
+  int64_t shape[4];
+  ct_tensor *res, *acc, *x = NULL;
+  ct_status st = CT_OK;
+  if (ct__adaptive_setup(op, self, output_size, &g) != CT_OK) return NULL;
+  ct__pool_shape(self, g.OH, g.OW, shape);
+  if (gy) {
+    char b1[160], b2[160];
+    if (gy->ndim != self->ndim || memcmp(gy->sizes, shape, sizeof(int64_t) * (size_t)self->ndim - 2 * sizeof(int64_t)) != 0 ||
+        gy->dtype != self->dtype || !ct__same_device(op, gy, self))
+      return ct_fail(CT_ERR_SHAPE, op, "grad_output %s (%s) does not match self %s (%s)", ct_shape_format(gy->ndim, gy->sizes, b1, sizeof b1),
+                     ct_dtype_name((ct_dtype)gy->dtype), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
+                     ct_dtype_name((ct_dtype)self->dtype)),
+             (ct_tensor *)NULL;
+  }
+  if (ct__conv_result(op, NULL, self->ndim, gy ? self->sizes : shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK)
+    return NULL;
+  if (acc && acc->numel) {
+    x = ct__pool_operand(op, gy ? gy : self);
+    if (!x || (gy && (st = ct__k_fill_(0, acc, ct_int(0))) != CT_OK)) {
+      st = ct_last_error();
+    } else if (g.OH > 0 && g.OW > 0) {
+      void *in = ct_data_ptr(gy ? acc : x), *out = ct_data_ptr(gy ? x : acc);
+      if (x->dtype == CT_F32) ct__adaptive_f32(&g, (float *)in, (float *)out, gy != NULL);
+      else ct__adaptive_f64(&g, (double *)in, (double *)out, gy != NULL);
+    }
+    ct_release(x);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_tensor *ct__k_adaptive_avg_pool2d_(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  (void)ks;
+  return ct__adaptive_impl("_adaptive_avg_pool2d", self, NULL, output_size);
+}
+static ct_tensor *ct__k_adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
+  int64_t os[2];
+  ct_int_list l;
+  (void)ks;
+  if (grad_output->ndim < 2) return ct_fail(CT_ERR_RANK, "_adaptive_avg_pool2d_backward", "grad_output must be 3D or 4D"), (ct_tensor *)NULL;
+  os[0] = grad_output->sizes[grad_output->ndim - 2], os[1] = grad_output->sizes[grad_output->ndim - 1];
+  l.data = os, l.n = 2;
+  return ct__adaptive_impl("_adaptive_avg_pool2d_backward", self, grad_output, l);
+}
+/* adaptive_avg_pool2d (CompositeImplicitAutograd, as PyTorch): _adaptive_avg_pool2d */
+static ct_tensor *ct__k_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
+  ct__pool_geom g;
+  (void)ks;
+  if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return NULL;
+  return ct_adaptive_avg_pool2d_impl(self, 2, output_size.data);
+}
+/* derivative of _adaptive_avg_pool2d_backward wrt grad_output: pool grad to grad_output's size */
+static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
+  if (!grad) return NULL;
+  return ct_adaptive_avg_pool2d_impl(grad, 2, to->sizes + to->ndim - 2);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_CONV_IMPL */
