@@ -234,3 +234,33 @@ TEST(conv_errors) {
     CHECK_ERR(ct_conv2d_padding(x, w4, NULL, CV_L(1), NULL, CV_L(1), 1), CT_ERR_NULL, "padding");
   }
 }
+
+/* ---- pooling ---- */
+TEST(conv_pool_opcheck) {
+  CT_SCOPE {
+    ct_tensor *x = cv_rand(CT_DIMS(2, 2, 5, 4), CT_F32, 31), *gy = cv_rand(CT_DIMS(2, 2, 2, 3), CT_F32, 32);
+    ct_tensor *idx = ct_zeros(4, (const int64_t[]){2, 2, 2, 2}, CT_I64), *g2 = cv_rand(CT_DIMS(2, 2, 2, 2), CT_F32, 33);
+    int64_t k;
+    cv_pool_n = 0;
+    for (k = 0; k < idx->numel; k++) ct_set(idx, k, (double)((k * 7) % 20));
+    CV_CHECK(1, "_adaptive_avg_pool2d", ct_value_tensor(x), CV_V(2, 3));
+    CV_CHECK(1, "_adaptive_avg_pool2d_backward", ct_value_tensor(gy), ct_value_tensor(x));
+    CV_CHECK(1, "adaptive_avg_pool2d", ct_value_tensor(x), CV_V(3, 3));
+    CV_CHECK(1, "max_pool2d_with_indices_backward", ct_value_tensor(g2), ct_value_tensor(x), CV_V(2), CV_V(2), CV_V(0), CV_V(1),
+             ct_value_bool(false), ct_value_tensor(idx));
+    CV_CHECK(1, "max_pool2d_double_backward", ct_value_tensor(x), ct_value_tensor(x), CV_V(2), CV_V(2), CV_V(0), CV_V(1),
+             ct_value_bool(false), ct_value_tensor(idx));
+  }
+}
+
+TEST(conv_pool_errors) {
+  CT_SCOPE {
+    ct_tensor *x = cv_rand(CT_DIMS(2, 3, 7, 6), CT_F32, 41);
+    CHECK_ERR(ct_adaptive_avg_pool2d(x, CV_L(3)), CT_ERR_INVALID, "adaptive_avg_pool2d: output_size must be 2");
+    CHECK_ERR(ct_adaptive_avg_pool2d(x, CV_L(-1, 3)), CT_ERR_INVALID,
+              "elements of output_size must be greater than or equal to 0 but received {-1, 3}");
+    CHECK_ERR(ct_adaptive_avg_pool2d(cv_rand(CT_DIMS(3, 6), CT_F32, 1), CV_L(3, 3)), CT_ERR_RANK,
+              "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [3, 6]");
+    CHECK_ERR(ct_adaptive_avg_pool2d(ct_to_dtype(x, CT_I64), CV_L(3, 3)), CT_ERR_DTYPE, "\"adaptive_avg_pool2d\" not implemented for 'Long'");
+  }
+}
