@@ -551,7 +551,8 @@ typedef enum ct_type {
   CT_TYPE_SCALAR_TYPE,
   CT_TYPE_INT_LIST,
   CT_TYPE_TENSOR_LIST,
-  CT_TYPE_STR
+  CT_TYPE_STR,
+  CT_TYPE_GENERATOR
 } ct_type;
 
 typedef struct ct_arg {
@@ -789,6 +790,13 @@ typedef struct ct_tensor_list {
   int64_t n;
 } ct_tensor_list;
 
+/* Random-number generators (ctorch/ops/random.h); ops take `Generator?`. */
+typedef struct ct_generator ct_generator;
+
+/* `int?` arguments are int64_t with this value for None; `float?` ones are
+ * double with NaN for None. */
+#define CT_INT_NONE INT64_MIN
+
 typedef enum ct_value_tag {
   CT_VALUE_NONE = 0,
   CT_VALUE_TENSOR,
@@ -799,7 +807,8 @@ typedef enum ct_value_tag {
   CT_VALUE_DTYPE,
   CT_VALUE_INT_LIST,
   CT_VALUE_TENSOR_LIST,
-  CT_VALUE_STRING
+  CT_VALUE_STRING,
+  CT_VALUE_GENERATOR
 } ct_value_tag;
 
 /* One tagged value (PyTorch's IValue). Argument tensors and lists are
@@ -818,6 +827,7 @@ typedef struct ct_value {
     ct_int_list ints;
     ct_tensor_list tensors;
     const char *str;
+    ct_generator *gen;
   } v;
 } ct_value;
 
@@ -831,6 +841,10 @@ CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
 CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
 CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
+CTDEF ct_value ct_value_generator(ct_generator *g); /* NULL becomes None */
+/* Releases what an owned value holds (a popped result: a tensor, or a
+ * Tensor[] result's tensors and array) and makes it None. */
+CTDEF void ct_value_release(ct_value *v);
 
 typedef struct ct_stack {
   ct_value *items;
@@ -1673,12 +1687,14 @@ CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_sc
 /* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
 /* gelu(Tensor self, *, str approximate='none') -> Tensor
- * self * Phi(self) (approximate "none" or NULL, with erf) or its tanh approximation ("tanh") */
-CTDEF ct_tensor *ct_gelu(ct_tensor *self, const char *approximate);
+ * self * Phi(self) (approximate "none" or NULL, with erf) or its tanh approximation ("tanh"); ct_gelu_ex takes approximate */
+CTDEF ct_tensor *ct_gelu(ct_tensor *self);
+CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate);
 /* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
-CTDEF ct_status ct_gelu_(ct_tensor *self, const char *approximate);
+CTDEF ct_status ct_gelu_(ct_tensor *self);
+CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate);
 /* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_gelu_out(ct_tensor *self, const char *approximate);
+CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self);
 CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate);
 /* _gelu_int(Tensor self, int approximate) -> Tensor
  * gelu's kernel, approximate 0 ("none") or 1 ("tanh"): the derivative cannot save a str yet */
@@ -1739,13 +1755,13 @@ CTDEF ct_tensor *ct_trunc(ct_tensor *self);
 CTDEF ct_status ct_trunc_(ct_tensor *self);
 /* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self);
-/* nan_to_num(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor
- * NaN -> nan (0), +inf -> posinf, -inf -> neginf (None: the dtype's largest finite values); PyTorch types them float? */
-CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf);
-/* nan_to_num_(Tensor(a!) self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor(a!) */
-CTDEF ct_status ct_nan_to_num_(ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf);
-/* nan_to_num.out(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf);
+/* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+ * NaN -> nan (0), +inf -> posinf, -inf -> neginf (None, NaN in C: the dtype's largest finite values) */
+CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf);
+/* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
+CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
+/* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -2574,6 +2590,7 @@ static int ct__parse_type(ct__parser *ps, ct_arg *a) {
   else if (!strcmp(word, "Scalar")) a->type = CT_TYPE_SCALAR;
   else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
   else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
+  else if (!strcmp(word, "Generator")) a->type = CT_TYPE_GENERATOR;
   else {
     ps->err = "unknown type";
     ps->p -= strlen(word);
@@ -2632,7 +2649,8 @@ static const char *ct__type_code(const ct_arg *a) {
   case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
   case CT_TYPE_INT_LIST: return "I";    /* ct_int_list; None is data NULL, n -1 */
   case CT_TYPE_TENSOR_LIST: return "L";
-  case CT_TYPE_STR: return "s";
+  case CT_TYPE_STR: return a->optional ? "s?" : "s";
+  case CT_TYPE_GENERATOR: return "G"; /* ct_generator *, NULL for the default */
   }
   return "?";
 }
@@ -3779,6 +3797,21 @@ CTDEF ct_value ct_value_string(const char *s) {
   return v;
 }
 
+CTDEF ct_value ct_value_generator(ct_generator *g) {
+  ct_value v = ct__value(g ? CT_VALUE_GENERATOR : CT_VALUE_NONE);
+  v.v.gen = g;
+  return v;
+}
+CTDEF void ct_value_release(ct_value *v) {
+  if (!v || !v->owned) return;
+  if (v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+  if (v->tag == CT_VALUE_TENSOR_LIST) {
+    int64_t i;
+    for (i = 0; i < v->v.tensors.n; i++) ct_release(v->v.tensors.data[i]);
+    CT_FREE((void *)v->v.tensors.data);
+  }
+  *v = ct_value_none();
+}
 CTDEF void ct_stack_init(ct_stack *s, ct_value *buf, int cap) {
   s->items = buf;
   s->size = 0;
@@ -3807,8 +3840,7 @@ CTDEF ct_value ct_stack_pop(ct_stack *s) {
 CTDEF void ct_stack_drop(ct_stack *s, int n) {
   if (!s) return;
   while (n-- > 0 && s->size > 0) {
-    ct_value *v = &s->items[--s->size];
-    if (v->owned && v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+    ct_value_release(&s->items[--s->size]);
   }
 }
 CTDEF void ct_stack_free(ct_stack *s) {
@@ -3832,8 +3864,12 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
     ct_value *v = &a[i];
     int ok = 0;
     if (v->tag == CT_VALUE_NONE) {
-      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR;
+      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR;
+      /* None as the typed forms read it */
       if (ok && s->type == CT_TYPE_SCALAR_TYPE) v->v.dtype = CT_DTYPE_NONE;
+      if (ok && s->type == CT_TYPE_INT) v->v.i = CT_INT_NONE;
+      if (ok && s->type == CT_TYPE_FLOAT) v->v.d = (double)NAN;
+      if (ok && (s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR)) v->v.str = NULL, v->v.gen = NULL;
       if (ok && s->type == CT_TYPE_INT_LIST) v->v.ints.data = NULL, v->v.ints.n = -1;
       if (ok && s->type == CT_TYPE_SCALAR) v->v.scalar.kind = CT_SCALAR_NONE;
     } else {
@@ -3857,6 +3893,7 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
         break;
       case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
+      case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;
       }
     }
     if (!ok)
@@ -4271,10 +4308,10 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
 }
 
 /* A typed frontend reaching a boxed-only kernel: box, call, unbox. The
- * values are the op's arguments; the single result is returned as a tensor
- * reference (for functional ops) or NULL. */
+ * values are the op's arguments; the op's nres tensor results are returned
+ * as references in results[] (nres 0 for in-place / out= ops). */
 static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n,
-                                       ct_tensor **result) {
+                                       int nres, ct_tensor **results) {
   ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
   ct_stack s;
   ct_status st;
@@ -4283,10 +4320,10 @@ static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_k
   for (i = 0; i < n; i++) s.items[s.size++] = args[i];
   st = ct__check_args(op, s.items, n);
   if (st == CT_OK) st = ct__run_boxed(op, k, ks, &s);
-  if (st == CT_OK && result) {
+  for (i = nres - 1; st == CT_OK && i >= 0; i--) {
     ct_value v = ct_stack_pop(&s);
-    *result = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
-    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(*result);
+    results[i] = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
+    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(results[i]);
   }
   ct_stack_free(&s);
   return st;
@@ -6183,11 +6220,35 @@ static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
 /* A typed frontend reaching a boxed-only kernel. */
 static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
   ct_tensor *r = NULL;
-  ct__call_boxed_kernel(op, k, ks, v, n, &r);
+  ct__call_boxed_kernel(op, k, ks, v, n, 1, &r);
   return r;
 }
 static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
-  return ct__call_boxed_kernel(op, k, ks, v, n, NULL);
+  return ct__call_boxed_kernel(op, k, ks, v, n, 0, NULL);
+}
+/* ... for ops returning several tensors: the first is returned, the others
+ * go to *extra[i] (NULL: released). */
+static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n, int nres,
+                                   ct_tensor **const *extra) {
+  ct_tensor *r[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
+  int i;
+  if (ct__call_boxed_kernel(op, k, ks, v, n, nres, r) != CT_OK) return NULL;
+  for (i = 1; i < nres; i++) *extra[i - 1] = r[i];
+  return r[0];
+}
+/* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
+static inline int64_t ct__finish_list(const ct_op *op) {
+  return ct_fail(CT_ERR_UNSUPPORTED, op->full_name, "a boxed kernel for an op returning Tensor[] is not supported"), -1;
+}
+/* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
+static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
+  ct_value v = ct_value_tensor_list(items, n);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_value_release(&v);
+    return ct_last_error();
+  }
+  return CT_OK;
 }
 static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
 static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
@@ -6699,17 +6760,15 @@ CT__UNARY_PARAM_KERNELS(round_decimals, round_dec, CT__UNARY_COMMA int64_t decim
 CT__UNARY_PARAM_INPLACE(round_decimals, round_dec, CT__UNARY_COMMA int64_t decimals, CT__UNARY_COMMA decimals)
 
 /* nan_to_num: None replaces NaN by 0 and +-inf by the dtype's largest finite values */
-static ct_status ct__unary_p_nan_to_num(ct__unary_params *p, ct_tensor *self, ct_scalar nan, ct_scalar posinf,
-                                       ct_scalar neginf) {
+static ct_status ct__unary_p_nan_to_num(ct__unary_params *p, ct_tensor *self, double nan, double posinf, double neginf) {
   (void)self;
   *p = ct__unary_noparams();
-  p->has_a = nan.kind != CT_SCALAR_NONE, p->a = ct_scalar_to_double(nan);
-  p->has_b = posinf.kind != CT_SCALAR_NONE, p->b = ct_scalar_to_double(posinf);
-  p->has_c = neginf.kind != CT_SCALAR_NONE, p->c = ct_scalar_to_double(neginf);
+  p->has_a = nan == nan, p->a = nan; /* float? None arrives as NaN */
+  p->has_b = posinf == posinf, p->b = posinf;
+  p->has_c = neginf == neginf, p->c = neginf;
   return CT_OK;
 }
-#define CT__UNARY_NTN_PARAMS \
-  CT__UNARY_COMMA ct_scalar nan CT__UNARY_COMMA ct_scalar posinf CT__UNARY_COMMA ct_scalar neginf
+#define CT__UNARY_NTN_PARAMS CT__UNARY_COMMA double nan CT__UNARY_COMMA double posinf CT__UNARY_COMMA double neginf
 #define CT__UNARY_NTN_ARGS CT__UNARY_COMMA nan CT__UNARY_COMMA posinf CT__UNARY_COMMA neginf
 CT__UNARY_PARAM_INPLACE(nan_to_num, nan_to_num, CT__UNARY_NTN_PARAMS, CT__UNARY_NTN_ARGS)
 static ct_tensor *ct__k_nan_to_num(ct_keyset ks, ct_tensor *self CT__UNARY_NTN_PARAMS) {
@@ -6790,7 +6849,7 @@ static ct_tensor *ct__unary_mish_backward(ct_tensor *grad, ct_tensor *self) {
 }
 /* grad where self is finite, else 0: self - self is NaN exactly where it is not */
 static ct_tensor *ct__unary_nan_to_num_backward(ct_tensor *grad, ct_tensor *self) {
-  ct_tensor *nonfinite = ct_nan_to_num(ct_sub(self, self), ct_float(1), ct_float(1), ct_float(1));
+  ct_tensor *nonfinite = ct_nan_to_num(ct_sub(self, self), 1.0, 1.0, 1.0);
   return ct_mul(grad, ct__unary_one_minus(nonfinite));
 }
 
@@ -7023,7 +7082,7 @@ static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.add_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -7081,7 +7140,7 @@ static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.add_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -7119,7 +7178,7 @@ static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.sub_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -7177,7 +7236,7 @@ static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.sub_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -7215,7 +7274,7 @@ static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.mul_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -7270,7 +7329,7 @@ static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.mul_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
@@ -7306,7 +7365,7 @@ static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.div_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -7361,7 +7420,7 @@ static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.div_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
@@ -7397,7 +7456,7 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
   const ct_op *op = ct__op.threshold_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, grad_output, self, threshold);
@@ -7416,7 +7475,7 @@ static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype
   const ct_op *op = ct__op.sum;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -7434,7 +7493,7 @@ static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct
   const ct_op *op = ct__op.sum_dim_IntList;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -7475,7 +7534,7 @@ static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
   const ct_op *op = ct__op.mean;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -7493,7 +7552,7 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
   const ct_op *op = ct__op.mean_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -7513,7 +7572,7 @@ static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
   const ct_op *op = ct__op.mm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
@@ -7550,7 +7609,7 @@ static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *
   const ct_op *op = ct__op.matmul;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -7605,7 +7664,7 @@ static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.clone;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7622,7 +7681,7 @@ static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.contiguous;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7639,7 +7698,7 @@ static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
   const ct_op *op = ct__op._to_copy;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -7657,7 +7716,7 @@ static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype 
   const ct_op *op = ct__op.to_dtype;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -7675,7 +7734,7 @@ static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list s
   const ct_op *op = ct__op.view;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
@@ -7693,7 +7752,7 @@ static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.reshape;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, shape);
@@ -7711,7 +7770,7 @@ static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int6
   const ct_op *op = ct__op.transpose_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim0, dim1);
@@ -7730,7 +7789,7 @@ static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.t;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7747,7 +7806,7 @@ static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.permute;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
@@ -7765,7 +7824,7 @@ static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list
   const ct_op *op = ct__op.expand;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, size, implicit);
@@ -7784,7 +7843,7 @@ static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_in
   const ct_op *op = ct__op.broadcast_to;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
@@ -7802,7 +7861,7 @@ static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
   const ct_op *op = ct__op.unsqueeze;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
@@ -7820,7 +7879,7 @@ static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.squeeze;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7837,7 +7896,7 @@ static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.squeeze_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
@@ -7855,7 +7914,7 @@ static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.flatten_using_ints;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, start_dim, end_dim);
@@ -7874,7 +7933,7 @@ static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t
   const ct_op *op = ct__op.select_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim, index);
@@ -7893,7 +7952,7 @@ static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_out
   const ct_op *op = ct__op.select_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, index);
@@ -7913,7 +7972,7 @@ static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   const ct_op *op = ct__op.slice_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, end, step);
@@ -7934,7 +7993,7 @@ static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_outp
   const ct_op *op = ct__op.slice_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, start, end, step);
@@ -7956,7 +8015,7 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
   const ct_op *op = ct__op.narrow;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, length);
@@ -7976,7 +8035,7 @@ static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
   const ct_op *op = ct__op.as_strided;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, self, size, stride, storage_offset);
@@ -7996,7 +8055,7 @@ static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.alias;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8013,7 +8072,7 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.detach;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8030,7 +8089,7 @@ static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.neg;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8082,7 +8141,7 @@ static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.abs;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8134,7 +8193,7 @@ static ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.sign;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8186,7 +8245,7 @@ static ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.square;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8238,7 +8297,7 @@ static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.exp;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8290,7 +8349,7 @@ static ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.exp2;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8342,7 +8401,7 @@ static ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.log;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8394,7 +8453,7 @@ static ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.log2;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8446,7 +8505,7 @@ static ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.log1p;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8498,7 +8557,7 @@ static ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.expm1;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8550,7 +8609,7 @@ static ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.sqrt;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8602,7 +8661,7 @@ static ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.rsqrt;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8654,7 +8713,7 @@ static ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.reciprocal;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8706,7 +8765,7 @@ static ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.sin;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8758,7 +8817,7 @@ static ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.cos;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8810,7 +8869,7 @@ static ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.tan;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8862,7 +8921,7 @@ static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.tanh;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8914,7 +8973,7 @@ static ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.erf;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8966,7 +9025,7 @@ static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.sigmoid;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9018,7 +9077,7 @@ static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.relu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9070,7 +9129,7 @@ static ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar
   const ct_op *op = ct__op.hardtanh;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
@@ -9128,7 +9187,7 @@ static ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.relu6;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9162,7 +9221,7 @@ static ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.leaky_relu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
@@ -9217,7 +9276,7 @@ static ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alph
   const ct_op *op = ct__op.elu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
@@ -9278,7 +9337,7 @@ static ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *a
   const ct_op *op = ct__op.gelu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
@@ -9333,7 +9392,7 @@ static ct_tensor *ct__dispatch__gelu_int(ct_keyset ks, ct_tensor *self, int64_t 
   const ct_op *op = ct__op._gelu_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
@@ -9388,7 +9447,7 @@ static ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.silu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9440,7 +9499,7 @@ static ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar
   const ct_op *op = ct__op.softplus;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, beta, threshold);
@@ -9479,7 +9538,7 @@ static ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.mish;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9531,7 +9590,7 @@ static ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.floor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9583,7 +9642,7 @@ static ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.ceil;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9635,7 +9694,7 @@ static ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.round;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9687,7 +9746,7 @@ static ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int
   const ct_op *op = ct__op.round_decimals;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
@@ -9742,7 +9801,7 @@ static ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.trunc;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9789,61 +9848,61 @@ static ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor
   ct__tls.depth--;
   return r;
 }
-/* nan_to_num(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor */
-static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+/* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
+static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   const ct_op *op = ct__op.nan_to_num;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, nan, posinf, neginf);
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
   } else {
     ct_value v[4];
     v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(nan);
-    v[2] = ct_value_scalar(posinf);
-    v[3] = ct_value_scalar(neginf);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
     r = ct__finish_new(op, k, ks, v, 4);
   }
   ct__tls.depth--;
   return r;
 }
-/* nan_to_num_(Tensor(a!) self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor(a!) */
-static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+/* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
+static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   const ct_op *op = ct__op.nan_to_num_;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_status r;
   if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, nan, posinf, neginf);
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
   } else {
     ct_value v[4];
     v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(nan);
-    v[2] = ct_value_scalar(posinf);
-    v[3] = ct_value_scalar(neginf);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
     r = ct__finish_mut(op, k, ks, v, 4);
   }
   ct__tls.depth--;
   return r;
 }
-/* nan_to_num.out(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf, ct_tensor *out) {
+/* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
   const ct_op *op = ct__op.nan_to_num_out;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_status r;
   if (CT_UNLIKELY(!k)) return ct_last_error();
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, nan, posinf, neginf, out);
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, self, nan, posinf, neginf, out);
   } else {
     ct_value v[5];
     v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(nan);
-    v[2] = ct_value_scalar(posinf);
-    v[3] = ct_value_scalar(neginf);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
     v[4] = ct_value_tensor(out);
     r = ct__finish_mut(op, k, ks, v, 5);
   }
@@ -10820,17 +10879,23 @@ CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_
   keys |= out->keys;
   return ct__dispatch_elu_out(ct__call_keys(keys), self, alpha, scale, input_scale, out);
 }
-CTDEF ct_tensor *ct_gelu(ct_tensor *self, const char *approximate) {
+CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_gelu(ct__call_keys(keys), self, approximate));
 }
-CTDEF ct_status ct_gelu_(ct_tensor *self, const char *approximate) {
+CTDEF ct_tensor *ct_gelu(ct_tensor *self) {
+  return ct_gelu_ex(self, "none");
+}
+CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("gelu_", "self"), ct_last_error();
   keys |= self->keys;
   return ct__dispatch_gelu_(ct__call_keys(keys), self, approximate);
+}
+CTDEF ct_status ct_gelu_(ct_tensor *self) {
+  return ct_gelu_ex_(self, "none");
 }
 CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate) {
   ct_keyset keys = 0;
@@ -10840,8 +10905,8 @@ CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *appr
   keys |= out->keys;
   return ct__dispatch_gelu_out(ct__call_keys(keys), self, approximate, out);
 }
-CTDEF ct_status ct_gelu_out(ct_tensor *self, const char *approximate) {
-  return ct_gelu_out_ex(NULL, self, approximate);
+CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
+  return ct_gelu_out_ex(out, self, "none");
 }
 CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate) {
   ct_keyset keys = 0;
@@ -11017,19 +11082,19 @@ CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
   keys |= out->keys;
   return ct__dispatch_trunc_out(ct__call_keys(keys), self, out);
 }
-CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_nan_to_num(ct__call_keys(keys), self, nan, posinf, neginf));
 }
-CTDEF ct_status ct_nan_to_num_(ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num_", "self"), ct_last_error();
   keys |= self->keys;
   return ct__dispatch_nan_to_num_(ct__call_keys(keys), self, nan, posinf, neginf);
 }
-CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num.out", "self"), ct_last_error();
   keys |= self->keys;
@@ -15699,7 +15764,7 @@ static ct_status ct__autograd_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor
   return r;
 }
 
-/* ---- nan_to_num(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor ---- */
+/* ---- nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor ---- */
 typedef struct ct__node_nan_to_num {
   ct_node base;
   ct__saved self;
@@ -15722,7 +15787,7 @@ static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads,
 }
 static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backward_nan_to_num, ct__release_nan_to_num};
 
-static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num *n = NULL;
   ct_keyset excluded;
   ct_tensor *r;
@@ -15742,7 +15807,7 @@ static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, ct_scal
   return r;
 }
 
-/* ---- nan_to_num_(Tensor(a!) self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor(a!) ---- */
+/* ---- nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) ---- */
 typedef struct ct__node_nan_to_num_ {
   ct_node base;
   ct__saved self;
@@ -15765,7 +15830,7 @@ static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads
 }
 static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backward_nan_to_num_, ct__release_nan_to_num_};
 
-static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num_ *n = NULL;
   ct_keyset excluded;
   ct_status r;
@@ -15786,8 +15851,8 @@ static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, ct_scal
   return r;
 }
 
-/* ---- nan_to_num.out(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf, ct_tensor *out) {
+/* ---- nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nan_to_num.out");
@@ -16183,34 +16248,34 @@ static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,S?,S?,S?->T */
-static ct_status ct__adapt_TSoSoSo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,f?,f?,f?->T */
+static ct_status ct__adapt_Tfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
   ct_tensor *r;
   (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
-/* Tw,S?,S?,S?->Tw */
-static ct_status ct__adapt_TwSoSoSo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* Tw,f?,f?,f?->Tw */
+static ct_status ct__adapt_Twfofofo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
   ct_tensor *w = a[0].v.tensor;
   ct_status r;
   (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   ct_stack_drop(s, 4);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,S?,S?,S?,Tw->Tw */
-static ct_status ct__adapt_TSoSoSoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
   ct_tensor *w = a[4].v.tensor;
   ct_status r;
   (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d, ct__unbox_tensor(&a[4]));
   ct_stack_drop(s, 5);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
@@ -16256,9 +16321,9 @@ static const struct {
     {"T,s,Tw->Tw", ct__adapt_TsTw_Tw},
     {"Tw,i->Tw", ct__adapt_Twi_Tw},
     {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
-    {"T,S?,S?,S?->T", ct__adapt_TSoSoSo_T},
-    {"Tw,S?,S?,S?->Tw", ct__adapt_TwSoSoSo_Tw},
-    {"T,S?,S?,S?,Tw->Tw", ct__adapt_TSoSoSoTw_Tw},
+    {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
+    {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
+    {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -16826,11 +16891,11 @@ static ct_status ct__frontend_elu_out(const ct_value *a, ct_tensor **r) {
   return st;
 }
 static ct_status ct__frontend_gelu(const ct_value *a, ct_tensor **r) {
-  *r = ct_gelu(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = ct_gelu_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_gelu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gelu_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_status st = ct_gelu_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
@@ -16961,16 +17026,16 @@ static ct_status ct__frontend_trunc_out(const ct_value *a, ct_tensor **r) {
   return st;
 }
 static ct_status ct__frontend_nan_to_num(const ct_value *a, ct_tensor **r) {
-  *r = ct_nan_to_num(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  *r = ct_nan_to_num(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_nan_to_num_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nan_to_num_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_status st = ct_nan_to_num_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
 static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nan_to_num_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_status st = ct_nan_to_num_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
@@ -17135,9 +17200,9 @@ static const struct {
     {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc},
     {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_},
     {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out},
-    {&ct__op.nan_to_num, "nan_to_num(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor", ct__frontend_nan_to_num},
-    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
-    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
+    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
+    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
+    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -17825,10 +17890,11 @@ CTDEF ct_tensor *ct_call_op(const ct_op *op, int nargs, const ct_value *args) {
       return ct__fail_null(op->full_name, op->schema.args[i].name), (ct_tensor *)NULL;
   ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
   for (i = 0; i < nargs; i++) s.items[s.size++] = args[i];
-  if (ct_call_boxed(op, &s) == CT_OK && s.size == 1) {
-    ct_value v = ct_stack_pop(&s);
-    r = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
-    if (r && !v.owned) ct_retain(r);
+  if (ct_call_boxed(op, &s) == CT_OK && s.size >= 1 && s.items[0].tag == CT_VALUE_TENSOR) {
+    ct_value *v = &s.items[0]; /* the first result; the others are dropped */
+    r = v->v.tensor;
+    if (v->owned) v->owned = 0;
+    else ct_retain(r);
   }
   ct_stack_free(&s);
   return ct__track(r);

@@ -80,8 +80,8 @@ static ct_tensor *un_apply(const char *n, ct_tensor *x) {
   if (UN_IS("relu6")) return ct_relu6(x);
   if (UN_IS("leaky_relu")) return ct_leaky_relu(x, ct_float(0.2));
   if (UN_IS("elu")) return ct_elu(x, ct_float(1.5), ct_int(2), ct_float(0.5));
-  if (UN_IS("gelu")) return ct_gelu(x, "none");
-  if (UN_IS("gelu_tanh")) return ct_gelu(x, "tanh");
+  if (UN_IS("gelu")) return ct_gelu(x);
+  if (UN_IS("gelu_tanh")) return ct_gelu_ex(x, "tanh");
   if (UN_IS("silu")) return ct_silu(x);
   if (UN_IS("softplus")) return ct_softplus(x, ct_int(2), ct_int(3));
   if (UN_IS("mish")) return ct_mish(x);
@@ -90,8 +90,8 @@ static ct_tensor *un_apply(const char *n, ct_tensor *x) {
   if (UN_IS("round")) return ct_round(x);
   if (UN_IS("round_dec")) return ct_round_decimals(x, 1);
   if (UN_IS("trunc")) return ct_trunc(x);
-  if (UN_IS("nan_to_num")) return ct_nan_to_num(x, ct__scalar_none(), ct__scalar_none(), ct__scalar_none());
-  if (UN_IS("nan_to_num_args")) return ct_nan_to_num(x, ct_int(1), ct_float(2), ct_int(-3));
+  if (UN_IS("nan_to_num")) return ct_nan_to_num(x, NAN, NAN, NAN);
+  if (UN_IS("nan_to_num_args")) return ct_nan_to_num(x, 1, 2, -3);
 #undef UN_IS
   return NULL;
 }
@@ -202,9 +202,9 @@ TEST(unary_integer_and_bool_dtypes) {
     CHECK(y && y->dtype == CT_I64 && ct_get_int(y, 0) == -3 && ct_get_int(y, 3) == 7);
     y = ct_round(xu);
     CHECK(y && y->dtype == CT_U8 && ct_get_int(y, 2) == 250);
-    y = ct_nan_to_num(xi, ct_float(1), ct_float(2), ct_float(3));
+    y = ct_nan_to_num(xi, 1, 2, 3);
     CHECK(y && y->dtype == CT_I64 && ct_get_int(y, 0) == -3);
-    y = ct_nan_to_num(xb, ct__scalar_none(), ct__scalar_none(), ct__scalar_none());
+    y = ct_nan_to_num(xb, NAN, NAN, NAN);
     CHECK(y && y->dtype == CT_BOOL && ct_get_int(y, 0) == 1);
     CHECK_OK(ct_abs_(xi));
     CHECK(ct_get_int(xi, 0) == 3);
@@ -232,13 +232,13 @@ TEST(unary_nan_to_num_dtypes) {
   CT_SCOPE {
     static const double v[3] = {NAN, INFINITY, -INFINITY};
     ct_tensor *x = ct_from_array(CT_DIMS(3), CT_F64, v), *y;
-    y = ct_nan_to_num(ct_to_dtype(x, CT_F32), ct__scalar_none(), ct__scalar_none(), ct__scalar_none());
+    y = ct_nan_to_num(ct_to_dtype(x, CT_F32), NAN, NAN, NAN);
     CHECK(y && ct_get(y, 0) == 0 && ct_get(y, 1) == FLT_MAX && ct_get(y, 2) == -FLT_MAX);
-    y = ct_nan_to_num(ct_to_dtype(x, CT_F16), ct__scalar_none(), ct__scalar_none(), ct__scalar_none());
+    y = ct_nan_to_num(ct_to_dtype(x, CT_F16), NAN, NAN, NAN);
     CHECK(y && ct_get(y, 1) == 65504 && ct_get(y, 2) == -65504);
-    y = ct_nan_to_num(ct_to_dtype(x, CT_BF16), ct__scalar_none(), ct__scalar_none(), ct__scalar_none());
+    y = ct_nan_to_num(ct_to_dtype(x, CT_BF16), NAN, NAN, NAN);
     CHECK(y && ct_get(y, 1) == 3.3895313892515355e38);
-    y = ct_nan_to_num(ct_to_dtype(x, CT_F32), ct_float(1e300), ct_float(1e300), ct_float(1e300)); /* overflow: inf, as torch */
+    y = ct_nan_to_num(ct_to_dtype(x, CT_F32), 1e300, 1e300, 1e300); /* overflow: inf, as torch */
     CHECK(y && isinf(ct_get(y, 0)));
   }
 }
@@ -258,15 +258,15 @@ TEST(unary_errors) {
     CHECK_ERR(ct_hardtanh(xb, ct_int(0), ct_int(1)), CT_ERR_DTYPE, "Bool inputs not supported for hardtanh");
     CHECK_ERR(ct_floor(xb), CT_ERR_DTYPE, "\"floor\" is not implemented for 'Bool'");
     CHECK_ERR(ct_leaky_relu(xi, ct_float(0.1)), CT_ERR_DTYPE, "\"leaky_relu\" is not implemented for 'Long'");
-    CHECK_ERR(ct_gelu(xi, "none"), CT_ERR_DTYPE, "\"gelu\" is not implemented for 'Long'");
+    CHECK_ERR(ct_gelu(xi), CT_ERR_DTYPE, "\"gelu\" is not implemented for 'Long'");
     CHECK_ERR(ct_round_decimals(xi, 1), CT_ERR_DTYPE, "not implemented for 'Long'");
     CHECK_ERR(ct_exp_(xi), CT_ERR_DTYPE, "result type Float can't be cast to the desired output type Long");
     CHECK_ERR(ct_sigmoid_out(oi, x), CT_ERR_DTYPE, "result type Double can't be cast to the desired output type Long");
     CHECK_ERR(ct_abs_out(of32, x), CT_ERR_DTYPE, "Found dtype Float but expected Double");
     CHECK_ERR(ct_square_(xb), CT_ERR_DTYPE, "Found dtype Bool but expected Long");
-    CHECK_ERR(ct_nan_to_num_out(of32, x, ct__scalar_none(), ct__scalar_none(), ct__scalar_none()), CT_ERR_DTYPE,
+    CHECK_ERR(ct_nan_to_num_out(of32, x, NAN, NAN, NAN), CT_ERR_DTYPE,
               "dtype of out: Float should be same as input: Double");
-    CHECK_ERR(ct_gelu(x, "exact"), CT_ERR_INVALID, "approximate argument must be either none or tanh");
+    CHECK_ERR(ct_gelu_ex(x, "exact"), CT_ERR_INVALID, "approximate argument must be either none or tanh");
     CHECK_ERR(ct_hardtanh(xu, ct_int(-1), ct_int(1)), CT_ERR_INVALID, "unsigned type with negative limits");
     CHECK_ERR(ct_exp(NULL), CT_ERR_NULL, "self");
     /* expanded tensors cannot be written */
@@ -301,7 +301,7 @@ TEST(unary_shapes_and_meta) {
     CHECK(o->ndim == 2 && o->sizes[0] == 3 && ct_get(o, 1) == -4);
     CHECK_OK(ct_sin_(xt)); /* in-place through a transposed view */
     CHECK(ct_get(x, 1) == sin(2.0));
-    y = ct_gelu(ct_empty_opts(CT_DIMS(2, 5), ct_opts(CT_F32, CT_META)), "tanh");
+    y = ct_gelu_ex(ct_empty_opts(CT_DIMS(2, 5), ct_opts(CT_F32, CT_META)), "tanh");
     CHECK(y && y->device.type == CT_DEVICE_META && y->numel == 10 && y->dtype == CT_F32);
     y = ct_exp(ct_empty_opts(CT_DIMS(2), ct_opts(CT_I32, CT_META)));
     CHECK(y && y->device.type == CT_DEVICE_META && y->dtype == CT_F32);
@@ -372,7 +372,7 @@ static int un_cases(un_case *cs, ct_tensor *A, ct_tensor *P, ct_tensor *R) {
   UN("round", 0, UT(R));
   UN("round.decimals", 0, UT(R), ct_value_int(1));
   UN("trunc", 0, UT(R));
-  UN("nan_to_num", 0, UT(A), US(ct__scalar_none()), US(ct_float(2)), US(ct__scalar_none()));
+  UN("nan_to_num", 0, UT(A), ct_value_double(NAN), ct_value_double(2), ct_value_double(NAN));
 #undef UN
 #undef UT
 #undef US

@@ -4668,7 +4668,7 @@ static ct_status ct__autograd_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor
   return r;
 }
 
-/* ---- nan_to_num(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor ---- */
+/* ---- nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor ---- */
 typedef struct ct__node_nan_to_num {
   ct_node base;
   ct__saved self;
@@ -4691,7 +4691,7 @@ static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads,
 }
 static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backward_nan_to_num, ct__release_nan_to_num};
 
-static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num *n = NULL;
   ct_keyset excluded;
   ct_tensor *r;
@@ -4711,7 +4711,7 @@ static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, ct_scal
   return r;
 }
 
-/* ---- nan_to_num_(Tensor(a!) self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor(a!) ---- */
+/* ---- nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) ---- */
 typedef struct ct__node_nan_to_num_ {
   ct_node base;
   ct__saved self;
@@ -4734,7 +4734,7 @@ static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads
 }
 static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backward_nan_to_num_, ct__release_nan_to_num_};
 
-static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf) {
+static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
   ct__node_nan_to_num_ *n = NULL;
   ct_keyset excluded;
   ct_status r;
@@ -4755,8 +4755,8 @@ static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, ct_scal
   return r;
 }
 
-/* ---- nan_to_num.out(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, ct_scalar nan, ct_scalar posinf, ct_scalar neginf, ct_tensor *out) {
+/* ---- nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nan_to_num.out");

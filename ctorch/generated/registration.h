@@ -390,34 +390,34 @@ static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,S?,S?,S?->T */
-static ct_status ct__adapt_TSoSoSo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,f?,f?,f?->T */
+static ct_status ct__adapt_Tfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
   ct_tensor *r;
   (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
-/* Tw,S?,S?,S?->Tw */
-static ct_status ct__adapt_TwSoSoSo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* Tw,f?,f?,f?->Tw */
+static ct_status ct__adapt_Twfofofo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
   ct_tensor *w = a[0].v.tensor;
   ct_status r;
   (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   ct_stack_drop(s, 4);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,S?,S?,S?,Tw->Tw */
-static ct_status ct__adapt_TSoSoSoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
   ct_tensor *w = a[4].v.tensor;
   ct_status r;
   (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d, ct__unbox_tensor(&a[4]));
   ct_stack_drop(s, 5);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
@@ -463,9 +463,9 @@ static const struct {
     {"T,s,Tw->Tw", ct__adapt_TsTw_Tw},
     {"Tw,i->Tw", ct__adapt_Twi_Tw},
     {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
-    {"T,S?,S?,S?->T", ct__adapt_TSoSoSo_T},
-    {"Tw,S?,S?,S?->Tw", ct__adapt_TwSoSoSo_Tw},
-    {"T,S?,S?,S?,Tw->Tw", ct__adapt_TSoSoSoTw_Tw},
+    {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
+    {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
+    {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -1033,11 +1033,11 @@ static ct_status ct__frontend_elu_out(const ct_value *a, ct_tensor **r) {
   return st;
 }
 static ct_status ct__frontend_gelu(const ct_value *a, ct_tensor **r) {
-  *r = ct_gelu(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = ct_gelu_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_gelu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_gelu_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_status st = ct_gelu_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
@@ -1168,16 +1168,16 @@ static ct_status ct__frontend_trunc_out(const ct_value *a, ct_tensor **r) {
   return st;
 }
 static ct_status ct__frontend_nan_to_num(const ct_value *a, ct_tensor **r) {
-  *r = ct_nan_to_num(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  *r = ct_nan_to_num(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_nan_to_num_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nan_to_num_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_status st = ct_nan_to_num_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
 static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_nan_to_num_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_status st = ct_nan_to_num_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
@@ -1342,9 +1342,9 @@ static const struct {
     {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc},
     {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_},
     {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out},
-    {&ct__op.nan_to_num, "nan_to_num(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor", ct__frontend_nan_to_num},
-    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
-    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, Scalar? nan=None, Scalar? posinf=None, Scalar? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
+    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
+    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
+    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */

@@ -526,17 +526,15 @@ CT__UNARY_PARAM_KERNELS(round_decimals, round_dec, CT__UNARY_COMMA int64_t decim
 CT__UNARY_PARAM_INPLACE(round_decimals, round_dec, CT__UNARY_COMMA int64_t decimals, CT__UNARY_COMMA decimals)
 
 /* nan_to_num: None replaces NaN by 0 and +-inf by the dtype's largest finite values */
-static ct_status ct__unary_p_nan_to_num(ct__unary_params *p, ct_tensor *self, ct_scalar nan, ct_scalar posinf,
-                                       ct_scalar neginf) {
+static ct_status ct__unary_p_nan_to_num(ct__unary_params *p, ct_tensor *self, double nan, double posinf, double neginf) {
   (void)self;
   *p = ct__unary_noparams();
-  p->has_a = nan.kind != CT_SCALAR_NONE, p->a = ct_scalar_to_double(nan);
-  p->has_b = posinf.kind != CT_SCALAR_NONE, p->b = ct_scalar_to_double(posinf);
-  p->has_c = neginf.kind != CT_SCALAR_NONE, p->c = ct_scalar_to_double(neginf);
+  p->has_a = nan == nan, p->a = nan; /* float? None arrives as NaN */
+  p->has_b = posinf == posinf, p->b = posinf;
+  p->has_c = neginf == neginf, p->c = neginf;
   return CT_OK;
 }
-#define CT__UNARY_NTN_PARAMS \
-  CT__UNARY_COMMA ct_scalar nan CT__UNARY_COMMA ct_scalar posinf CT__UNARY_COMMA ct_scalar neginf
+#define CT__UNARY_NTN_PARAMS CT__UNARY_COMMA double nan CT__UNARY_COMMA double posinf CT__UNARY_COMMA double neginf
 #define CT__UNARY_NTN_ARGS CT__UNARY_COMMA nan CT__UNARY_COMMA posinf CT__UNARY_COMMA neginf
 CT__UNARY_PARAM_INPLACE(nan_to_num, nan_to_num, CT__UNARY_NTN_PARAMS, CT__UNARY_NTN_ARGS)
 static ct_tensor *ct__k_nan_to_num(ct_keyset ks, ct_tensor *self CT__UNARY_NTN_PARAMS) {
@@ -617,7 +615,7 @@ static ct_tensor *ct__unary_mish_backward(ct_tensor *grad, ct_tensor *self) {
 }
 /* grad where self is finite, else 0: self - self is NaN exactly where it is not */
 static ct_tensor *ct__unary_nan_to_num_backward(ct_tensor *grad, ct_tensor *self) {
-  ct_tensor *nonfinite = ct_nan_to_num(ct_sub(self, self), ct_float(1), ct_float(1), ct_float(1));
+  ct_tensor *nonfinite = ct_nan_to_num(ct_sub(self, self), 1.0, 1.0, 1.0);
   return ct_mul(grad, ct__unary_one_minus(nonfinite));
 }
 
