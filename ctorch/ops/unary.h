@@ -94,15 +94,17 @@ static double ct__unary_gelu1(double x, int tanh_approx) {
   if (tanh_approx) return 0.5 * x * (1.0 + tanh(CT__UNARY_SQRT_2_PI * (x + 0.044715 * x * x * x)));
   return 0.5 * x * (1.0 + erf(x * CT__UNARY_SQRT1_2));
 }
-/* round(x, decimals) as PyTorch: in the tensor's precision (float below float64) */
+/* v rounded to dt's precision: float32 and bfloat16 arithmetic step by step */
+static double ct__unary_round_to(double v, ct_dtype dt) {
+  return dt == CT_F64 ? v : dt == CT_BF16 ? (double)ct_bf16_to_f32(ct_f32_to_bf16((float)v)) : (double)(float)v;
+}
+/* round(x, decimals) as PyTorch: each step in the tensor's precision (float16,
+ * which PyTorch's CPU kernel lacks, in float32) */
 static double ct__unary_round_dec1(double x, int64_t decimals, ct_dtype dt) {
   int neg = decimals < 0;
-  double ten = pow(10.0, (double)(neg ? -decimals : decimals));
-  if (dt != CT_F64) {
-    float xf = (float)x, tf = (float)ten;
-    return neg ? (double)(nearbyintf(xf / tf) * tf) : (double)(nearbyintf(xf * tf) / tf);
-  }
-  return neg ? nearbyint(x / ten) * ten : nearbyint(x * ten) / ten;
+  double ten = ct__unary_round_to(pow(10.0, (double)(neg ? -decimals : decimals)), dt);
+  if (neg) return ct__unary_round_to(nearbyint(ct__unary_round_to(x / ten, dt)) * ten, dt);
+  return ct__unary_round_to(nearbyint(ct__unary_round_to(x * ten, dt)) / ten, dt);
 }
 static double ct__unary_max_of(ct_dtype dt) {
   return dt == CT_F64 ? DBL_MAX : dt == CT_F16 ? 65504.0 : dt == CT_BF16 ? 3.3895313892515355e38 : (double)FLT_MAX;
