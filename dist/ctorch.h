@@ -6443,8 +6443,11 @@ typedef struct ct__unary_ctx {
   ct_dtype in, out;
 } ct__unary_ctx;
 
-#define CT__UNARY_GATHER(T, CONV) \
-  for (i = 0; i < n; i++) buf[i] = CONV(*(const T *)(src + i * s))
+#define CT__UNARY_GATHER(T, CONV)                                          \
+  if (s == (int64_t)sizeof(T)) /* contiguous: a loop the compiler vectorises */ \
+    for (i = 0; i < n; i++) buf[i] = CONV(((const T *)src)[i]);              \
+  else                                                                     \
+    for (i = 0; i < n; i++) buf[i] = CONV(*(const T *)(src + i * s))
 static void ct__unary_load_f(double *buf, const char *src, int64_t s, int64_t n, ct_dtype dt) {
   int64_t i;
   switch (dt) {
@@ -6467,8 +6470,11 @@ static void ct__unary_load_i(int64_t *buf, const char *src, int64_t s, int64_t n
   default: CT__UNARY_GATHER(bool, (int64_t)); break;
   }
 }
-#define CT__UNARY_SCATTER(T, CONV) \
-  for (i = 0; i < n; i++) *(T *)(dst + i * s) = CONV(buf[i])
+#define CT__UNARY_SCATTER(T, CONV)                 \
+  if (s == (int64_t)sizeof(T))                     \
+    for (i = 0; i < n; i++) ((T *)dst)[i] = CONV(buf[i]); \
+  else                                             \
+    for (i = 0; i < n; i++) *(T *)(dst + i * s) = CONV(buf[i])
 static uint16_t ct__unary_to_f16(double x) { return ct_f32_to_f16((float)x); }
 static uint16_t ct__unary_to_bf16(double x) { return ct_f32_to_bf16((float)x); }
 static void ct__unary_store_f(char *dst, int64_t s, const double *buf, int64_t n, ct_dtype dt) {
@@ -6521,6 +6527,31 @@ static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
   return CT_DTYPE_NONE;
 }
 
+/* The element range [lo, hi] of t in its storage. */
+static void ct__unary_extent(const ct_tensor *t, int64_t *lo, int64_t *hi) {
+  int i;
+  *lo = *hi = t->offset;
+  for (i = 0; i < t->ndim; i++) {
+    int64_t span = (t->sizes[i] - 1) * t->strides[i];
+    if (span < 0) *lo += span;
+    else *hi += span;
+  }
+}
+/* out= may be a itself (the same view) but no other view of a's elements:
+ * the chunked loop would read elements it has already written. */
+static ct_status ct__unary_check_overlap(const char *op, const ct_tensor *out, const ct_tensor *a) {
+  int64_t alo, ahi, olo, ohi;
+  if (out->storage != a->storage || !out->numel || !a->numel) return CT_OK;
+  if (out->offset == a->offset && ct_same_shape(out, a) &&
+      !memcmp(out->strides, a->strides, sizeof(int64_t) * (size_t)a->ndim))
+    return CT_OK;
+  ct__unary_extent(a, &alo, &ahi);
+  ct__unary_extent(out, &olo, &ohi);
+  if (olo > ahi || alo > ohi) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor "
+                                     "refer to a single memory location; clone() the tensor before performing the operation");
+}
+
 /* out = op(a). `out` NULL: a new tensor in *result; out == a: in-place.
  * Checks dtypes and devices, resizes out=, skips the arithmetic on meta. */
 static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *out, ct_tensor *a,
@@ -6540,7 +6571,7 @@ static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p
                    ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
   if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
   if (out && out != a) {
-    if (!ct__same_device(op, out, a)) return ct_last_error();
+    if (!ct__same_device(op, out, a) || ct__unary_check_overlap(op, out, a) != CT_OK) return ct_last_error();
     if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
   }
   dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)

@@ -272,6 +272,14 @@ TEST(unary_errors) {
     /* expanded tensors cannot be written */
     CHECK_ERR(ct_exp_(ct_expand(ct_from_array(CT_DIMS(1), CT_F64, fv), CT_DIMS(3))), CT_ERR_INVALID,
               "more than one element of the written-to tensor");
+    /* out= overlapping the input in another view */
+    {
+      ct_tensor *buf = ct_zeros(CT_DIMS(8), CT_F64);
+      CHECK_ERR(ct_exp_out(ct_slice(buf, 0, 1, 8, 1), ct_slice(buf, 0, 0, 7, 1)), CT_ERR_INVALID,
+                "refer to a single memory location");
+      CHECK_OK(ct_exp_out(ct_slice(buf, 0, 4, 8, 1), ct_slice(buf, 0, 0, 4, 1))); /* disjoint halves */
+      CHECK(ct_get(buf, 5) == 1);
+    }
     /* casting out= of float ops works both ways within floating types */
     CHECK_OK(ct_exp_out(o64, ct_to_dtype(x, CT_F32)));
     CHECK(o64->dtype == CT_F64 && ct_get(o64, 0) == (double)expf(1.5f));
