@@ -1266,9 +1266,16 @@ CT_EXTERN_C_END
  *   KEEP       neg, abs, sign, square, relu, hardtanh, floor/ceil/round/trunc,
  *              nan_to_num: integers keep their dtype (floor & co. return the
  *              values), bool as the descriptor says; out= must match.
- *   FLOAT_ONLY leaky_relu, elu, gelu, silu, softplus, mish: floating only.
+ *   FLOAT_ONLY leaky_relu, elu, gelu, silu, softplus, mish, round.decimals:
+ *              floating only; out= must match.
  * In-place on an integer tensor with a float result fails as in PyTorch
  * ("result type Float can't be cast to the desired output type Long").
+ *
+ * gelu's kernels are those of _gelu_int (approximate as 0 / 1): the
+ * generator cannot save a str argument for a derivative yet, so gelu,
+ * gelu_ and gelu.out are CompositeImplicitAutograd wrappers over it.
+ * relu6 is hardtanh(0, 6), composite as in PyTorch. The derivative helpers
+ * (ct__unary_*_backward, at the end) use only ct ops: double backward works.
  */
 #ifndef CT_OPS_UNARY_H
 #define CT_OPS_UNARY_H
