@@ -538,17 +538,17 @@ static ct_status ct__unary_p_gelu_int(ct__unary_params *p, ct_tensor *self, int6
 CT__UNARY_PARAM_KERNELS(gelu_int, gelu, CT__UNARY_COMMA int64_t approximate, CT__UNARY_COMMA approximate)
 CT__UNARY_PARAM_INPLACE(gelu_int, gelu, CT__UNARY_COMMA int64_t approximate, CT__UNARY_COMMA approximate)
 static ct_tensor *ct__k_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
-  int64_t m;
+  int64_t m = 0;
   (void)ks;
   return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int(self, m) : NULL;
 }
 static ct_status ct__k_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
-  int64_t m;
+  int64_t m = 0;
   (void)ks;
   return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int_(self, m) : ct_last_error();
 }
 static ct_status ct__k_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
-  int64_t m;
+  int64_t m = 0;
   (void)ks;
   return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int_out(out, self, m) : ct_last_error();
 }
