@@ -1593,6 +1593,9 @@ CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tenso
  * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
 CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
+ * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -6278,8 +6281,23 @@ static ct_tensor *ct__nn_f64(const char *op, ct_tensor *t) {
 /* t expanded to shape, as a contiguous float64 copy; NULL t gives NULL with no error. */
 static ct_tensor *ct__nn_f64_expand(const char *op, ct_tensor *t, int ndim, const int64_t *shape, int *failed) {
   ct_tensor *v, *c;
+  int64_t strides[CT_MAX_DIMS];
+  int i, ok = t ? t->ndim <= ndim : 1;
   if (!t) return NULL;
-  v = ct__expand(op, t, ndim, shape, 0);
+  for (i = ndim - 1; ok && i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    strides[i] = 0;
+    if (j >= 0 && t->sizes[j] == shape[i]) strides[i] = t->strides[j];
+    else if (j >= 0 && t->sizes[j] != 1) ok = 0;
+  }
+  if (!ok) {
+    char b1[160], b2[160];
+    *failed = 1;
+    return ct_fail(CT_ERR_SHAPE, op, "a tensor of shape %s cannot be broadcast to the input's shape %s", ct__nn_shape(t, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  }
+  v = ct__make_view(t, ndim, shape, strides, t->offset);
   c = v ? ct__nn_f64(op, v) : NULL;
   ct_release(v);
   if (!c) *failed = 1;
@@ -6323,15 +6341,15 @@ static ct_tensor *ct__nn_buf(const char *op, const ct_tensor *dst, ct_status *st
 }
 
 /* ================= softmax and log_softmax ================= */
-static ct_status ct__nn_softmax_impl(int log, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out, ct_tensor **result) {
-  const char *op = log ? "log_softmax" : "softmax";
+static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out, ct_tensor **result) {
+  const char *op = is_log ? "log_softmax" : "softmax";
   ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
   ct_tensor *dst, *x = NULL, *y = NULL;
   ct_status st = CT_OK;
   int64_t d, outer = 1, n, inner = 1, o, i, k;
   int j;
   if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
-  if (ct__nn_check_floating(op, log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", rd) != CT_OK)
+  if (ct__nn_check_floating(op, is_log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", rd) != CT_OK)
     return ct_last_error();
   if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return ct_last_error();
   dst = ct__nn_dst(op, out, self->ndim, self->sizes, rd, self->device);
@@ -6355,7 +6373,7 @@ static ct_status ct__nn_softmax_impl(int log, ct_tensor *self, int64_t dim, ct_d
         for (k = 0; k < n; k++)
           if (xp[k * inner] > m || xp[k * inner] != xp[k * inner]) m = xp[k * inner];
         for (k = 0; k < n; k++) s += exp(xp[k * inner] - m);
-        if (log) {
+        if (is_log) {
           double ls = m + log(s);
           for (k = 0; k < n; k++) yp[k * inner] = xp[k * inner] - ls;
         } else {
@@ -6522,27 +6540,68 @@ static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, 
   ct__nn_finish(dst, y, NULL, &r, st);
   return r;
 }
-/* nll_loss's total_weight (the sum of the weights of the non-ignored
- * targets), as a 0-dim tensor of self's dtype, for nll_loss_backward. */
-static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t ignore_index) {
+/* A constant of self's shape and dtype: 1 at each non-ignored target's class. */
+static ct_tensor *ct__nn_nll_onehot(ct_tensor *self, ct_tensor *target, int64_t ignore_index) {
   static const char *op = "nll_loss";
   ct__nn_nll_dims g;
-  ct_tensor *r, *t, *w;
-  double tw = 0;
-  int failed = 0;
-  if (!self || !target) return NULL;
-  if (ct__nn_nll_check(op, self, target, weight, CT__NN_SUM, &g) != CT_OK) return NULL;
-  r = ct__track(ct__empty(op, 0, NULL, (ct_dtype)self->dtype, self->device));
-  if (!r || ct__is_meta(r)) return r;
+  ct_tensor *r, *t = NULL, *b = NULL;
+  ct_status st = CT_OK;
+  if (ct__nn_nll_check(op, self, target, NULL, CT__NN_SUM, &g) != CT_OK) return NULL;
+  r = ct__track(ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device));
+  if (!r || ct__is_meta(r) || !r->numel) return r;
+  b = ct__empty(op, self->ndim, self->sizes, CT_F64, self->device);
   t = ct__copy_as(op, target, CT_I64);
-  w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
-  if (!t || failed || ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, NULL, NULL,
-                                      NULL, NULL, NULL, 0) != CT_OK)
-    r = NULL; /* tracked: the scope releases it */
-  else ct__store_double(ct_data_ptr(r), (ct_dtype)r->dtype, tw);
+  if (!b || !t) st = ct_last_error();
+  if (st == CT_OK) {
+    memset(ct_data_ptr(b), 0, sizeof(double) * (size_t)b->numel);
+    st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), NULL, ignore_index, NULL, NULL, NULL, NULL,
+                         (double *)ct_data_ptr(b), NULL, -1.0);
+  }
+  if (st == CT_OK) st = ct__copy_impl(r, b);
+  ct_release(b);
   ct_release(t);
-  ct_release(w);
-  return r;
+  return st == CT_OK ? r : NULL;
+}
+/* sum over every dim but the class dim of v * onehot * g, g the loss's
+ * gradient (unsqueezed at the class dim for reduction none) */
+static ct_tensor *ct__nn_nll_class_sum(ct_tensor *v, ct_tensor *g, ct_tensor *self, ct_tensor *target, int64_t reduction,
+                                       int64_t ignore_index) {
+  int64_t cdim = self->ndim == 1 ? 0 : 1, dims[CT_MAX_DIMS];
+  int i, n = 0;
+  ct_tensor *r;
+  if (g && reduction == CT__NN_NONE && self->ndim > 1) g = ct_unsqueeze(g, 1);
+  r = ct_mul(v, ct__nn_nll_onehot(self, target, ignore_index));
+  if (g) r = ct_mul(r, g);
+  for (i = 0; i < self->ndim; i++)
+    if (i != cdim) dims[n++] = i;
+  return n ? ct_sum_dim(r, n, dims, false) : r;
+}
+/* nll_loss's total_weight: the sum of the weights of the non-ignored
+ * targets (their count without weight), 0-dim; differentiable in weight. */
+static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t ignore_index) {
+  ct_tensor *counts;
+  if (!self || !target) return NULL;
+  counts = ct__nn_nll_class_sum(ct_ones_like(self), NULL, self, target, CT__NN_SUM, ignore_index);
+  return weight ? ct_sum(ct_mul(weight, counts)) : ct_sum(counts);
+}
+/* d nll_loss / d weight[c]: sum over the targets of class c of -x * grad, and
+ * for mean (-x - loss) * grad / total_weight. */
+static ct_tensor *ct__nn_nll_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                             int64_t reduction, int64_t ignore_index, ct_tensor *result) {
+  ct_tensor *v = ct_neg(self);
+  if (reduction == CT__NN_MEAN) v = ct_div(ct_sub(v, result), ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  return ct__nn_nll_class_sum(v, grad, self, target, reduction, ignore_index);
+}
+/* nll_loss_backward is linear in grad_output, weight and 1/total_weight:
+ * <G, grad_input> = sum -w[t] G[t] go (/ tw) */
+static ct_tensor *ct__nn_nllb_weight_backward(ct_tensor *grad, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                              int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_tensor *go = reduction == CT__NN_MEAN ? ct_div(grad_output, total_weight) : grad_output;
+  return ct__nn_nll_class_sum(ct_neg(grad), go, self, target, reduction, ignore_index);
+}
+static ct_tensor *ct__nn_nllb_total_weight_backward(ct_tensor *grad, ct_tensor *result, int64_t reduction, ct_tensor *total_weight) {
+  if (reduction != CT__NN_MEAN) return ct_zeros_like(total_weight);
+  return ct_neg(ct_div(ct_sum(ct_mul(grad, result)), total_weight));
 }
 
 /* ================= pointwise helpers for formulas and composites =================
@@ -6777,6 +6836,14 @@ static ct_tensor *ct__nn_bcel_target_backward(ct_tensor *grad, ct_tensor *self, 
   return ct__nn_loss_grad(grad, local, reduction, self->numel);
 }
 
+/* d/dpos_weight = w t softplus(-x) */
+static ct_tensor *ct__nn_bcel_pos_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                  int64_t reduction) {
+  ct_tensor *local = ct_mul(target, ct__nn_fn(CT__NN_SOFTPLUS, ct_neg(self)));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
 /* ================= composite losses (CompositeImplicitAutograd) ================= */
 static ct_status ct__nn_check_pair(const char *op, const char *kernel, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   if (ct__nn_check_floating(op, kernel, ct__result_type(self, target)) != CT_OK) return ct_last_error();
@@ -6835,26 +6902,17 @@ static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target,
 }
 
 /* ================= cross_entropy_loss (CompositeImplicitAutograd) ================= */
-/* a constant of `like`'s dtype and target's shape: 1 where target != ignore_index */
-static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype, double *count, double *wsum,
-                                   ct_tensor *weight) {
+/* a constant of dtype and target's shape: 1 where target != ignore_index */
+static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype) {
   static const char *op = "cross_entropy_loss";
-  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t, *w = NULL;
+  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t;
   int64_t i;
-  *count = *wsum = 0;
   if (!m || ct__is_meta(m) || !m->numel) return m;
-  t = ct__copy_as(op, target, CT_I64);
-  if (weight) w = ct__nn_f64(op, weight);
-  if (!t || (weight && !w)) m = NULL;
-  for (i = 0; m && i < target->numel; i++) {
-    int64_t v = ((const int64_t *)ct_data_ptr(t))[i];
-    int keep = v != ignore_index;
-    ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype, keep);
-    *count += keep;
-    if (keep && w && v >= 0 && v < weight->numel) *wsum += ct__nn_cdata(w)[v];
-  }
+  if (!(t = ct__copy_as(op, target, CT_I64))) return NULL;
+  for (i = 0; i < target->numel; i++)
+    ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype,
+                     ((const int64_t *)ct_data_ptr(t))[i] != ignore_index);
   ct_release(t);
-  ct_release(w);
   return m;
 }
 static ct_tensor *ct__nn_class_view(ct_tensor *w, int ndim, int64_t cdim) {
@@ -6903,11 +6961,10 @@ static ct_tensor *ct__k_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_ten
     ct_tensor *lsm = ct_log_softmax(self, cdim, CT_DTYPE_NONE);
     ct_tensor *nll = lsm ? ct_nll_loss(lsm, target, weight, reduction, ignore_index) : NULL;
     if (nll && label_smoothing > 0) {
-      double count, wsum;
-      ct_tensor *mask = ct__nn_keep_mask(target, ignore_index, (ct_dtype)lsm->dtype, &count, &wsum, weight);
+      ct_tensor *mask = ct__nn_keep_mask(target, ignore_index, (ct_dtype)lsm->dtype);
       ct_tensor *p = weight ? ct_mul(lsm, ct__nn_class_view(weight, self->ndim, cdim)) : lsm;
       ct_tensor *smooth = ct_mul(ct_neg(ct_sum_dim(p, 1, &cdim, false)), mask), *ret;
-      if (reduction == CT__NN_MEAN) ret = ct_div_scalar(ct_sum(smooth), ct_float(weight ? wsum : count));
+      if (reduction == CT__NN_MEAN) ret = ct_div(ct_sum(smooth), ct__nn_nll_total_weight(lsm, target, weight, ignore_index));
       else if (reduction == CT__NN_SUM) ret = ct_sum(smooth);
       else ret = smooth;
       nll = ct_add(ct_mul_scalar(nll, ct_float(1 - label_smoothing)), ct_mul_scalar(ret, ct_float(label_smoothing / (double)C)));
@@ -7197,6 +7254,7 @@ static struct {
   ct_op *layer_norm;
   ct_op *group_norm;
   ct_op *batch_norm;
+  ct_op *rms_norm;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -8453,7 +8511,7 @@ static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.softmax_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
@@ -8492,7 +8550,7 @@ static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, in
   const ct_op *op = ct__op.log_softmax_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
@@ -8531,7 +8589,7 @@ static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   const ct_op *op = ct__op.nll_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
@@ -8552,7 +8610,7 @@ static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_o
   const ct_op *op = ct__op.nll_loss_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
@@ -8575,7 +8633,7 @@ static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.cross_entropy_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, self, target, weight, reduction, ignore_index, label_smoothing);
@@ -8597,7 +8655,7 @@ static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   const ct_op *op = ct__op.mse_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
@@ -8616,7 +8674,7 @@ static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor 
   const ct_op *op = ct__op.l1_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
@@ -8635,7 +8693,7 @@ static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_
   const ct_op *op = ct__op.smooth_l1_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, self, target, reduction, beta);
@@ -8655,7 +8713,7 @@ static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *
   const ct_op *op = ct__op.kl_div;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, target, reduction, log_target);
@@ -8675,7 +8733,7 @@ static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *sel
   const ct_op *op = ct__op.binary_cross_entropy;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, reduction);
@@ -8695,7 +8753,7 @@ static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct
   const ct_op *op = ct__op.binary_cross_entropy_with_logits;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, pos_weight, reduction);
@@ -8716,7 +8774,7 @@ static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int
   const ct_op *op = ct__op.layer_norm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
@@ -8738,7 +8796,7 @@ static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_
   const ct_op *op = ct__op.group_norm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, num_groups, weight, bias, eps, cudnn_enabled);
@@ -8760,7 +8818,7 @@ static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_ten
   const ct_op *op = ct__op.batch_norm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
@@ -8776,6 +8834,26 @@ static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_ten
     v[7] = ct_value_double(eps);
     v[8] = ct_value_bool(cudnn_enabled);
     r = ct__finish_new(op, k, ks, v, 9);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
+static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  const ct_op *op = ct__op.rms_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, input, normalized_shape, weight, eps);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    r = ct__finish_new(op, k, ks, v, 4);
   }
   ct__tls.depth--;
   return r;
@@ -9523,6 +9601,19 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
   return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_rms_norm(ct__call_keys(keys), input, normalized_shape_l, weight, eps));
 }
 
 CT_EXTERN_C_END
@@ -11743,6 +11834,7 @@ typedef struct ct__node_nll_loss {
   ct__saved weight;
   int64_t reduction;
   int64_t ignore_index;
+  ct__saved result;
 } ct__node_nll_loss;
 
 static void ct__release_nll_loss(ct_node *node) {
@@ -11750,6 +11842,7 @@ static void ct__release_nll_loss(ct_node *node) {
   ct__saved_reset(&n->self);
   ct__saved_reset(&n->target);
   ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->result);
 }
 static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss *n = (ct__node_nll_loss *)node;
@@ -11759,13 +11852,13 @@ static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, c
   ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
   int64_t reduction = n->reduction;
   int64_t ignore_index = n->ignore_index;
-  if (!self || !target) return ct_last_error();
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !target || !result) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
-  if (ct_node_needs_input_grad(node, 2))
-    return ct_fail(CT_ERR_UNSUPPORTED, "nll_loss", "the derivative for 'weight' is not implemented");
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index, result);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
@@ -11791,6 +11884,7 @@ static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
   return r;
@@ -11799,34 +11893,44 @@ static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
 /* ---- nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor ---- */
 typedef struct ct__node_nll_loss_backward {
   ct_node base;
+  ct__saved grad_output;
+  ct__saved self;
   ct__saved target;
   ct__saved weight;
   int64_t reduction;
   int64_t ignore_index;
+  ct__saved total_weight;
+  ct__saved result;
 } ct__node_nll_loss_backward;
 
 static void ct__release_nll_loss_backward(ct_node *node) {
   ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&n->grad_output);
+  ct__saved_reset(&n->self);
   ct__saved_reset(&n->target);
   ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->total_weight);
+  ct__saved_reset(&n->result);
 }
 static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
   ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
   ct_tensor *target = ct__unpack(&n->target, node, "target");
   ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
   int64_t reduction = n->reduction;
   int64_t ignore_index = n->ignore_index;
-  if (!target) return ct_last_error();
+  ct_tensor *total_weight = ct__unpack(&n->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
-  if (ct_node_needs_input_grad(node, 3))
-    return ct_fail(CT_ERR_UNSUPPORTED, "nll_loss_backward", "the derivative for 'weight' is not implemented");
-  if (ct_node_needs_input_grad(node, 4))
-    return ct_fail(CT_ERR_UNSUPPORTED, "nll_loss_backward", "the derivative for 'total_weight' is not implemented");
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_nllb_weight_backward(grad, grad_output, self, target, reduction, ignore_index, total_weight);
+  if (ct_node_needs_input_grad(node, 4)) grad_inputs[4] = ct__nn_nllb_total_weight_backward(grad, result, reduction, total_weight);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
@@ -11843,16 +11947,20 @@ static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_o
     ct__node_set_input(&n->base, 2, target);
     ct__node_set_input(&n->base, 3, weight);
     ct__node_set_input(&n->base, 4, total_weight);
+    ct__save(&n->grad_output, grad_output);
+    ct__save(&n->self, self);
     ct__save(&n->target, target);
     ct__save(&n->weight, weight);
     n->reduction = reduction;
     n->ignore_index = ignore_index;
+    ct__save(&n->total_weight, total_weight);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
   return r;
@@ -11886,8 +11994,7 @@ static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *con
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bce_target_backward(grad, self, target, weight, reduction);
-  if (ct_node_needs_input_grad(node, 2))
-    return ct_fail(CT_ERR_UNSUPPORTED, "binary_cross_entropy", "the derivative for 'weight' is not implemented");
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy(self, target, NULL, 0), reduction, self->numel);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
@@ -11948,10 +12055,8 @@ static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bcel_target_backward(grad, self, target, weight, pos_weight, reduction);
-  if (ct_node_needs_input_grad(node, 2))
-    return ct_fail(CT_ERR_UNSUPPORTED, "binary_cross_entropy_with_logits", "the derivative for 'weight' is not implemented");
-  if (ct_node_needs_input_grad(node, 3))
-    return ct_fail(CT_ERR_UNSUPPORTED, "binary_cross_entropy_with_logits", "the derivative for 'pos_weight' is not implemented");
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy_with_logits(self, target, NULL, pos_weight, 0), reduction, self->numel);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_bcel_pos_weight_backward(grad, self, target, weight, reduction);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
@@ -12392,6 +12497,16 @@ static ct_status ct__adapt_TToToToTobffb_T(const ct_kernel *k, const ct_op *op, 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I,T?,f?->T */
+static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -12436,6 +12551,7 @@ static const struct {
     {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
     {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
+    {"T,I,T?,f?->T", ct__adapt_TITofo_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -12802,6 +12918,10 @@ static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_batch_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -12893,6 +13013,7 @@ static const struct {
     {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm},
     {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
     {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
+    {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -13103,6 +13224,7 @@ static const struct {
     {"layer_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_layer_norm), "composite"},
     {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
     {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
+    {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
 };
 
 CT_EXTERN_C_END

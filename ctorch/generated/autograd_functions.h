@@ -2225,6 +2225,7 @@ typedef struct ct__node_nll_loss {
   ct__saved weight;
   int64_t reduction;
   int64_t ignore_index;
+  ct__saved result;
 } ct__node_nll_loss;
 
 static void ct__release_nll_loss(ct_node *node) {
@@ -2232,6 +2233,7 @@ static void ct__release_nll_loss(ct_node *node) {
   ct__saved_reset(&n->self);
   ct__saved_reset(&n->target);
   ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->result);
 }
 static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss *n = (ct__node_nll_loss *)node;
@@ -2241,13 +2243,13 @@ static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, c
   ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
   int64_t reduction = n->reduction;
   int64_t ignore_index = n->ignore_index;
-  if (!self || !target) return ct_last_error();
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !target || !result) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
-  if (ct_node_needs_input_grad(node, 2))
-    return ct_fail(CT_ERR_UNSUPPORTED, "nll_loss", "the derivative for 'weight' is not implemented");
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index, result);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
@@ -2273,6 +2275,7 @@ static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
   return r;
@@ -2281,34 +2284,44 @@ static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
 /* ---- nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor ---- */
 typedef struct ct__node_nll_loss_backward {
   ct_node base;
+  ct__saved grad_output;
+  ct__saved self;
   ct__saved target;
   ct__saved weight;
   int64_t reduction;
   int64_t ignore_index;
+  ct__saved total_weight;
+  ct__saved result;
 } ct__node_nll_loss_backward;
 
 static void ct__release_nll_loss_backward(ct_node *node) {
   ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&n->grad_output);
+  ct__saved_reset(&n->self);
   ct__saved_reset(&n->target);
   ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->total_weight);
+  ct__saved_reset(&n->result);
 }
 static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
   ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
   ct_tensor *target = ct__unpack(&n->target, node, "target");
   ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
   int64_t reduction = n->reduction;
   int64_t ignore_index = n->ignore_index;
-  if (!target) return ct_last_error();
+  ct_tensor *total_weight = ct__unpack(&n->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
-  if (ct_node_needs_input_grad(node, 3))
-    return ct_fail(CT_ERR_UNSUPPORTED, "nll_loss_backward", "the derivative for 'weight' is not implemented");
-  if (ct_node_needs_input_grad(node, 4))
-    return ct_fail(CT_ERR_UNSUPPORTED, "nll_loss_backward", "the derivative for 'total_weight' is not implemented");
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_nllb_weight_backward(grad, grad_output, self, target, reduction, ignore_index, total_weight);
+  if (ct_node_needs_input_grad(node, 4)) grad_inputs[4] = ct__nn_nllb_total_weight_backward(grad, result, reduction, total_weight);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
@@ -2325,16 +2338,20 @@ static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_o
     ct__node_set_input(&n->base, 2, target);
     ct__node_set_input(&n->base, 3, weight);
     ct__node_set_input(&n->base, 4, total_weight);
+    ct__save(&n->grad_output, grad_output);
+    ct__save(&n->self, self);
     ct__save(&n->target, target);
     ct__save(&n->weight, weight);
     n->reduction = reduction;
     n->ignore_index = ignore_index;
+    ct__save(&n->total_weight, total_weight);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
   return r;
@@ -2368,8 +2385,7 @@ static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *con
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bce_target_backward(grad, self, target, weight, reduction);
-  if (ct_node_needs_input_grad(node, 2))
-    return ct_fail(CT_ERR_UNSUPPORTED, "binary_cross_entropy", "the derivative for 'weight' is not implemented");
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy(self, target, NULL, 0), reduction, self->numel);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
@@ -2430,10 +2446,8 @@ static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bcel_target_backward(grad, self, target, weight, pos_weight, reduction);
-  if (ct_node_needs_input_grad(node, 2))
-    return ct_fail(CT_ERR_UNSUPPORTED, "binary_cross_entropy_with_logits", "the derivative for 'weight' is not implemented");
-  if (ct_node_needs_input_grad(node, 3))
-    return ct_fail(CT_ERR_UNSUPPORTED, "binary_cross_entropy_with_logits", "the derivative for 'pos_weight' is not implemented");
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy_with_logits(self, target, NULL, pos_weight, 0), reduction, self->numel);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_bcel_pos_weight_backward(grad, self, target, weight, reduction);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};

@@ -233,6 +233,9 @@ CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tenso
  * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
 CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
+ * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -328,6 +331,7 @@ static struct {
   ct_op *layer_norm;
   ct_op *group_norm;
   ct_op *batch_norm;
+  ct_op *rms_norm;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -1584,7 +1588,7 @@ static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.softmax_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
@@ -1623,7 +1627,7 @@ static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, in
   const ct_op *op = ct__op.log_softmax_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
@@ -1662,7 +1666,7 @@ static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   const ct_op *op = ct__op.nll_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
@@ -1683,7 +1687,7 @@ static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_o
   const ct_op *op = ct__op.nll_loss_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
@@ -1706,7 +1710,7 @@ static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.cross_entropy_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, self, target, weight, reduction, ignore_index, label_smoothing);
@@ -1728,7 +1732,7 @@ static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   const ct_op *op = ct__op.mse_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
@@ -1747,7 +1751,7 @@ static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor 
   const ct_op *op = ct__op.l1_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
@@ -1766,7 +1770,7 @@ static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_
   const ct_op *op = ct__op.smooth_l1_loss;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, self, target, reduction, beta);
@@ -1786,7 +1790,7 @@ static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *
   const ct_op *op = ct__op.kl_div;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, target, reduction, log_target);
@@ -1806,7 +1810,7 @@ static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *sel
   const ct_op *op = ct__op.binary_cross_entropy;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, reduction);
@@ -1826,7 +1830,7 @@ static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct
   const ct_op *op = ct__op.binary_cross_entropy_with_logits;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, pos_weight, reduction);
@@ -1847,7 +1851,7 @@ static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int
   const ct_op *op = ct__op.layer_norm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
@@ -1869,7 +1873,7 @@ static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_
   const ct_op *op = ct__op.group_norm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, num_groups, weight, bias, eps, cudnn_enabled);
@@ -1891,7 +1895,7 @@ static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_ten
   const ct_op *op = ct__op.batch_norm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
@@ -1907,6 +1911,26 @@ static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_ten
     v[7] = ct_value_double(eps);
     v[8] = ct_value_bool(cudnn_enabled);
     r = ct__finish_new(op, k, ks, v, 9);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
+static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  const ct_op *op = ct__op.rms_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, input, normalized_shape, weight, eps);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    r = ct__finish_new(op, k, ks, v, 4);
   }
   ct__tls.depth--;
   return r;
@@ -2654,6 +2678,19 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 }
 CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
   return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_rms_norm(ct__call_keys(keys), input, normalized_shape_l, weight, eps));
 }
 
 CT_EXTERN_C_END

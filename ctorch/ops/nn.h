@@ -52,8 +52,23 @@ static ct_tensor *ct__nn_f64(const char *op, ct_tensor *t) {
 /* t expanded to shape, as a contiguous float64 copy; NULL t gives NULL with no error. */
 static ct_tensor *ct__nn_f64_expand(const char *op, ct_tensor *t, int ndim, const int64_t *shape, int *failed) {
   ct_tensor *v, *c;
+  int64_t strides[CT_MAX_DIMS];
+  int i, ok = t ? t->ndim <= ndim : 1;
   if (!t) return NULL;
-  v = ct__expand(op, t, ndim, shape, 0);
+  for (i = ndim - 1; ok && i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    strides[i] = 0;
+    if (j >= 0 && t->sizes[j] == shape[i]) strides[i] = t->strides[j];
+    else if (j >= 0 && t->sizes[j] != 1) ok = 0;
+  }
+  if (!ok) {
+    char b1[160], b2[160];
+    *failed = 1;
+    return ct_fail(CT_ERR_SHAPE, op, "a tensor of shape %s cannot be broadcast to the input's shape %s", ct__nn_shape(t, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  }
+  v = ct__make_view(t, ndim, shape, strides, t->offset);
   c = v ? ct__nn_f64(op, v) : NULL;
   ct_release(v);
   if (!c) *failed = 1;
@@ -296,27 +311,68 @@ static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, 
   ct__nn_finish(dst, y, NULL, &r, st);
   return r;
 }
-/* nll_loss's total_weight (the sum of the weights of the non-ignored
- * targets), as a 0-dim tensor of self's dtype, for nll_loss_backward. */
-static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t ignore_index) {
+/* A constant of self's shape and dtype: 1 at each non-ignored target's class. */
+static ct_tensor *ct__nn_nll_onehot(ct_tensor *self, ct_tensor *target, int64_t ignore_index) {
   static const char *op = "nll_loss";
   ct__nn_nll_dims g;
-  ct_tensor *r, *t, *w;
-  double tw = 0;
-  int failed = 0;
-  if (!self || !target) return NULL;
-  if (ct__nn_nll_check(op, self, target, weight, CT__NN_SUM, &g) != CT_OK) return NULL;
-  r = ct__track(ct__empty(op, 0, NULL, (ct_dtype)self->dtype, self->device));
-  if (!r || ct__is_meta(r)) return r;
+  ct_tensor *r, *t = NULL, *b = NULL;
+  ct_status st = CT_OK;
+  if (ct__nn_nll_check(op, self, target, NULL, CT__NN_SUM, &g) != CT_OK) return NULL;
+  r = ct__track(ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device));
+  if (!r || ct__is_meta(r) || !r->numel) return r;
+  b = ct__empty(op, self->ndim, self->sizes, CT_F64, self->device);
   t = ct__copy_as(op, target, CT_I64);
-  w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
-  if (!t || failed || ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, NULL, NULL,
-                                      NULL, NULL, NULL, 0) != CT_OK)
-    r = NULL; /* tracked: the scope releases it */
-  else ct__store_double(ct_data_ptr(r), (ct_dtype)r->dtype, tw);
+  if (!b || !t) st = ct_last_error();
+  if (st == CT_OK) {
+    memset(ct_data_ptr(b), 0, sizeof(double) * (size_t)b->numel);
+    st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), NULL, ignore_index, NULL, NULL, NULL, NULL,
+                         (double *)ct_data_ptr(b), NULL, -1.0);
+  }
+  if (st == CT_OK) st = ct__copy_impl(r, b);
+  ct_release(b);
   ct_release(t);
-  ct_release(w);
-  return r;
+  return st == CT_OK ? r : NULL;
+}
+/* sum over every dim but the class dim of v * onehot * g, g the loss's
+ * gradient (unsqueezed at the class dim for reduction none) */
+static ct_tensor *ct__nn_nll_class_sum(ct_tensor *v, ct_tensor *g, ct_tensor *self, ct_tensor *target, int64_t reduction,
+                                       int64_t ignore_index) {
+  int64_t cdim = self->ndim == 1 ? 0 : 1, dims[CT_MAX_DIMS];
+  int i, n = 0;
+  ct_tensor *r;
+  if (g && reduction == CT__NN_NONE && self->ndim > 1) g = ct_unsqueeze(g, 1);
+  r = ct_mul(v, ct__nn_nll_onehot(self, target, ignore_index));
+  if (g) r = ct_mul(r, g);
+  for (i = 0; i < self->ndim; i++)
+    if (i != cdim) dims[n++] = i;
+  return n ? ct_sum_dim(r, n, dims, false) : r;
+}
+/* nll_loss's total_weight: the sum of the weights of the non-ignored
+ * targets (their count without weight), 0-dim; differentiable in weight. */
+static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t ignore_index) {
+  ct_tensor *counts;
+  if (!self || !target) return NULL;
+  counts = ct__nn_nll_class_sum(ct_ones_like(self), NULL, self, target, CT__NN_SUM, ignore_index);
+  return weight ? ct_sum(ct_mul(weight, counts)) : ct_sum(counts);
+}
+/* d nll_loss / d weight[c]: sum over the targets of class c of -x * grad, and
+ * for mean (-x - loss) * grad / total_weight. */
+static ct_tensor *ct__nn_nll_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                             int64_t reduction, int64_t ignore_index, ct_tensor *result) {
+  ct_tensor *v = ct_neg(self);
+  if (reduction == CT__NN_MEAN) v = ct_div(ct_sub(v, result), ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  return ct__nn_nll_class_sum(v, grad, self, target, reduction, ignore_index);
+}
+/* nll_loss_backward is linear in grad_output, weight and 1/total_weight:
+ * <G, grad_input> = sum -w[t] G[t] go (/ tw) */
+static ct_tensor *ct__nn_nllb_weight_backward(ct_tensor *grad, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                              int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_tensor *go = reduction == CT__NN_MEAN ? ct_div(grad_output, total_weight) : grad_output;
+  return ct__nn_nll_class_sum(ct_neg(grad), go, self, target, reduction, ignore_index);
+}
+static ct_tensor *ct__nn_nllb_total_weight_backward(ct_tensor *grad, ct_tensor *result, int64_t reduction, ct_tensor *total_weight) {
+  if (reduction != CT__NN_MEAN) return ct_zeros_like(total_weight);
+  return ct_neg(ct_div(ct_sum(ct_mul(grad, result)), total_weight));
 }
 
 /* ================= pointwise helpers for formulas and composites =================
@@ -551,6 +607,14 @@ static ct_tensor *ct__nn_bcel_target_backward(ct_tensor *grad, ct_tensor *self, 
   return ct__nn_loss_grad(grad, local, reduction, self->numel);
 }
 
+/* d/dpos_weight = w t softplus(-x) */
+static ct_tensor *ct__nn_bcel_pos_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                  int64_t reduction) {
+  ct_tensor *local = ct_mul(target, ct__nn_fn(CT__NN_SOFTPLUS, ct_neg(self)));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
 /* ================= composite losses (CompositeImplicitAutograd) ================= */
 static ct_status ct__nn_check_pair(const char *op, const char *kernel, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   if (ct__nn_check_floating(op, kernel, ct__result_type(self, target)) != CT_OK) return ct_last_error();
@@ -609,26 +673,17 @@ static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target,
 }
 
 /* ================= cross_entropy_loss (CompositeImplicitAutograd) ================= */
-/* a constant of `like`'s dtype and target's shape: 1 where target != ignore_index */
-static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype, double *count, double *wsum,
-                                   ct_tensor *weight) {
+/* a constant of dtype and target's shape: 1 where target != ignore_index */
+static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype) {
   static const char *op = "cross_entropy_loss";
-  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t, *w = NULL;
+  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t;
   int64_t i;
-  *count = *wsum = 0;
   if (!m || ct__is_meta(m) || !m->numel) return m;
-  t = ct__copy_as(op, target, CT_I64);
-  if (weight) w = ct__nn_f64(op, weight);
-  if (!t || (weight && !w)) m = NULL;
-  for (i = 0; m && i < target->numel; i++) {
-    int64_t v = ((const int64_t *)ct_data_ptr(t))[i];
-    int keep = v != ignore_index;
-    ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype, keep);
-    *count += keep;
-    if (keep && w && v >= 0 && v < weight->numel) *wsum += ct__nn_cdata(w)[v];
-  }
+  if (!(t = ct__copy_as(op, target, CT_I64))) return NULL;
+  for (i = 0; i < target->numel; i++)
+    ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype,
+                     ((const int64_t *)ct_data_ptr(t))[i] != ignore_index);
   ct_release(t);
-  ct_release(w);
   return m;
 }
 static ct_tensor *ct__nn_class_view(ct_tensor *w, int ndim, int64_t cdim) {
@@ -677,11 +732,10 @@ static ct_tensor *ct__k_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_ten
     ct_tensor *lsm = ct_log_softmax(self, cdim, CT_DTYPE_NONE);
     ct_tensor *nll = lsm ? ct_nll_loss(lsm, target, weight, reduction, ignore_index) : NULL;
     if (nll && label_smoothing > 0) {
-      double count, wsum;
-      ct_tensor *mask = ct__nn_keep_mask(target, ignore_index, (ct_dtype)lsm->dtype, &count, &wsum, weight);
+      ct_tensor *mask = ct__nn_keep_mask(target, ignore_index, (ct_dtype)lsm->dtype);
       ct_tensor *p = weight ? ct_mul(lsm, ct__nn_class_view(weight, self->ndim, cdim)) : lsm;
       ct_tensor *smooth = ct_mul(ct_neg(ct_sum_dim(p, 1, &cdim, false)), mask), *ret;
-      if (reduction == CT__NN_MEAN) ret = ct_div_scalar(ct_sum(smooth), ct_float(weight ? wsum : count));
+      if (reduction == CT__NN_MEAN) ret = ct_div(ct_sum(smooth), ct__nn_nll_total_weight(lsm, target, weight, ignore_index));
       else if (reduction == CT__NN_SUM) ret = ct_sum(smooth);
       else ret = smooth;
       nll = ct_add(ct_mul_scalar(nll, ct_float(1 - label_smoothing)), ct_mul_scalar(ret, ct_float(label_smoothing / (double)C)));
