@@ -116,7 +116,7 @@ for red in (0, 1, 2):
     cs.add("kl_div", rn(3, 4), rn(3, 4), red, log_target=True)
 cs.add("mse_loss", rn(4, 3).t(), rn(3, 1), 0)                     # broadcast target, non-contiguous
 cs.add("mse_loss", rn(3, 4, dtype=S), rn(3, 4, dtype=S))
-cs.add("mse_loss", rn(3, 4, dtype=S), rn(3, 4))                   # promotes to double
+cs.add("mse_loss", rn(3, 4, dtype=S, grad=False), rn(3, 4, grad=False))  # promotes to double (torch cannot differentiate it)
 cs.add("mse_loss", rn(()), rn(()))
 cs.add("mse_loss", rn(0, 3), rn(0, 3), gradcheck=False)            # empty mean: nan
 cs.add("l1_loss", rn(3, 4), rn(4), 2)
@@ -155,7 +155,7 @@ cs.error("binary_cross_entropy_with_logits", rn(3), rn(2, 1), code="CT_ERR_SHAPE
 cs.add("layer_norm", rn(3, 4), [4], rn(4), rn(4))
 cs.add("layer_norm", rn(2, 3, 4), [3, 4], rn(3, 4), rn(3, 4), 1e-3)
 cs.add("layer_norm", rn(2, 3, 4), [4])
-cs.add("layer_norm", rn(4, 3).t(), [3], rn(3), None)
+cs.add("layer_norm", rn(4, 3).t(), [4], rn(4), None)
 cs.add("layer_norm", rn(0, 4), [4], rn(4), rn(4))
 cs.add("layer_norm", rn(3, 4, dtype=S), [4], rn(4, dtype=S), rn(4, dtype=S))
 cs.add("layer_norm", rn(3, 4, dtype=H), [4], rn(4, dtype=H), rn(4, dtype=H), atol=0.05, rtol=0.05)
@@ -205,9 +205,9 @@ def rms_norm_ref(x, shape, weight=None, eps=None):
 
 cs.add("rms_norm", rn(3, 4), [4], rn(4), ref=rms_norm_ref)
 cs.add("rms_norm", rn(2, 3, 4), [3, 4], None, 1e-3, ref=rms_norm_ref)
-cs.add("rms_norm", rn(4, 3).t(), [3], rn(3), ref=rms_norm_ref)
+cs.add("rms_norm", rn(4, 3).t(), [4], rn(4), ref=rms_norm_ref)
 cs.add("rms_norm", rn(3, 4, dtype=S), [4], rn(4, dtype=S), ref=rms_norm_ref)
 cs.add("rms_norm", rn(3, 4, dtype=H), [4], None, ref=rms_norm_ref, atol=0.05, rtol=0.05)
-cs.error("rms_norm", rn(3, 4), [3], ref=rms_norm_ref, code="CT_ERR_SHAPE")
+cs.error("rms_norm", rn(3, 4), [3], code="CT_ERR_SHAPE", torch_raises=False)  # no aten rms_norm in 1.13
 
 cs.write()
