@@ -1560,6 +1560,8 @@ CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim,
 /* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
  * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
 CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
 /* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
 CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight);
 /* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor
@@ -1568,11 +1570,15 @@ CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor 
 /* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
  * (self - target)^2, broadcasting */
 CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction);
 /* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
 CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
 /* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor
  * beta = 0 is l1_loss */
 CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
 /* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor
  * self is log-probabilities; target probabilities (log-probabilities with log_target) */
 CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction);
@@ -1580,6 +1586,8 @@ CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduct
 /* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor
  * self in [0, 1]; logs clamped at -100 */
 CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
 /* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor
  * stable: (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
 CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction);
@@ -7145,6 +7153,36 @@ static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *we
   return r;
 }
 
+/* ================= out= variants: the functional result copied into out ================= */
+static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
+  ct_status st = CT_OK;
+  if (!r) return ct_last_error();
+  if (r->dtype != out->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+    st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)r->dtype),
+                 ct__dtype_torch_name((ct_dtype)out->dtype));
+  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+    st = ct_last_error();
+  else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
+    ct__bump_version(out);
+  ct_release(r);
+  return st;
+}
+static ct_status ct__k_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                    int64_t ignore_index, ct_tensor *out) {
+  return ct__nn_into_out("nll_loss", ct__k_nll_loss(ks, self, target, weight, reduction, ignore_index), out);
+}
+static ct_status ct__k_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("mse_loss", ct__k_mse_loss(ks, self, target, reduction), out);
+}
+static ct_status ct__k_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta,
+                                          ct_tensor *out) {
+  return ct__nn_into_out("smooth_l1_loss", ct__k_smooth_l1_loss(ks, self, target, reduction, beta), out);
+}
+static ct_status ct__k_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("binary_cross_entropy", ct__k_binary_cross_entropy(ks, self, target, weight, reduction), out);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */
 /* ---- ctorch/ops/conv.h: implementation ---- */
@@ -7243,13 +7281,17 @@ static struct {
   ct_op *log_softmax_int;
   ct_op *log_softmax_int_out;
   ct_op *nll_loss;
+  ct_op *nll_loss_out;
   ct_op *nll_loss_backward;
   ct_op *cross_entropy_loss;
   ct_op *mse_loss;
+  ct_op *mse_loss_out;
   ct_op *l1_loss;
   ct_op *smooth_l1_loss;
+  ct_op *smooth_l1_loss_out;
   ct_op *kl_div;
   ct_op *binary_cross_entropy;
+  ct_op *binary_cross_entropy_out;
   ct_op *binary_cross_entropy_with_logits;
   ct_op *layer_norm;
   ct_op *group_norm;
@@ -8605,6 +8647,28 @@ static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   ct__tls.depth--;
   return r;
 }
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  const ct_op *op = ct__op.nll_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, ignore_index, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
 static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
   const ct_op *op = ct__op.nll_loss_backward;
@@ -8669,6 +8733,26 @@ static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   ct__tls.depth--;
   return r;
 }
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.mse_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, reduction, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
 static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
   const ct_op *op = ct__op.l1_loss;
@@ -8704,6 +8788,27 @@ static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_
     v[2] = ct_value_int(reduction);
     v[3] = ct_value_double(beta);
     r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  const ct_op *op = ct__op.smooth_l1_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, self, target, reduction, beta, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
   return r;
@@ -8744,6 +8849,27 @@ static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *sel
     v[2] = ct_value_tensor(weight);
     v[3] = ct_value_int(reduction);
     r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.binary_cross_entropy_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
   return r;
@@ -9485,6 +9611,17 @@ CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weig
   if (weight) keys |= weight->keys;
   return ct__track(ct__dispatch_nll_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
 }
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nll_loss_out(ct__call_keys(keys), self, target, weight, reduction, ignore_index, out);
+}
 CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
@@ -9515,6 +9652,16 @@ CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reducti
   keys |= target->keys;
   return ct__track(ct__dispatch_mse_loss(ct__call_keys(keys), self, target, reduction));
 }
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mse_loss_out(ct__call_keys(keys), self, target, reduction, out);
+}
 CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
@@ -9530,6 +9677,16 @@ CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t r
   if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
   keys |= target->keys;
   return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(keys), self, target, reduction, beta));
+}
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_smooth_l1_loss_out(ct__call_keys(keys), self, target, reduction, beta, out);
 }
 CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
   ct_keyset keys = 0;
@@ -9550,6 +9707,17 @@ CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_
   keys |= target->keys;
   if (weight) keys |= weight->keys;
   return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(keys), self, target, weight, reduction));
+}
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_binary_cross_entropy_out(ct__call_keys(keys), self, target, weight, reduction, out);
 }
 CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
   ct_keyset keys = 0;
@@ -11890,6 +12058,17 @@ static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   return r;
 }
 
+/* ---- nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("nll_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor ---- */
 typedef struct ct__node_nll_loss_backward {
   ct_node base;
@@ -11966,6 +12145,28 @@ static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_o
   return r;
 }
 
+/* ---- mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("mse_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mse_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("smooth_l1_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_smooth_l1_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, beta, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor ---- */
 typedef struct ct__node_binary_cross_entropy {
   ct_node base;
@@ -12021,6 +12222,17 @@ static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *sel
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
+  return r;
+}
+
+/* ---- binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("binary_cross_entropy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, out);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -12397,6 +12609,17 @@ static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keys
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T?,i,i,Tw->Tw */
+static ct_status ct__adapt_TTToiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,T,T?,i,i,T->T */
 static ct_status ct__adapt_TTTToiiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 7;
@@ -12427,6 +12650,17 @@ static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,i,Tw->Tw */
+static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,i,f->T */
 static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -12436,6 +12670,17 @@ static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,T,i,f,Tw->Tw */
+static ct_status ct__adapt_TTifTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,T,i,b->T */
 static ct_status ct__adapt_TTib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -12456,6 +12701,17 @@ static ct_status ct__adapt_TTToi_T(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,T,T?,i,Tw->Tw */
+static ct_status ct__adapt_TTToiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,T,T?,T?,i->T */
 static ct_status ct__adapt_TTToToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -12541,12 +12797,16 @@ static const struct {
     {"T,i,D->T", ct__adapt_TiD_T},
     {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
     {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
+    {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
     {"T,T,T?,i,i,f->T", ct__adapt_TTToiif_T},
     {"T,T,i->T", ct__adapt_TTi_T},
+    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
     {"T,T,i,f->T", ct__adapt_TTif_T},
+    {"T,T,i,f,Tw->Tw", ct__adapt_TTifTw_Tw},
     {"T,T,i,b->T", ct__adapt_TTib_T},
     {"T,T,T?,i->T", ct__adapt_TTToi_T},
+    {"T,T,T?,i,Tw->Tw", ct__adapt_TTToiTw_Tw},
     {"T,T,T?,T?,i->T", ct__adapt_TTToToi_T},
     {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
@@ -12874,6 +13134,11 @@ static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
   *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_nll_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nll_loss_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_nll_loss_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_nll_loss_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
   return *r ? CT_OK : ct_last_error();
@@ -12886,6 +13151,11 @@ static ct_status ct__frontend_mse_loss(const ct_value *a, ct_tensor **r) {
   *r = ct_mse_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_mse_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mse_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_l1_loss(const ct_value *a, ct_tensor **r) {
   *r = ct_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
   return *r ? CT_OK : ct_last_error();
@@ -12894,6 +13164,11 @@ static ct_status ct__frontend_smooth_l1_loss(const ct_value *a, ct_tensor **r) {
   *r = ct_smooth_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_smooth_l1_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_smooth_l1_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_kl_div(const ct_value *a, ct_tensor **r) {
   *r = ct_kl_div_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
@@ -12901,6 +13176,11 @@ static ct_status ct__frontend_kl_div(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_binary_cross_entropy(const ct_value *a, ct_tensor **r) {
   *r = ct_binary_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_binary_cross_entropy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_binary_cross_entropy_with_logits(const ct_value *a, ct_tensor **r) {
   *r = ct_binary_cross_entropy_with_logits(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
@@ -13002,13 +13282,17 @@ static const struct {
     {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
     {&ct__op.log_softmax_int_out, "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_softmax_int_out},
     {&ct__op.nll_loss, "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss},
+    {&ct__op.nll_loss_out, "nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nll_loss_out},
     {&ct__op.nll_loss_backward, "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", ct__frontend_nll_loss_backward},
     {&ct__op.cross_entropy_loss, "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", ct__frontend_cross_entropy_loss},
     {&ct__op.mse_loss, "mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_mse_loss},
+    {&ct__op.mse_loss_out, "mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mse_loss_out},
     {&ct__op.l1_loss, "l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_l1_loss},
     {&ct__op.smooth_l1_loss, "smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", ct__frontend_smooth_l1_loss},
+    {&ct__op.smooth_l1_loss_out, "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_smooth_l1_loss_out},
     {&ct__op.kl_div, "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor", ct__frontend_kl_div},
     {&ct__op.binary_cross_entropy, "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy},
+    {&ct__op.binary_cross_entropy_out, "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_binary_cross_entropy_out},
     {&ct__op.binary_cross_entropy_with_logits, "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy_with_logits},
     {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm},
     {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
@@ -13207,17 +13491,29 @@ static const struct {
     {"nll_loss", CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
     {"nll_loss", CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
     {"nll_loss", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
+    {"nll_loss.out", CT_KEY_CPU, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_META, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_out), "autograd"},
     {"nll_loss_backward", CT_KEY_CPU, CT_FN(ct__k_nll_loss_backward), "reference"},
     {"nll_loss_backward", CT_KEY_META, CT_FN(ct__k_nll_loss_backward), "reference"},
     {"nll_loss_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
     {"cross_entropy_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
     {"mse_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
+    {"mse_loss.out", CT_KEY_CPU, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_META, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
     {"l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
     {"smooth_l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
+    {"smooth_l1_loss.out", CT_KEY_CPU, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
     {"kl_div", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
     {"binary_cross_entropy", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy), "reference"},
     {"binary_cross_entropy", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy), "reference"},
     {"binary_cross_entropy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy), "autograd"},
+    {"binary_cross_entropy.out", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_out), "autograd"},
     {"binary_cross_entropy_with_logits", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
     {"binary_cross_entropy_with_logits", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
     {"binary_cross_entropy_with_logits", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},

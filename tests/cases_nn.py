@@ -7,6 +7,7 @@ Loss weights get gradients in ctorch but not in PyTorch: they never require
 grad here (the C side's gradcheck still differentiates them). batch_norm's
 running stats are not differentiable: its eval cases skip gradcheck.
 """
+import math
 import os
 import sys
 
@@ -52,6 +53,8 @@ for op in ("softmax.int", "log_softmax.int"):
     cs.add(op, rn(3, 4, dtype=S), 1, dtype=D)           # dtype casts first
     cs.add(op, torch.randint(0, 5, (2, 3), generator=g), 1, dtype=S)
     cs.add(op, rn(3, 4, dtype=H), 1)
+    cs.add(op, rn(3, 4, dtype=torch.float16), 1)       # f16: f32 reference (no CPU Half kernel in torch 1.13)
+    cs.add(op, torch.tensor([[-math.inf, -math.inf], [0.0, 1.0]], dtype=D), 1)   # an all -inf row gives nan
     cs.error(op, torch.randint(0, 5, (2, 3), generator=g), 1, code="CT_ERR_DTYPE")
     cs.error(op, rn(3, 4), 2, code="CT_ERR_INDEX")
     cs.error(op, rn(3, 4), -3, code="CT_ERR_INDEX")
@@ -69,6 +72,7 @@ for red in (0, 1, 2):
 cs.add("nll_loss", rn(4, 5).t(), idx(5, n=4))                                     # non-contiguous
 cs.add("nll_loss", rn(5, 4, dtype=S), idx(5, n=4), rn(4, dtype=S, grad=False, lo=0.5, hi=1))
 cs.add("nll_loss", rn(5, 4, dtype=H), idx(5, n=4))
+cs.add("nll_loss", rn(5, 4, dtype=torch.float16), idx(5, n=4), rn(4, dtype=torch.float16, grad=False, lo=0.5, hi=1))
 cs.add("nll_loss", rn(3, 4), torch.full((3,), -100), gradcheck=False)               # all ignored: nan
 cs.add("nll_loss", rn(0, 4), idx(0, n=4), gradcheck=False)                          # empty mean: nan
 cs.add("nll_loss", rn(0, 4), idx(0, n=4), None, 0)
@@ -159,6 +163,7 @@ cs.add("layer_norm", rn(4, 3).t(), [4], rn(4), None)
 cs.add("layer_norm", rn(0, 4), [4], rn(4), rn(4))
 cs.add("layer_norm", rn(3, 4, dtype=S), [4], rn(4, dtype=S), rn(4, dtype=S))
 cs.add("layer_norm", rn(3, 4, dtype=H), [4], rn(4, dtype=H), rn(4, dtype=H), atol=0.05, rtol=0.05)
+cs.add("layer_norm", rn(3, 4, dtype=torch.float16), [4], rn(4, dtype=torch.float16), rn(4, dtype=torch.float16), atol=0.01, rtol=0.01)
 cs.error("layer_norm", rn(3, 4), [3], code="CT_ERR_SHAPE")
 cs.error("layer_norm", rn(3, 4), [4], rn(3), code="CT_ERR_SHAPE")
 cs.error("layer_norm", rn(3, 4), [], code="CT_ERR_SHAPE")
@@ -169,6 +174,8 @@ cs.add("group_norm", rn(2, 6, 2, 2), 3, rn(6), None, 1e-3)
 cs.add("group_norm", rn(3, 4), 4)
 cs.add("group_norm", rn(3, 4, 2).transpose(0, 2), 1, rn(4), rn(4))
 cs.add("group_norm", rn(2, 4, 3, dtype=S), 2, rn(4, dtype=S), rn(4, dtype=S))
+cs.add("group_norm", rn(2, 4, 3, dtype=H), 2, rn(4, dtype=H), rn(4, dtype=H), atol=0.05, rtol=0.05)
+cs.add("group_norm", rn(0, 4, 3), 2, rn(4), rn(4))
 cs.error("group_norm", rn(2, 3, 4), 2, code="CT_ERR_SHAPE")
 cs.error("group_norm", rn(2, 4, 4), 2, rn(3), code="CT_ERR_SHAPE")
 cs.error("group_norm", rn(4), 2, code="CT_ERR_RANK")
