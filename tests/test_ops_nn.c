@@ -98,3 +98,65 @@ TEST(nn_batch_norm_running_stats) {
     CHECK_NEAR(ct_get(rv, 1), 0.9 + 0.1 * 21, 1e-5);       /* (16 + 1 + 25) / 2 */
   }
 }
+
+/* second derivatives of the ops whose formulas use the log/rsqrt/softplus helpers */
+TEST(nn_gradgradcheck_helpers) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(3, 4), CT_F64, -2, 2, 11), *p = nn_t(CT_DIMS(3, 4), CT_F64, 0.05, 0.95, 12);
+    ct_tensor *q = nn_t(CT_DIMS(3, 4), CT_F64, 0.05, 0.95, 13), *w = nn_t(CT_DIMS(4), CT_F64, 0.5, 1.5, 14);
+    int64_t ns[] = {4};
+    nn_opcheck("rms_norm", NN_ARGS(ct_value_tensor(x), ct_value_int_list(ns, 1), ct_value_tensor(w), ct_value_double(NAN)), 1);
+    nn_opcheck("kl_div", NN_ARGS(ct_value_tensor(x), ct_value_tensor(p), ct_value_int(0), ct_value_bool(false)), 1);
+    nn_opcheck("binary_cross_entropy", NN_ARGS(ct_value_tensor(p), ct_value_tensor(q), ct_value_none(), ct_value_int(0)), 1);
+    nn_opcheck("binary_cross_entropy_with_logits", NN_ARGS(ct_value_tensor(x), ct_value_tensor(q), ct_value_none(), ct_value_tensor(w),
+                                                           ct_value_int(2)), 1);
+    nn_opcheck("smooth_l1_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(p), ct_value_int(1), ct_value_double(5.0)), 1);
+    nn_opcheck("cross_entropy_loss", NN_ARGS(ct_value_tensor(x), ct_value_tensor(ct_softmax(q, 1, CT_DTYPE_NONE)), ct_value_tensor(w),
+                                             ct_value_int(0), ct_value_int(-100), ct_value_double(0.0)), 1);
+  }
+}
+
+/* the meta device runs the same kernels: shapes and dtypes without data */
+TEST(nn_meta) {
+  CT_SCOPE {
+    ct_tensor *x = ct_empty_opts(CT_DIMS(5, 4), ct_opts(CT_F32, CT_META)), *t = ct_empty_opts(CT_DIMS(5), ct_opts(CT_I64, CT_META));
+    ct_tensor *l = ct_cross_entropy(x, t, NULL, 0, -100, 0.1), *s = ct_log_softmax(x, 1, CT_F64);
+    int64_t ns[] = {4};
+    ct_tensor *n = ct_layer_norm(x, 1, ns, NULL, NULL, 1e-5);
+    CHECK(l && l->ndim == 1 && l->sizes[0] == 5 && l->device.type == CT_DEVICE_META);
+    CHECK(s && s->dtype == CT_F64 && s->device.type == CT_DEVICE_META);
+    CHECK(n && n->ndim == 2 && n->device.type == CT_DEVICE_META);
+  }
+}
+
+TEST(nn_errors_direct) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(3, 4), CT_F32, -1, 1, 21), *t = nn_long(CT_DIMS(3), (const int64_t[]){0, 1, 2});
+    ct_tensor *tw = ct_scalar_tensor(ct_float(3), CT_F32);
+    CHECK_ERR(ct_nll_loss_backward(ct_ones(CT_DIMS(4), CT_F32), x, t, NULL, 0, -100, tw), CT_ERR_SHAPE, "grad_output of shape [4]");
+    CHECK_ERR(ct_nll_loss_backward(ct_ones(CT_DIMS(2), CT_F32), x, t, NULL, 1, -100, tw), CT_ERR_SHAPE, "grad_output");
+    CHECK_ERR(ct_nll_loss(x, t, NULL, 3, -100), CT_ERR_INVALID, "reduction");
+    CHECK_ERR(ct_mse_loss(x, x, -1), CT_ERR_INVALID, "reduction");
+    CHECK_ERR(ct_nll_loss(x, nn_long(CT_DIMS(3), (const int64_t[]){0, 7, 2}), NULL, 1, -100), CT_ERR_INDEX, "Target 7 is out of bounds.");
+    CHECK_ERR(ct_group_norm(ct_ones(CT_DIMS(2, 4), CT_F32), 0, NULL, NULL, 1e-5), CT_ERR_SHAPE, "num_groups=0");
+    CHECK_ERR(ct_batch_norm(x, NULL, NULL, NULL, ct_ones(CT_DIMS(4), CT_F32), false, 0.1, 1e-5), CT_ERR_INVALID,
+              "running_mean must be defined in evaluation mode");
+    CHECK_ERR(ct_layer_norm(x, 1, (const int64_t[]){3}, NULL, NULL, 1e-5), CT_ERR_SHAPE,
+              "Given normalized_shape=[3], expected input with shape [*, 3], but got input of size[3, 4]");
+  }
+}
+
+/* out= variants write and resize out, and refuse a dtype the result cannot be cast to */
+TEST(nn_out_variants) {
+  CT_SCOPE {
+    ct_tensor *x = nn_t(CT_DIMS(3, 4), CT_F32, -1, 1, 31), *y = nn_t(CT_DIMS(3, 4), CT_F32, -1, 1, 32);
+    ct_tensor *out = ct_empty(CT_DIMS(7), CT_F32), *iout = ct_empty(CT_DIMS(1), CT_I64), *ref = ct_mse_loss(x, y, 0);
+    int64_t k;
+    CHECK_OK(ct_mse_loss_out(out, x, y, 0));
+    CHECK(out->ndim == 2 && out->sizes[0] == 3 && out->sizes[1] == 4);
+    for (k = 0; k < 12; k++) CHECK_NEAR(ct_get(out, k), ct_get(ref, k), 0);
+    CHECK_ERR(ct_mse_loss_out(iout, x, y, 1), CT_ERR_DTYPE, "can't be cast");
+    CHECK_OK(ct_softmax_out(out, x, 0, CT_DTYPE_NONE));
+    CHECK_ERR(ct_softmax_out(out, x, 0, CT_F64), CT_ERR_DTYPE, "expected out tensor to have dtype");
+  }
+}
