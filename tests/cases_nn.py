@@ -125,6 +125,7 @@ cs.add("mse_loss", rn(()), rn(()))
 cs.add("mse_loss", rn(0, 3), rn(0, 3), gradcheck=False)            # empty mean: nan
 cs.add("l1_loss", rn(3, 4), rn(4), 2)
 cs.add("l1_loss", torch.randint(0, 5, (3,), generator=g), torch.randint(0, 5, (3,), generator=g), 2)
+cs.add("l1_loss", torch.tensor([1, 5, 200], dtype=torch.uint8), torch.tensor([3, 2, 250], dtype=torch.uint8), 0)  # wraps like torch
 cs.add("smooth_l1_loss", rn(2, 3), rn(3), 0, 2.0)
 cs.add("kl_div", rn(2, 3), torch.tensor([0.0, 0.5, 1.0], dtype=D), 0)    # xlogy(0, 0) = 0
 cs.error("mse_loss", torch.ones(3, dtype=torch.long), torch.ones(3, dtype=torch.long), code="CT_ERR_DTYPE")

@@ -440,7 +440,11 @@ static ct_tensor *ct__nn_fn(int fn, ct_tensor *v) {
 static ct_tensor *ct__nn_clamp_min(ct_tensor *a, double m) {
   return ct_add_scalar(ct_relu(ct_add_scalar(a, ct_float(-m))), ct_float(m));
 }
-static ct_tensor *ct__nn_abs(ct_tensor *a) { return ct_add(ct_relu(a), ct_relu(ct_neg(a))); }
+/* |a| with abs's gradient (0 at 0); unsigned and bool values are their own */
+static ct_tensor *ct__nn_abs(ct_tensor *a) {
+  if (a && (a->dtype == CT_U8 || a->dtype == CT_BOOL)) return a;
+  return ct_add(ct_relu(a), ct_relu(ct_neg(a)));
+}
 static ct_tensor *ct__nn_reduce(ct_tensor *loss, int64_t reduction) {
   if (!loss) return NULL;
   return reduction == CT__NN_MEAN ? ct_mean(loss) : reduction == CT__NN_SUM ? ct_sum(loss) : loss;
