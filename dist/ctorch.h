@@ -6677,7 +6677,11 @@ static ct_tensor *ct__nn_fn(int fn, ct_tensor *v) {
 static ct_tensor *ct__nn_clamp_min(ct_tensor *a, double m) {
   return ct_add_scalar(ct_relu(ct_add_scalar(a, ct_float(-m))), ct_float(m));
 }
-static ct_tensor *ct__nn_abs(ct_tensor *a) { return ct_add(ct_relu(a), ct_relu(ct_neg(a))); }
+/* |a| with abs's gradient (0 at 0); unsigned and bool values are their own */
+static ct_tensor *ct__nn_abs(ct_tensor *a) {
+  if (a && (a->dtype == CT_U8 || a->dtype == CT_BOOL)) return a;
+  return ct_add(ct_relu(a), ct_relu(ct_neg(a)));
+}
 static ct_tensor *ct__nn_reduce(ct_tensor *loss, int64_t reduction) {
   if (!loss) return NULL;
   return reduction == CT__NN_MEAN ? ct_mean(loss) : reduction == CT__NN_SUM ? ct_sum(loss) : loss;
@@ -7033,10 +7037,10 @@ static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list n
   k = (int)normalized_shape.n;
   for (i = 0; i < k; i++) dims[i] = input->ndim - k + i;
   CT_SCOPE {
-    ct_tensor *y = ct_to_dtype(ct__nn_normalize(ct__nn_upcast(input), k, dims, eps, NULL, NULL), (ct_dtype)input->dtype);
-    if (weight) y = ct_mul(y, weight);
-    if (bias) y = ct_add(y, bias);
-    r = ct_keep(y);
+    ct_tensor *y = ct__nn_normalize(ct__nn_upcast(input), k, dims, eps, NULL, NULL);
+    if (weight) y = ct_mul(y, ct__nn_upcast(weight));
+    if (bias) y = ct_add(y, ct__nn_upcast(bias));
+    r = ct_keep(ct_to_dtype(y, (ct_dtype)input->dtype));
   }
   return r;
 }
@@ -7069,10 +7073,11 @@ static ct_status ct__nn_check_channels(const char *op, const char *what, ct_tens
                    what, what, ct__nn_shape(p, b1, sizeof b1), ct__nn_shape(input, b2, sizeof b2));
   return CT_OK;
 }
-static ct_tensor *ct__nn_affine(ct_tensor *y, ct_tensor *weight, ct_tensor *bias, int ndim) {
-  if (weight) y = ct_mul(y, ct__nn_class_view(weight, ndim, 1));
-  if (bias) y = ct_add(y, ct__nn_class_view(bias, ndim, 1));
-  return y;
+/* y * weight + bias per channel (dim 1), in y's (upcast) dtype, then cast to dtype */
+static ct_tensor *ct__nn_affine(ct_tensor *y, ct_tensor *weight, ct_tensor *bias, int ndim, ct_dtype dtype) {
+  if (weight) y = ct_mul(y, ct__nn_class_view(ct__nn_upcast(weight), ndim, 1));
+  if (bias) y = ct_add(y, ct__nn_class_view(ct__nn_upcast(bias), ndim, 1));
+  return y ? ct_to_dtype(y, dtype) : NULL;
 }
 static ct_tensor *ct__k_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias,
                                    double eps, bool cudnn_enabled) {
@@ -7097,9 +7102,8 @@ static ct_tensor *ct__k_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_g
   for (i = 2; i < input->ndim; i++) sh[2] *= input->sizes[i];
   CT_SCOPE {
     ct_tensor *x = ct_reshape(ct__nn_upcast(input), 3, sh);
-    ct_tensor *y = ct_to_dtype(ct_reshape(ct__nn_normalize(x, 1, &two, eps, NULL, NULL), input->ndim, input->sizes),
-                               (ct_dtype)input->dtype);
-    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim));
+    ct_tensor *y = ct_reshape(ct__nn_normalize(x, 1, &two, eps, NULL, NULL), input->ndim, input->sizes);
+    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim, (ct_dtype)input->dtype));
   }
   return r;
 }
@@ -7147,8 +7151,7 @@ static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *we
       ct_tensor *var = ct__nn_class_view(ct_detach(running_var), input->ndim, 1);
       y = ct_mul(ct_sub(x, mean), ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps))));
     }
-    y = y ? ct_to_dtype(y, (ct_dtype)input->dtype) : NULL;
-    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim));
+    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim, (ct_dtype)input->dtype));
   }
   return r;
 }
