@@ -311,6 +311,11 @@ static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, 
   ct__nn_finish(dst, y, NULL, &r, st);
   return r;
 }
+static ct_tensor *ct__k_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                    int64_t ignore_index) {
+  (void)ks;
+  return ct_nll_loss(self, target, weight, reduction, ignore_index);
+}
 /* A constant of self's shape and dtype: 1 at each non-ignored target's class. */
 static ct_tensor *ct__nn_nll_onehot(ct_tensor *self, ct_tensor *target, int64_t ignore_index) {
   static const char *op = "nll_loss";
