@@ -6603,9 +6603,11 @@ static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct
 /* d nll_loss / d weight[c]: sum over the targets of class c of -x * grad, and
  * for mean (-x - loss) * grad / total_weight. */
 static ct_tensor *ct__nn_nll_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
-                                             int64_t reduction, int64_t ignore_index, ct_tensor *result) {
+                                             int64_t reduction, int64_t ignore_index) {
   ct_tensor *v = ct_neg(self);
-  if (reduction == CT__NN_MEAN) v = ct_div(ct_sub(v, result), ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  if (reduction == CT__NN_MEAN) /* the loss is recomputed: the forward need not save its output */
+    v = ct_div(ct_sub(v, ct_nll_loss(self, target, weight, reduction, ignore_index)),
+               ct__nn_nll_total_weight(self, target, weight, ignore_index));
   return ct__nn_nll_class_sum(v, grad, self, target, reduction, ignore_index);
 }
 /* nll_loss_backward is linear in grad_output, weight and 1/total_weight:
@@ -12044,7 +12046,6 @@ typedef struct ct__node_nll_loss {
   ct__saved weight;
   int64_t reduction;
   int64_t ignore_index;
-  ct__saved result;
 } ct__node_nll_loss;
 
 static void ct__release_nll_loss(ct_node *node) {
@@ -12052,7 +12053,6 @@ static void ct__release_nll_loss(ct_node *node) {
   ct__saved_reset(&n->self);
   ct__saved_reset(&n->target);
   ct__saved_reset(&n->weight);
-  ct__saved_reset(&n->result);
 }
 static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss *n = (ct__node_nll_loss *)node;
@@ -12062,13 +12062,12 @@ static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, c
   ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
   int64_t reduction = n->reduction;
   int64_t ignore_index = n->ignore_index;
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!self || !target || !result) return ct_last_error();
+  if (!self || !target) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
-  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index, result);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
@@ -12094,7 +12093,6 @@ static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
   return r;

@@ -2225,7 +2225,6 @@ typedef struct ct__node_nll_loss {
   ct__saved weight;
   int64_t reduction;
   int64_t ignore_index;
-  ct__saved result;
 } ct__node_nll_loss;
 
 static void ct__release_nll_loss(ct_node *node) {
@@ -2233,7 +2232,6 @@ static void ct__release_nll_loss(ct_node *node) {
   ct__saved_reset(&n->self);
   ct__saved_reset(&n->target);
   ct__saved_reset(&n->weight);
-  ct__saved_reset(&n->result);
 }
 static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
   ct__node_nll_loss *n = (ct__node_nll_loss *)node;
@@ -2243,13 +2241,12 @@ static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, c
   ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
   int64_t reduction = n->reduction;
   int64_t ignore_index = n->ignore_index;
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!self || !target || !result) return ct_last_error();
+  if (!self || !target) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
-  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index, result);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
@@ -2275,7 +2272,6 @@ static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
   return r;

@@ -363,9 +363,11 @@ static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct
 /* d nll_loss / d weight[c]: sum over the targets of class c of -x * grad, and
  * for mean (-x - loss) * grad / total_weight. */
 static ct_tensor *ct__nn_nll_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
-                                             int64_t reduction, int64_t ignore_index, ct_tensor *result) {
+                                             int64_t reduction, int64_t ignore_index) {
   ct_tensor *v = ct_neg(self);
-  if (reduction == CT__NN_MEAN) v = ct_div(ct_sub(v, result), ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  if (reduction == CT__NN_MEAN) /* the loss is recomputed: the forward need not save its output */
+    v = ct_div(ct_sub(v, ct_nll_loss(self, target, weight, reduction, ignore_index)),
+               ct__nn_nll_total_weight(self, target, weight, ignore_index));
   return ct__nn_nll_class_sum(v, grad, self, target, reduction, ignore_index);
 }
 /* nll_loss_backward is linear in grad_output, weight and 1/total_weight:
