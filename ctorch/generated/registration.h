@@ -282,8 +282,8 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
-/* T,T,s->T */
-static ct_status ct__adapt_TTs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,T,s?->T */
+static ct_status ct__adapt_TTso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
   ct_tensor *r;
   (void)op;
@@ -292,8 +292,8 @@ static ct_status ct__adapt_TTs_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
-/* Tw,T,s->Tw */
-static ct_status ct__adapt_TwTs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* Tw,T,s?->Tw */
+static ct_status ct__adapt_TwTso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
   ct_tensor *w = a[0].v.tensor;
   ct_status r;
@@ -303,8 +303,8 @@ static ct_status ct__adapt_TwTs_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,T,s,Tw->Tw */
-static ct_status ct__adapt_TTsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,T,s?,Tw->Tw */
+static ct_status ct__adapt_TTsoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
   ct_tensor *w = a[3].v.tensor;
   ct_status r;
@@ -314,8 +314,8 @@ static ct_status ct__adapt_TTsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keys
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,S,s->T */
-static ct_status ct__adapt_TSs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* T,S,s?->T */
+static ct_status ct__adapt_TSso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
   ct_tensor *r;
   (void)op;
@@ -324,8 +324,8 @@ static ct_status ct__adapt_TSs_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
-/* Tw,S,s->Tw */
-static ct_status ct__adapt_TwSs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+/* Tw,S,s?->Tw */
+static ct_status ct__adapt_TwSso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
   ct_tensor *w = a[0].v.tensor;
   ct_status r;
@@ -589,11 +589,11 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
-    {"T,T,s->T", ct__adapt_TTs_T},
-    {"Tw,T,s->Tw", ct__adapt_TwTs_Tw},
-    {"T,T,s,Tw->Tw", ct__adapt_TTsTw_Tw},
-    {"T,S,s->T", ct__adapt_TSs_T},
-    {"Tw,S,s->Tw", ct__adapt_TwSs_Tw},
+    {"T,T,s?->T", ct__adapt_TTso_T},
+    {"Tw,T,s?->Tw", ct__adapt_TwTso_Tw},
+    {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
+    {"T,S,s?->T", ct__adapt_TSso_T},
+    {"Tw,S,s?->Tw", ct__adapt_TwSso_Tw},
     {"T,T,i->T", ct__adapt_TTi_T},
     {"Tw,T,i->Tw", ct__adapt_TwTi_Tw},
     {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
