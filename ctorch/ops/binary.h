@@ -567,7 +567,7 @@ static ct_status ct__bk_div_mode_(ct_keyset ks, ct_tensor *self, ct_tensor *b, c
 static ct_status ct__bk_div_mode_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode, ct_tensor *out) {
   int m = ct__pw_rounding(rounding_mode);
   (void)ks;
-  return m == -2 ? ct_last_error() : m < 0 ? ct_div_out(a, b, out) : ct__div_rounding_out(out, a, b, m);
+  return m == -2 ? ct_last_error() : m < 0 ? ct_div_out(out, a, b) : ct__div_rounding_out(out, a, b, m);
 }
 static ct_tensor *ct__bk_div_scalar_mode(ct_keyset ks, ct_tensor *a, ct_scalar s, const char *rounding_mode) {
   int m = ct__pw_rounding(rounding_mode);
@@ -783,17 +783,31 @@ static ct_scalar ct__pw_one_minus(ct_scalar w) {
   if (w.kind == CT_SCALAR_INT) return ct_int(1 - w.v.i);
   return ct_float(1.0 - ct_scalar_to_double(w));
 }
-/* log through the dispatcher, so that create_graph records it; the op is
- * in the unary area (ct_log), looked up once by name. */
+/* log through the dispatcher, so that create_graph records it. The op is
+ * the unary area's (ct_log), found by name; without it, a plain loop gives
+ * the first derivative (not differentiable again). */
+static void ct__pw_log_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  int64_t i;
+  (void)ctx;
+  for (i = 0; i < n; i++) *(double *)(d[0] + i * s[0]) = log(*(const double *)(d[1] + i * s[1]));
+}
 static ct_tensor *ct__pw_log(ct_tensor *x) {
   static const ct_op *log_op;
   ct_value buf[4];
   ct_stack s;
   ct_value v;
   if (!x) return NULL;
-  if (!log_op && !(log_op = ct_op_find("log")))
-    return ct_fail(CT_ERR_UNSUPPORTED, "pow", "the exponent's derivative needs the op 'log', which is not registered"),
-           (ct_tensor *)NULL;
+  if (!log_op) log_op = ct_op_find("log");
+  if (!log_op) {
+    ct_tensor *xd = NULL, *r = NULL, *ops[2];
+    ct_clear_error();
+    CT_NO_GRAD { xd = ct_to_dtype(x, CT_F64); }
+    if (!xd || !(r = ct__empty("pow", x->ndim, x->sizes, CT_F64, x->device))) return NULL;
+    ops[0] = r, ops[1] = xd;
+    if (!ct__is_meta(r)) ct_iter_foreach(ct__pw_log_loop, NULL, 2, ops, x->ndim, x->sizes);
+    ct__track(r);
+    return x->dtype == CT_F64 ? r : ct_to_dtype(r, (ct_dtype)x->dtype);
+  }
   ct_stack_init(&s, buf, 4);
   if (ct_stack_push(&s, ct_value_tensor(x)) != CT_OK || ct_call_boxed(log_op, &s) != CT_OK) {
     ct_stack_free(&s);
