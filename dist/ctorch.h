@@ -6522,6 +6522,10 @@ static int64_t ct__pw_ipow(int64_t a, int64_t b) {
 static int64_t ct__pw_iaddcmul(int64_t a, int64_t v, int64_t b, int64_t c) {
   return (int64_t)((uint64_t)a + (uint64_t)v * (uint64_t)b * (uint64_t)c);
 }
+/* x rounded to the storage dtype dt, as PyTorch's Half / BFloat16 operators round */
+static double ct__pw_rt(double x, ct_dtype dt) {
+  return dt == CT_F16 ? ct_f16_to_f32(ct_f32_to_f16((float)x)) : dt == CT_BF16 ? ct_bf16_to_f32(ct_f32_to_bf16((float)x)) : x;
+}
 #define CT__PW_NAN(a, b, e) ((a) != (a) ? (a) : (b) != (b) ? (b) : (e))
 
 /* Flags of an op: dtype classes it runs on, and its dtype rules. */
@@ -6532,7 +6536,8 @@ enum {
   CT__PW_TOF = 8,     /* integer and bool inputs compute in float32 (int_to_float) */
   CT__PW_LOGIC = 16,  /* inputs are truth values: compute in bool */
   CT__PW_ZDIV = 32,   /* integer division: input 1 must have no zeros */
-  CT__PW_BOOLOUT = 64 /* the result is bool */
+  CT__PW_BOOLOUT = 64, /* the result is bool */
+  CT__PW_FIT = 128     /* numbers (and the Scalar parameter) must fit the computing dtype, as c10::checked_convert */
 };
 #define CT__PW_ALL (CT__PW_FL | CT__PW_IN | CT__PW_BO)
 #define CT__PW_NUM (CT__PW_FL | CT__PW_IN)
@@ -6541,7 +6546,7 @@ enum {
  * over a, b, c (the inputs, as float/double for floating dtypes, int64_t
  * otherwise) and v (the op's Scalar parameter in that type). Results of these ops have the computing dtype. */
 #define CT__PW_VALUE_OPS(X)                                                                                              \
-  X(DIV_TRUNC, "div_trunc", 2, CT__PW_NUM | CT__PW_ZDIV, trunc((double)(a / b)), ct__pw_idiv_trunc(a, b), 0)             \
+  X(DIV_TRUNC, "div_trunc", 2, CT__PW_NUM | CT__PW_ZDIV, trunc(ct__pw_rt(a / b, dt)), ct__pw_idiv_trunc(a, b), 0)             \
   X(DIV_FLOOR, "div_floor", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_floordiv(a, b, sizeof a == 4), ct__pw_idiv_floor(a, b), 0) \
   X(REMAINDER, "remainder", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_fremainder(a, b), ct__pw_iremainder(a, b), 0)           \
   X(FMOD, "fmod", 2, CT__PW_NUM | CT__PW_ZDIV, fmod(a, b), ct__pw_imod(a, b), 0)                                       \
@@ -6551,13 +6556,13 @@ enum {
   X(ATAN2, "atan2", 2, CT__PW_FL | CT__PW_TOF, atan2(a, b), 0, 0)                                                       \
   X(LERP, "lerp", 3, CT__PW_FL, fabs((double)c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c), 0, 0)                 \
   X(LERP_S, "lerp", 2, CT__PW_FL, fabs((double)v) < 0.5 ? a + v * (b - a) : b - (b - a) * (1 - v), 0, 0)        \
-  X(ADDCMUL, "addcmul", 3, CT__PW_NUM, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                       \
-  X(ADDCDIV, "addcdiv", 3, CT__PW_FL, a + v * b / c, 0, 0)                                                        \
+  X(ADDCMUL, "addcmul", 3, CT__PW_NUM | CT__PW_FIT, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                       \
+  X(ADDCDIV, "addcdiv", 3, CT__PW_FL | CT__PW_FIT, a + v * b / c, 0, 0)                                                        \
   /* scalar bounds: std::min(std::max(a, lo), hi), so a NaN bound is ignored */                                        \
-  X(CLAMP_S, "clamp", 3, CT__PW_ALL, c < (a < b ? b : a) ? c : (a < b ? b : a), c < (a < b ? b : a) ? c : (a < b ? b : a), \
+  X(CLAMP_S, "clamp", 3, CT__PW_ALL | CT__PW_FIT, c < (a < b ? b : a) ? c : (a < b ? b : a), c < (a < b ? b : a) ? c : (a < b ? b : a), \
     c < (a < b ? b : a) ? c : (a < b ? b : a))                                                                         \
-  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_ALL, a < b ? b : a, a < b ? b : a, a < b ? b : a)                              \
-  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_ALL, b < a ? b : a, b < a ? b : a, b < a ? b : a)                              \
+  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_ALL | CT__PW_FIT, a < b ? b : a, a < b ? b : a, a < b ? b : a)                              \
+  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_ALL | CT__PW_FIT, b < a ? b : a, b < a ? b : a, b < a ? b : a)                              \
   /* tensor bounds: a NaN bound propagates */                                                                          \
   X(CLAMP_T, "clamp", 3, CT__PW_ALL, a != a ? a : CT__PW_NAN(b, c, c < (a < b ? b : a) ? c : (a < b ? b : a)),         \
     c < (a < b ? b : a) ? c : (a < b ? b : a), c < (a < b ? b : a) ? c : (a < b ? b : a))                             \
@@ -6588,13 +6593,14 @@ enum {
     (void)c;                                                                                        \
     ST = STORE(EXPR);                                                                               \
   }
-#define CT__PW_LOOP_(NAME, TI, TO, ACC, LOAD, STORE, NIN, EXPR)                                            \
+#define CT__PW_LOOP_(NAME, DT, TI, TO, ACC, LOAD, STORE, NIN, EXPR)                                        \
   static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                                  \
     const ct__pw_ctx *ctx = (const ct__pw_ctx *)vctx;                                                    \
+    const ct_dtype dt = DT; /* the computing dtype */                                                    \
     const int k1 = (NIN) > 1 ? 2 : 1, k2 = (NIN) > 2 ? 3 : 1;                                           \
     const ACC v = (ACC)0.5 == 0 ? (ACC)ctx->vi : (ACC)ctx->v; /* the Scalar parameter */                 \
     int64_t i;                                                                                            \
-    (void)v;                                                                                              \
+    (void)v, (void)dt;                                                                                    \
     if (s[0] == (int64_t)sizeof(TO) && s[1] == (int64_t)sizeof(TI) && s[k1] == (int64_t)sizeof(TI) &&    \
         s[k2] == (int64_t)sizeof(TI)) {                                                                   \
       TO *o = (TO *)d[0];                                                                                 \
@@ -6618,24 +6624,24 @@ enum {
 
 /* value ops: the output has the input dtype */
 #define CT__PW_DEF_VALUE(ID, name, NIN, FLAGS, F, I, B)                                                    \
-  CT__PW_LOOP_(ct__pw_##ID##_f32, float, float, float, CT__LOAD_ID, CT__PW_ST_F32, NIN, F)                 \
-  CT__PW_LOOP_(ct__pw_##ID##_f64, double, double, double, CT__LOAD_ID, CT__PW_ST_F64, NIN, F)             \
-  CT__PW_LOOP_(ct__pw_##ID##_f16, uint16_t, uint16_t, float, CT__LOAD_F16, CT__PW_ST_F16, NIN, F)          \
-  CT__PW_LOOP_(ct__pw_##ID##_bf16, uint16_t, uint16_t, float, CT__LOAD_BF16, CT__PW_ST_BF16, NIN, F)       \
-  CT__PW_LOOP_(ct__pw_##ID##_i64, int64_t, int64_t, int64_t, CT__PW_LD_I, CT__PW_ST_I64, NIN, I)           \
-  CT__PW_LOOP_(ct__pw_##ID##_i32, int32_t, int32_t, int64_t, CT__PW_LD_I, CT__PW_ST_I32, NIN, I)           \
-  CT__PW_LOOP_(ct__pw_##ID##_u8, uint8_t, uint8_t, int64_t, CT__PW_LD_I, CT__PW_ST_U8, NIN, I)             \
-  CT__PW_LOOP_(ct__pw_##ID##_bool, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, B)
+  CT__PW_LOOP_(ct__pw_##ID##_f32, CT_F32, float, float, float, CT__LOAD_ID, CT__PW_ST_F32, NIN, F)                 \
+  CT__PW_LOOP_(ct__pw_##ID##_f64, CT_F64, double, double, double, CT__LOAD_ID, CT__PW_ST_F64, NIN, F)             \
+  CT__PW_LOOP_(ct__pw_##ID##_f16, CT_F16, uint16_t, uint16_t, float, CT__LOAD_F16, CT__PW_ST_F16, NIN, F)          \
+  CT__PW_LOOP_(ct__pw_##ID##_bf16, CT_BF16, uint16_t, uint16_t, float, CT__LOAD_BF16, CT__PW_ST_BF16, NIN, F)       \
+  CT__PW_LOOP_(ct__pw_##ID##_i64, CT_I64, int64_t, int64_t, int64_t, CT__PW_LD_I, CT__PW_ST_I64, NIN, I)           \
+  CT__PW_LOOP_(ct__pw_##ID##_i32, CT_I32, int32_t, int32_t, int64_t, CT__PW_LD_I, CT__PW_ST_I32, NIN, I)           \
+  CT__PW_LOOP_(ct__pw_##ID##_u8, CT_U8, uint8_t, uint8_t, int64_t, CT__PW_LD_I, CT__PW_ST_U8, NIN, I)             \
+  CT__PW_LOOP_(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, B)
 /* bool ops: any input dtype, bool output */
 #define CT__PW_DEF_BOOL(ID, name, NIN, FLAGS, E)                                                           \
-  CT__PW_LOOP_(ct__pw_##ID##_f32, float, bool, float, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)                 \
-  CT__PW_LOOP_(ct__pw_##ID##_f64, double, bool, double, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)               \
-  CT__PW_LOOP_(ct__pw_##ID##_f16, uint16_t, bool, float, CT__LOAD_F16, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP_(ct__pw_##ID##_bf16, uint16_t, bool, float, CT__LOAD_BF16, CT__PW_ST_BOOL, NIN, E)           \
-  CT__PW_LOOP_(ct__pw_##ID##_i64, int64_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP_(ct__pw_##ID##_i32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP_(ct__pw_##ID##_u8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
-  CT__PW_LOOP_(ct__pw_##ID##_bool, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
+  CT__PW_LOOP_(ct__pw_##ID##_f32, CT_F32, float, bool, float, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)                 \
+  CT__PW_LOOP_(ct__pw_##ID##_f64, CT_F64, double, bool, double, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)               \
+  CT__PW_LOOP_(ct__pw_##ID##_f16, CT_F16, uint16_t, bool, float, CT__LOAD_F16, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP_(ct__pw_##ID##_bf16, CT_BF16, uint16_t, bool, float, CT__LOAD_BF16, CT__PW_ST_BOOL, NIN, E)           \
+  CT__PW_LOOP_(ct__pw_##ID##_i64, CT_I64, int64_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP_(ct__pw_##ID##_i32, CT_I32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP_(ct__pw_##ID##_u8, CT_U8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
+  CT__PW_LOOP_(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
 CT__PW_VALUE_OPS(CT__PW_DEF_VALUE)
 CT__PW_BOOL_OPS(CT__PW_DEF_BOOL)
 
@@ -6693,6 +6699,20 @@ static int ct__pw_has_zero(ct_tensor *t) {
   return ctx[1];
 }
 
+/* Does the number v fit dtype d (c10's overflow check of Scalar conversions)? */
+static int ct__pw_fits(double v, ct_dtype d) {
+  if (v != v || (ct_dtype_is_floating(d) && !isfinite(v))) return 1;
+  switch (d) {
+  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
+  case CT_F16: return fabs(v) <= 65504.0;
+  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
+  case CT_I64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
+  case CT_U8: return v >= 0 && v <= 255;
+  default: return 1;
+  }
+}
+
 /* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
  * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
  * (ct__wrap_scalar): their container is cast in place when needed.
@@ -6701,7 +6721,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
                             ct_tensor **result) {
   const char *op = ct__pw_name(id);
   const int select = id >= CT__PW_NOPS;
-  const int flags = select ? CT__PW_ALL : ct__pw_ops[id].flags;
+  const int flags = select ? CT__PW_ALL | CT__PW_FIT : ct__pw_ops[id].flags;
   int64_t shape[CT_MAX_DIMS], tmp[CT_MAX_DIMS];
   int ndim, i, first = select ? 1 : 0;
   ct_dtype common, res_dtype;
@@ -6733,7 +6753,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   /* dtypes */
   if (select) {
     ct_dtype cd = (ct_dtype)in[0]->dtype;
-    if (id == CT__PW_MASKED_FILL && cd != CT_BOOL)
+    if (id == CT__PW_MASKED_FILL && cd != CT_BOOL && cd != CT_U8) /* uint8: deprecated in PyTorch, still accepted */
       return ct_fail(CT_ERR_DTYPE, op, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
                      ct_dtype_name(cd));
     if (id == CT__PW_WHERE && cd != CT_BOOL && cd != CT_U8)
@@ -6753,6 +6773,13 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   if (!((ct_dtype_is_floating(common) && (flags & CT__PW_FL)) || (ct_dtype_is_integral(common, false) && (flags & CT__PW_IN)) ||
         (common == CT_BOOL && (flags & CT__PW_BO))))
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(common));
+  if (flags & CT__PW_FIT) {
+    for (i = first; i < nin; i++)
+      if ((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__pw_fits(ct__load_double(ct_data_ptr(in[i]), (ct_dtype)in[i]->dtype), common))
+        break;
+    if (i < nin || (pctx && !ct__pw_fits(pctx->v, common)))
+      return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct_dtype_name(common));
+  }
   res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
   if (out) {
     ct_dtype od = (ct_dtype)out->dtype;
@@ -7037,17 +7064,19 @@ static ct_status ct__bk_where_out(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_t
   (void)ks;
   return ct__pw_where3(out, c, a, b, NULL);
 }
+/* PyTorch 1.13 wraps a bool number of where as an integer */
+static ct_scalar ct__pw_where_number(ct_scalar s) { return s.kind == CT_SCALAR_BOOL ? ct_int(s.v.b ? 1 : 0) : s; }
 static ct_tensor *ct__bk_where_scalar_self(ct_keyset ks, ct_tensor *c, ct_scalar a, ct_tensor *b) {
   ct__wrapped w;
-  return ct__bk_where(ks, c, ct__wrap_scalar(&w, a), b);
+  return ct__bk_where(ks, c, ct__wrap_scalar(&w, ct__pw_where_number(a)), b);
 }
 static ct_tensor *ct__bk_where_scalar_other(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_scalar b) {
   ct__wrapped w;
-  return ct__bk_where(ks, c, a, ct__wrap_scalar(&w, b));
+  return ct__bk_where(ks, c, a, ct__wrap_scalar(&w, ct__pw_where_number(b)));
 }
 static ct_tensor *ct__bk_where_scalar(ct_keyset ks, ct_tensor *c, ct_scalar a, ct_scalar b) {
   ct__wrapped wa, wb;
-  return ct__bk_where(ks, c, ct__wrap_scalar(&wa, a), ct__wrap_scalar(&wb, b));
+  return ct__bk_where(ks, c, ct__wrap_scalar(&wa, ct__pw_where_number(a)), ct__wrap_scalar(&wb, ct__pw_where_number(b)));
 }
 
 /* ---- masked_fill: where(mask, value, self) in self's dtype ---- */

@@ -275,7 +275,7 @@ TEST(binary_values_where_masked_fill) {
     r = ct_masked_fill(BN_VALS(CT_F32, 1, 2), ct_view(BN_VALS(CT_BOOL, 1, 0), CT_DIMS(2, 1)), ct_float(3));
     CHECK(r && r->ndim == 2 && r->sizes[0] == 2 && r->sizes[1] == 2);
     BN_EQ(r, 3, 3, 1, 2);
-    CHECK_ERR(ct_masked_fill(i, BN_VALS(CT_U8, 1, 0), ct_int(1)), CT_ERR_DTYPE, "only supports boolean masks");
+    CHECK_ERR(ct_masked_fill(i, BN_VALS(CT_I64, 1, 0), ct_int(1)), CT_ERR_DTYPE, "only supports boolean masks");
     CHECK_ERR(ct_masked_fill_tensor(i, c, BN_VALS(CT_I64, 1)), CT_ERR_SHAPE, "0-dimensional value tensor");
     o = ct_clone(i);
     CHECK_ERR(ct_masked_fill_(o, ct_view(BN_VALS(CT_BOOL, 1, 0), CT_DIMS(2, 1)), ct_int(0)), CT_ERR_SHAPE, "doesn't match");
