@@ -6559,10 +6559,10 @@ enum {
   X(ADDCMUL, "addcmul", 3, CT__PW_NUM | CT__PW_FIT, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                       \
   X(ADDCDIV, "addcdiv", 3, CT__PW_FL | CT__PW_FIT, a + v * b / c, 0, 0)                                                        \
   /* scalar bounds: std::min(std::max(a, lo), hi), so a NaN bound is ignored */                                        \
-  X(CLAMP_S, "clamp", 3, CT__PW_ALL | CT__PW_FIT, c < (a < b ? b : a) ? c : (a < b ? b : a), c < (a < b ? b : a) ? c : (a < b ? b : a), \
+  X(CLAMP_S, "clamp", 3, CT__PW_NUM | CT__PW_FIT, c < (a < b ? b : a) ? c : (a < b ? b : a), c < (a < b ? b : a) ? c : (a < b ? b : a), \
     c < (a < b ? b : a) ? c : (a < b ? b : a))                                                                         \
-  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_ALL | CT__PW_FIT, a < b ? b : a, a < b ? b : a, a < b ? b : a)                              \
-  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_ALL | CT__PW_FIT, b < a ? b : a, b < a ? b : a, b < a ? b : a)                              \
+  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_NUM | CT__PW_FIT, a < b ? b : a, a < b ? b : a, a < b ? b : a)                              \
+  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_NUM | CT__PW_FIT, b < a ? b : a, b < a ? b : a, b < a ? b : a)                              \
   /* tensor bounds: a NaN bound propagates */                                                                          \
   X(CLAMP_T, "clamp", 3, CT__PW_ALL, a != a ? a : CT__PW_NAN(b, c, c < (a < b ? b : a) ? c : (a < b ? b : a)),         \
     c < (a < b ? b : a) ? c : (a < b ? b : a), c < (a < b ? b : a) ? c : (a < b ? b : a))                             \
@@ -7064,19 +7064,17 @@ static ct_status ct__bk_where_out(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_t
   (void)ks;
   return ct__pw_where3(out, c, a, b, NULL);
 }
-/* PyTorch 1.13 wraps a bool number of where as an integer */
-static ct_scalar ct__pw_where_number(ct_scalar s) { return s.kind == CT_SCALAR_BOOL ? ct_int(s.v.b ? 1 : 0) : s; }
 static ct_tensor *ct__bk_where_scalar_self(ct_keyset ks, ct_tensor *c, ct_scalar a, ct_tensor *b) {
   ct__wrapped w;
-  return ct__bk_where(ks, c, ct__wrap_scalar(&w, ct__pw_where_number(a)), b);
+  return ct__bk_where(ks, c, ct__wrap_scalar(&w, a), b);
 }
 static ct_tensor *ct__bk_where_scalar_other(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_scalar b) {
   ct__wrapped w;
-  return ct__bk_where(ks, c, a, ct__wrap_scalar(&w, ct__pw_where_number(b)));
+  return ct__bk_where(ks, c, a, ct__wrap_scalar(&w, b));
 }
 static ct_tensor *ct__bk_where_scalar(ct_keyset ks, ct_tensor *c, ct_scalar a, ct_scalar b) {
   ct__wrapped wa, wb;
-  return ct__bk_where(ks, c, ct__wrap_scalar(&wa, ct__pw_where_number(a)), ct__wrap_scalar(&wb, ct__pw_where_number(b)));
+  return ct__bk_where(ks, c, ct__wrap_scalar(&wa, a), ct__wrap_scalar(&wb, b));
 }
 
 /* ---- masked_fill: where(mask, value, self) in self's dtype ---- */
