@@ -457,3 +457,29 @@ TEST(binary_pow_inplace_grad) {
     CHECK_OK(ct_gradcheck(bn_pow_inplace_fn, NULL, 2, in, NULL));
   }
 }
+
+/* out= rules: resized when its shape differs, cast from the result dtype when allowed, never an expanded tensor */
+TEST(binary_out_rules) {
+  CT_SCOPE {
+    ct_tensor *a = BN_VALS(CT_F32, 1, 5, 3), *b = BN_VALS(CT_F32, 4, 2, 3), *o;
+    o = ct_empty(CT_DIMS(0), CT_F64);
+    CHECK_OK(ct_maximum_out(o, a, b));
+    CHECK(o->ndim == 1 && o->sizes[0] == 3 && o->dtype == CT_F64);
+    BN_EQ(o, 4, 5, 3);
+    o = ct_empty(CT_DIMS(3), CT_I64);
+    CHECK_ERR(ct_maximum_out(o, a, b), CT_ERR_DTYPE, "result type Float can't be cast to the desired output type Long");
+    CHECK_ERR(ct_lt_out(ct_expand(ct_empty(CT_DIMS(1), CT_BOOL), CT_DIMS(3)), a, b), CT_ERR_INVALID, "single memory location");
+    o = ct_empty(CT_DIMS(3), CT_U8);
+    CHECK_OK(ct_where_out(o, ct_lt(a, b), BN_VALS(CT_U8, 1, 2, 3), ct_scalar_tensor(ct_int(9), CT_U8)));
+    BN_EQ(o, 1, 9, 9);
+    o = ct_empty(CT_DIMS(3), CT_F32);
+    CHECK_OK(ct_clamp_tensor_out(o, a, NULL, BN_VALS(CT_F32, 2, 2, 2)));
+    BN_EQ(o, 1, 2, 2);
+    CHECK_OK(ct_div_mode_out(o, a, b, "floor"));
+    BN_EQ(o, 0, 2, 1);
+    CHECK_OK(ct_div_mode_out(o, a, b, NULL));
+    BN_EQ(o, 0.25, 2.5, 1);
+    CHECK_ERR(ct_div_mode_out(o, a, b, "nearest"), CT_ERR_INVALID, "rounding_mode");
+    CHECK_ERR(ct__div_rounding(a, b, 2), CT_ERR_INVALID, "mode must be 0 (trunc) or 1 (floor)");
+  }
+}

@@ -439,7 +439,7 @@ CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *t
 CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
 CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
 /* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
- * min(max(self, min), max); at least one bound */
+ * min(max(self, min), max); at least one bound (a zeroed ct_scalar, kind CT_SCALAR_NONE, is None) */
 CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max);
 /* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
 CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max);
