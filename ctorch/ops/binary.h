@@ -85,48 +85,52 @@ static int64_t ct__pw_iaddcmul(int64_t a, int64_t v, int64_t b, int64_t c) {
 static double ct__pw_rt(double x, ct_dtype dt) {
   return dt == CT_F16 ? ct_f16_to_f32(ct_f32_to_f16((float)x)) : dt == CT_BF16 ? ct_bf16_to_f32(ct_f32_to_bf16((float)x)) : x;
 }
+/* std::max / std::min (a NaN second operand loses); CT__PW_NAN: a NaN operand wins */
+#define CT__PW_MAX(a, b) ((a) < (b) ? (b) : (a))
+#define CT__PW_MIN(a, b) ((b) < (a) ? (b) : (a))
 #define CT__PW_NAN(a, b, e) ((a) != (a) ? (a) : (b) != (b) ? (b) : (e))
 
 /* Flags of an op: dtype classes it runs on, and its dtype rules. */
 enum {
-  CT__PW_FL = 1,      /* floating dtypes */
-  CT__PW_IN = 2,      /* integer dtypes */
-  CT__PW_BO = 4,      /* bool */
-  CT__PW_TOF = 8,     /* integer and bool inputs compute in float32 (int_to_float) */
-  CT__PW_LOGIC = 16,  /* inputs are truth values: compute in bool */
-  CT__PW_ZDIV = 32,   /* integer division: input 1 must have no zeros */
+  CT__PW_FL = 1,       /* floating dtypes */
+  CT__PW_IN = 2,       /* integer dtypes */
+  CT__PW_BO = 4,       /* bool */
+  CT__PW_TOF = 8,      /* integer and bool inputs compute in float32 (int_to_float) */
+  CT__PW_LOGIC = 16,   /* inputs are truth values: compute in bool */
+  CT__PW_ZDIV = 32,    /* integer division: input 1 must have no zeros */
   CT__PW_BOOLOUT = 64, /* the result is bool */
-  CT__PW_FIT = 128     /* numbers (and the Scalar parameter) must fit the computing dtype, as c10::checked_convert */
+  CT__PW_FIT = 128     /* numbers and the Scalar parameter must fit the computing dtype (c10::checked_convert) */
 };
 #define CT__PW_ALL (CT__PW_FL | CT__PW_IN | CT__PW_BO)
 #define CT__PW_NUM (CT__PW_FL | CT__PW_IN)
 
-/* X(ID, name, inputs, flags, float expression, integer expression, bool expression)
- * over a, b, c (the inputs, as float/double for floating dtypes, int64_t
- * otherwise) and v (the op's Scalar parameter in that type). Results of these ops have the computing dtype. */
-#define CT__PW_VALUE_OPS(X)                                                                                              \
+/* X(ID, name, inputs, flags, floating expression, integer expression, bool expression):
+ * results in the computing dtype. The expressions see a, b, c (the inputs:
+ * float or double for floating dtypes, int64_t otherwise), v (the op's
+ * Scalar parameter in that type) and dt (the computing dtype); those of
+ * the dtype classes an op does not run on are 0. */
+#define CT__PW_VALUE_OPS(X)                                                                                                   \
   X(DIV_TRUNC, "div_trunc", 2, CT__PW_NUM | CT__PW_ZDIV, trunc(ct__pw_rt(a / b, dt)), ct__pw_idiv_trunc(a, b), 0)             \
-  X(DIV_FLOOR, "div_floor", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_floordiv(a, b, sizeof a == 4), ct__pw_idiv_floor(a, b), 0) \
-  X(REMAINDER, "remainder", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_fremainder(a, b), ct__pw_iremainder(a, b), 0)           \
-  X(FMOD, "fmod", 2, CT__PW_NUM | CT__PW_ZDIV, fmod(a, b), ct__pw_imod(a, b), 0)                                       \
-  X(POW, "pow", 2, CT__PW_NUM, pow(a, b), ct__pw_ipow(a, b), 0)                                                         \
-  X(MAXIMUM, "maximum", 2, CT__PW_ALL, CT__PW_NAN(a, b, a < b ? b : a), a < b ? b : a, a | b)                           \
-  X(MINIMUM, "minimum", 2, CT__PW_ALL, CT__PW_NAN(a, b, b < a ? b : a), b < a ? b : a, a & b)                           \
-  X(ATAN2, "atan2", 2, CT__PW_FL | CT__PW_TOF, atan2(a, b), 0, 0)                                                       \
-  X(LERP, "lerp", 3, CT__PW_FL, fabs((double)c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c), 0, 0)                 \
-  X(LERP_S, "lerp", 2, CT__PW_FL, fabs((double)v) < 0.5 ? a + v * (b - a) : b - (b - a) * (1 - v), 0, 0)        \
-  X(ADDCMUL, "addcmul", 3, CT__PW_NUM | CT__PW_FIT, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                       \
+  X(DIV_FLOOR, "div_floor", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_floordiv(a, b, sizeof a == 4), ct__pw_idiv_floor(a, b), 0)   \
+  X(REMAINDER, "remainder", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_fremainder(a, b), ct__pw_iremainder(a, b), 0)               \
+  X(FMOD, "fmod", 2, CT__PW_NUM | CT__PW_ZDIV, fmod(a, b), ct__pw_imod(a, b), 0)                                              \
+  X(POW, "pow", 2, CT__PW_NUM, pow(a, b), ct__pw_ipow(a, b), 0)                                                                \
+  X(MAXIMUM, "maximum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), a | b)                           \
+  X(MINIMUM, "minimum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), a & b)                           \
+  X(ATAN2, "atan2", 2, CT__PW_FL | CT__PW_TOF, atan2(a, b), 0, 0)                                                              \
+  X(LERP, "lerp", 3, CT__PW_FL, fabs((double)c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c), 0, 0)                        \
+  X(LERP_S, "lerp", 2, CT__PW_FL, fabs((double)v) < 0.5 ? a + v * (b - a) : b - (b - a) * (1 - v), 0, 0)                      \
+  X(ADDCMUL, "addcmul", 3, CT__PW_NUM | CT__PW_FIT, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                            \
   X(ADDCDIV, "addcdiv", 3, CT__PW_FL | CT__PW_FIT, a + v * b / c, 0, 0)                                                        \
-  /* scalar bounds: std::min(std::max(a, lo), hi), so a NaN bound is ignored */                                        \
-  X(CLAMP_S, "clamp", 3, CT__PW_NUM | CT__PW_FIT, c < (a < b ? b : a) ? c : (a < b ? b : a), c < (a < b ? b : a) ? c : (a < b ? b : a), \
-    c < (a < b ? b : a) ? c : (a < b ? b : a))                                                                         \
-  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_NUM | CT__PW_FIT, a < b ? b : a, a < b ? b : a, a < b ? b : a)                              \
-  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_NUM | CT__PW_FIT, b < a ? b : a, b < a ? b : a, b < a ? b : a)                              \
-  /* tensor bounds: a NaN bound propagates */                                                                          \
-  X(CLAMP_T, "clamp", 3, CT__PW_ALL, a != a ? a : CT__PW_NAN(b, c, c < (a < b ? b : a) ? c : (a < b ? b : a)),         \
-    c < (a < b ? b : a) ? c : (a < b ? b : a), c < (a < b ? b : a) ? c : (a < b ? b : a))                             \
-  X(CLAMP_MIN_T, "clamp_min", 2, CT__PW_ALL, CT__PW_NAN(a, b, a < b ? b : a), a < b ? b : a, a < b ? b : a)            \
-  X(CLAMP_MAX_T, "clamp_max", 2, CT__PW_ALL, CT__PW_NAN(a, b, b < a ? b : a), b < a ? b : a, b < a ? b : a)
+  /* number bounds: std::min(std::max(a, lo), hi), so a NaN bound is ignored; no bool results (as torch.clamp) */            \
+  X(CLAMP_S, "clamp", 3, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c), 0)        \
+  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MAX(a, b), CT__PW_MAX(a, b), 0)                              \
+  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(a, b), CT__PW_MIN(a, b), 0)                              \
+  /* tensor bounds: a NaN bound propagates */                                                                                \
+  X(CLAMP_T, "clamp", 3, CT__PW_ALL, a != a ? a : CT__PW_NAN(b, c, CT__PW_MIN(CT__PW_MAX(a, b), c)),                          \
+    CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c))                                                         \
+  X(CLAMP_MIN_T, "clamp_min", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), CT__PW_MAX(a, b))          \
+  X(CLAMP_MAX_T, "clamp_max", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), CT__PW_MIN(a, b))
 
 /* Ops with bool results (the same expression for every dtype class). */
 #define CT__PW_BOOL_OPS(X)                                          \
@@ -148,11 +152,10 @@ enum {
 #define CT__PW_BODY(ACC, LOAD, STORE, EXPR, LA, LB, LC, ST)                                            \
   for (i = 0; i < n; i++) {                                                                         \
     ACC a = (ACC)LOAD(LA), b = (ACC)LOAD(LB), c = (ACC)LOAD(LC);                                    \
-    (void)a, (void)b;                                                                               \
-    (void)c;                                                                                        \
+    (void)a, (void)b, (void)c;                                                                      \
     ST = STORE(EXPR);                                                                               \
   }
-#define CT__PW_LOOP_(NAME, DT, TI, TO, ACC, LOAD, STORE, NIN, EXPR)                                        \
+#define CT__PW_LOOP(NAME, DT, TI, TO, ACC, LOAD, STORE, NIN, EXPR)                                        \
   static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                                  \
     const ct__pw_ctx *ctx = (const ct__pw_ctx *)vctx;                                                    \
     const ct_dtype dt = DT; /* the computing dtype */                                                    \
@@ -183,24 +186,24 @@ enum {
 
 /* value ops: the output has the input dtype */
 #define CT__PW_DEF_VALUE(ID, name, NIN, FLAGS, F, I, B)                                                    \
-  CT__PW_LOOP_(ct__pw_##ID##_f32, CT_F32, float, float, float, CT__LOAD_ID, CT__PW_ST_F32, NIN, F)                 \
-  CT__PW_LOOP_(ct__pw_##ID##_f64, CT_F64, double, double, double, CT__LOAD_ID, CT__PW_ST_F64, NIN, F)             \
-  CT__PW_LOOP_(ct__pw_##ID##_f16, CT_F16, uint16_t, uint16_t, float, CT__LOAD_F16, CT__PW_ST_F16, NIN, F)          \
-  CT__PW_LOOP_(ct__pw_##ID##_bf16, CT_BF16, uint16_t, uint16_t, float, CT__LOAD_BF16, CT__PW_ST_BF16, NIN, F)       \
-  CT__PW_LOOP_(ct__pw_##ID##_i64, CT_I64, int64_t, int64_t, int64_t, CT__PW_LD_I, CT__PW_ST_I64, NIN, I)           \
-  CT__PW_LOOP_(ct__pw_##ID##_i32, CT_I32, int32_t, int32_t, int64_t, CT__PW_LD_I, CT__PW_ST_I32, NIN, I)           \
-  CT__PW_LOOP_(ct__pw_##ID##_u8, CT_U8, uint8_t, uint8_t, int64_t, CT__PW_LD_I, CT__PW_ST_U8, NIN, I)             \
-  CT__PW_LOOP_(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, B)
+  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, float, float, CT__LOAD_ID, CT__PW_ST_F32, NIN, F)                 \
+  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, double, double, CT__LOAD_ID, CT__PW_ST_F64, NIN, F)             \
+  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, uint16_t, float, CT__LOAD_F16, CT__PW_ST_F16, NIN, F)          \
+  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, uint16_t, float, CT__LOAD_BF16, CT__PW_ST_BF16, NIN, F)       \
+  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, int64_t, int64_t, CT__PW_LD_I, CT__PW_ST_I64, NIN, I)           \
+  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, int32_t, int64_t, CT__PW_LD_I, CT__PW_ST_I32, NIN, I)           \
+  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, uint8_t, int64_t, CT__PW_LD_I, CT__PW_ST_U8, NIN, I)             \
+  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, B)
 /* bool ops: any input dtype, bool output */
 #define CT__PW_DEF_BOOL(ID, name, NIN, FLAGS, E)                                                           \
-  CT__PW_LOOP_(ct__pw_##ID##_f32, CT_F32, float, bool, float, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)                 \
-  CT__PW_LOOP_(ct__pw_##ID##_f64, CT_F64, double, bool, double, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)               \
-  CT__PW_LOOP_(ct__pw_##ID##_f16, CT_F16, uint16_t, bool, float, CT__LOAD_F16, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP_(ct__pw_##ID##_bf16, CT_BF16, uint16_t, bool, float, CT__LOAD_BF16, CT__PW_ST_BOOL, NIN, E)           \
-  CT__PW_LOOP_(ct__pw_##ID##_i64, CT_I64, int64_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP_(ct__pw_##ID##_i32, CT_I32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
-  CT__PW_LOOP_(ct__pw_##ID##_u8, CT_U8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
-  CT__PW_LOOP_(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
+  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, bool, float, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)                 \
+  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, bool, double, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)               \
+  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, bool, float, CT__LOAD_F16, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, bool, float, CT__LOAD_BF16, CT__PW_ST_BOOL, NIN, E)           \
+  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
+  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
 CT__PW_VALUE_OPS(CT__PW_DEF_VALUE)
 CT__PW_BOOL_OPS(CT__PW_DEF_BOOL)
 
@@ -306,7 +309,7 @@ static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_ten
   ndim = in[0]->ndim;
   memcpy(shape, in[0]->sizes, sizeof(int64_t) * (size_t)ndim);
   for (i = 1; i < nin; i++) {
-    memcpy(tmp, shape, sizeof shape);
+    memcpy(tmp, shape, sizeof(int64_t) * (size_t)ndim);
     if ((ndim = ct_broadcast_shapes(op, ndim, tmp, in[i]->ndim, in[i]->sizes, shape)) < 0) return ct_last_error();
   }
   /* dtypes */
@@ -732,7 +735,7 @@ static ct_status ct__pw_addc(int id, ct_tensor *out, int inplace, ct_tensor *sel
   if (value.kind == CT_SCALAR_NONE) value = ct_int(1);
   in[0] = self, in[1] = t1, in[2] = t2;
   ctx.v = ct_scalar_to_double(value);
-  ctx.vi = value.kind == CT_SCALAR_FLOAT ? (int64_t)ctx.v : ct_scalar_to_int(value);
+  ctx.vi = value.kind != CT_SCALAR_FLOAT ? ct_scalar_to_int(value) : fabs(ctx.v) < 9.2e18 ? (int64_t)ctx.v : 0; /* C's truncation */
   return ct__pw_run(id, out, inplace, 3, in, &ctx, result);
 }
 #define CT__PW_K_ADDC(name, ID)                                                                                           \
