@@ -1788,17 +1788,6 @@ CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *othe
 CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode);
 /* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
 CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode);
-/* _div_rounding(Tensor self, Tensor other, int mode) -> Tensor
- * internal: div with rounding (mode 0 trunc, 1 floor); use ct_div_mode */
-CTDEF ct_tensor *ct__div_rounding(ct_tensor *self, ct_tensor *other, int64_t mode);
-/* _div_rounding_(Tensor(a!) self, Tensor other, int mode) -> Tensor(a!) */
-CTDEF ct_status ct__div_rounding_(ct_tensor *self, ct_tensor *other, int64_t mode);
-/* _div_rounding.out(Tensor self, Tensor other, int mode, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct__div_rounding_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t mode);
-/* _div_rounding.Scalar(Tensor self, Scalar other, int mode) -> Tensor */
-CTDEF ct_tensor *ct__div_rounding_scalar(ct_tensor *self, ct_scalar other, int64_t mode);
-/* _div_rounding_.Scalar(Tensor(a!) self, Scalar other, int mode) -> Tensor(a!) */
-CTDEF ct_status ct__div_rounding_scalar_(ct_tensor *self, ct_scalar other, int64_t mode);
 /* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
  * self ** exponent; integers to negative integer powers are an error (scalar exponent) */
 CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent);
@@ -2029,7 +2018,7 @@ CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *t
 CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
 CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
 /* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
- * min(max(self, min), max); at least one bound (a zeroed ct_scalar, kind CT_SCALAR_NONE, is None) */
+ * min(max(self, min), max); at least one bound (a zeroed ct_scalar is None) */
 CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max);
 /* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
 CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max);
@@ -7718,73 +7707,35 @@ static ct_status ct__bk_logical_not_out(ct_keyset ks, ct_tensor *a, ct_tensor *o
   return ct__pw_run(CT__PW_NOT, out, 0, 1, &a, NULL, NULL);
 }
 
-/* ---- div with a rounding mode ---- */
-static int ct__pw_rounding(const char *mode) { /* 0 trunc, 1 floor, -1 none, -2 invalid (error set) */
+/* ---- div with a rounding mode: None is div's true division (ctorch/ops.h) ---- */
+static int ct__pw_rounding(const char *mode) { /* DIV_TRUNC, DIV_FLOOR, -1 for None, -2 invalid (error set) */
   if (!mode) return -1;
-  if (!strcmp(mode, "trunc")) return 0;
-  if (!strcmp(mode, "floor")) return 1;
+  if (!strcmp(mode, "trunc")) return CT__PW_DIV_TRUNC;
+  if (!strcmp(mode, "floor")) return CT__PW_DIV_FLOOR;
   ct_fail(CT_ERR_INVALID, "div", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode);
   return -2;
 }
-static int ct__pw_rounding_id(const char *op, int64_t mode) {
-  if (mode != 0 && mode != 1) {
-    ct_fail(CT_ERR_INVALID, op, "mode must be 0 (trunc) or 1 (floor), got %lld", (long long)mode);
-    return -1;
-  }
-  return mode ? CT__PW_DIV_FLOOR : CT__PW_DIV_TRUNC;
-}
-static ct_tensor *ct__bk_div_rounding(ct_keyset ks, ct_tensor *a, ct_tensor *b, int64_t mode) {
-  int id = ct__pw_rounding_id("_div_rounding", mode);
-  (void)ks;
-  return id < 0 ? NULL : ct__pw_new2(id, a, b);
-}
-static ct_status ct__bk_div_rounding_(ct_keyset ks, ct_tensor *self, ct_tensor *b, int64_t mode) {
-  int id = ct__pw_rounding_id("_div_rounding_", mode);
-  (void)ks;
-  return id < 0 ? ct_last_error() : ct__pw_mut2(id, self, 1, self, b);
-}
-static ct_status ct__bk_div_rounding_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, int64_t mode, ct_tensor *out) {
-  int id = ct__pw_rounding_id("_div_rounding", mode);
-  (void)ks;
-  return id < 0 ? ct_last_error() : ct__pw_mut2(id, out, 0, a, b);
-}
-static ct_tensor *ct__bk_div_rounding_scalar(ct_keyset ks, ct_tensor *a, ct_scalar s, int64_t mode) {
-  int id = ct__pw_rounding_id("_div_rounding", mode);
-  ct__wrapped w;
-  (void)ks;
-  return id < 0 ? NULL : ct__pw_new2(id, a, ct__wrap_scalar(&w, s));
-}
-static ct_status ct__bk_div_rounding_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar s, int64_t mode) {
-  int id = ct__pw_rounding_id("_div_rounding_", mode);
-  ct__wrapped w;
-  (void)ks;
-  return id < 0 ? ct_last_error() : ct__pw_mut2(id, self, 1, self, ct__wrap_scalar(&w, s));
-}
-/* the public div.*_mode ops (CompositeImplicitAutograd): None is true division */
 static ct_tensor *ct__bk_div_mode(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? NULL : m < 0 ? ct_div(a, b) : ct__div_rounding(a, b, m);
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? NULL : id < 0 ? ct__k2_div(ks, a, b) : ct__pw_new2(id, a, b);
 }
 static ct_status ct__bk_div_mode_(ct_keyset ks, ct_tensor *self, ct_tensor *b, const char *rounding_mode) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? ct_last_error() : m < 0 ? ct_div_(self, b) : ct__div_rounding_(self, b, m);
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_(ks, self, b) : ct__pw_mut2(id, self, 1, self, b);
 }
 static ct_status ct__bk_div_mode_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode, ct_tensor *out) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? ct_last_error() : m < 0 ? ct_div_out(out, a, b) : ct__div_rounding_out(out, a, b, m);
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_out(ks, a, b, out) : ct__pw_mut2(id, out, 0, a, b);
 }
 static ct_tensor *ct__bk_div_scalar_mode(ct_keyset ks, ct_tensor *a, ct_scalar s, const char *rounding_mode) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? NULL : m < 0 ? ct_div_scalar(a, s) : ct__div_rounding_scalar(a, s, m);
+  int id = ct__pw_rounding(rounding_mode);
+  ct__wrapped w;
+  return id == -2 ? NULL : id < 0 ? ct__k2_div_scalar(ks, a, s) : ct__pw_new2(id, a, ct__wrap_scalar(&w, s));
 }
 static ct_status ct__bk_div_scalar_mode_(ct_keyset ks, ct_tensor *self, ct_scalar s, const char *rounding_mode) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? ct_last_error() : m < 0 ? ct_div_scalar_(self, s) : ct__div_rounding_scalar_(self, s, m);
+  int id = ct__pw_rounding(rounding_mode);
+  ct__wrapped w;
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_scalar_(ks, self, s) : ct__pw_mut2(id, self, 1, self, ct__wrap_scalar(&w, s));
 }
 
 /* ---- where ---- */
@@ -7990,39 +7941,13 @@ static ct_scalar ct__pw_one_minus(ct_scalar w) {
   if (w.kind == CT_SCALAR_INT) return ct_int(1 - w.v.i);
   return ct_float(1.0 - ct_scalar_to_double(w));
 }
-/* log through the dispatcher, so that create_graph records it. The op is
- * the unary area's (ct_log), found by name; without it, a plain loop gives
- * the first derivative (not differentiable again). */
-static void ct__pw_log_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
-  int64_t i;
-  (void)ctx;
-  for (i = 0; i < n; i++) *(double *)(d[0] + i * s[0]) = log(*(const double *)(d[1] + i * s[1]));
+/* div with a rounding mode: as div for None, else grad * 0 (PyTorch) */
+static ct_tensor *ct__pw_div_mode_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other, const char *mode, int wrt_other) {
+  if (mode) return ct_mul_scalar(grad, ct_int(0));
+  return wrt_other ? ct__div_other_backward(grad, self, other) : ct_div(grad, other);
 }
-static ct_tensor *ct__pw_log(ct_tensor *x) {
-  static const ct_op *log_op;
-  ct_value buf[4];
-  ct_stack s;
-  ct_value v;
-  if (!x) return NULL;
-  if (!log_op) log_op = ct_op_find("log");
-  if (!log_op) {
-    ct_tensor *xd = NULL, *r = NULL, *ops[2];
-    ct_clear_error();
-    CT_NO_GRAD { xd = ct_to_dtype(x, CT_F64); }
-    if (!xd || !(r = ct__empty("pow", x->ndim, x->sizes, CT_F64, x->device))) return NULL;
-    ops[0] = r, ops[1] = xd;
-    if (!ct__is_meta(r)) ct_iter_foreach(ct__pw_log_loop, NULL, 2, ops, x->ndim, x->sizes);
-    ct__track(r);
-    return x->dtype == CT_F64 ? r : ct_to_dtype(r, (ct_dtype)x->dtype);
-  }
-  ct_stack_init(&s, buf, 4);
-  if (ct_stack_push(&s, ct_value_tensor(x)) != CT_OK || ct_call_boxed(log_op, &s) != CT_OK) {
-    ct_stack_free(&s);
-    return NULL;
-  }
-  v = ct_stack_pop(&s);
-  ct_stack_free(&s);
-  return ct__track(v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL);
+static ct_tensor *ct__pw_div_scalar_mode_backward(ct_tensor *grad, ct_scalar other, const char *mode) {
+  return mode ? ct_mul_scalar(grad, ct_int(0)) : ct_div_scalar(grad, other);
 }
 /* d(x^e)/dx for a scalar e: 0 when e == 0, else grad * e * x^(e-1) */
 static ct_tensor *ct__pw_pow_scalar_backward(ct_tensor *grad, ct_tensor *self, ct_scalar e) {
@@ -8038,7 +7963,7 @@ static ct_tensor *ct__pw_pow_self_backward(ct_tensor *grad, ct_tensor *self, ct_
 /* d(x^e)/de = x^e log x, and 0 where x == 0 and e >= 0 */
 static ct_tensor *ct__pw_pow_exponent_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *e, ct_tensor *result) {
   ct_tensor *cond = ct_logical_and(ct_eq_scalar(self, ct_int(0)), ct_ge_scalar(e, ct_int(0)));
-  return ct_mul(grad, ct_where_scalar_self(cond, ct_int(0), ct_mul(result, ct__pw_log(self))));
+  return ct_mul(grad, ct_where_scalar_self(cond, ct_int(0), ct_mul(result, ct_log(self))));
 }
 /* pow(Scalar base, Tensor e): d/de = base^e log(base), 0 where base == 0 and e >= 0 */
 static ct_tensor *ct__pw_pow_base_backward(ct_tensor *grad, ct_scalar base, ct_tensor *e, ct_tensor *result) {
@@ -8298,11 +8223,6 @@ static struct {
   ct_op *div_out_mode;
   ct_op *div_Scalar_mode;
   ct_op *div__Scalar_mode;
-  ct_op *_div_rounding;
-  ct_op *_div_rounding_;
-  ct_op *_div_rounding_out;
-  ct_op *_div_rounding_Scalar;
-  ct_op *_div_rounding__Scalar;
   ct_op *pow_Tensor_Tensor;
   ct_op *pow__Tensor;
   ct_op *pow_Tensor_Tensor_out;
@@ -11346,102 +11266,6 @@ static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct
     v[0] = ct_value_tensor(self);
     v[1] = ct_value_scalar(other);
     v[2] = ct_value_string(rounding_mode);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding(Tensor self, Tensor other, int mode) -> Tensor */
-static ct_tensor *ct__dispatch__div_rounding(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  const ct_op *op = ct__op._div_rounding;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, other, mode);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_int(mode);
-    r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding_(Tensor(a!) self, Tensor other, int mode) -> Tensor(a!) */
-static ct_status ct__dispatch__div_rounding_(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  const ct_op *op = ct__op._div_rounding_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, other, mode);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_int(mode);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding.out(Tensor self, Tensor other, int mode, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__div_rounding_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode, ct_tensor *out) {
-  const ct_op *op = ct__op._div_rounding_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, other, mode, out);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_int(mode);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding.Scalar(Tensor self, Scalar other, int mode) -> Tensor */
-static ct_tensor *ct__dispatch__div_rounding_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, int64_t mode) {
-  const ct_op *op = ct__op._div_rounding_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , int64_t ))k->unboxed)(ks, self, other, mode);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_int(mode);
-    r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding_.Scalar(Tensor(a!) self, Scalar other, int mode) -> Tensor(a!) */
-static ct_status ct__dispatch__div_rounding__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, int64_t mode) {
-  const ct_op *op = ct__op._div_rounding__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , int64_t ))k->unboxed)(ks, self, other, mode);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_int(mode);
     r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
@@ -14873,44 +14697,6 @@ CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
   keys |= self->keys;
   return ct__dispatch_div__Scalar_mode(ct__call_keys(keys), self, other, rounding_mode);
-}
-CTDEF ct_tensor *ct__div_rounding(ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("_div_rounding", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch__div_rounding(ct__call_keys(keys), self, other, mode));
-}
-CTDEF ct_status ct__div_rounding_(ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding_", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("_div_rounding_", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch__div_rounding_(ct__call_keys(keys), self, other, mode);
-}
-CTDEF ct_status ct__div_rounding_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("_div_rounding.out", "other"), ct_last_error();
-  keys |= other->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("_div_rounding.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch__div_rounding_out(ct__call_keys(keys), self, other, mode, out);
-}
-CTDEF ct_tensor *ct__div_rounding_scalar(ct_tensor *self, ct_scalar other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch__div_rounding_Scalar(ct__call_keys(keys), self, other, mode));
-}
-CTDEF ct_status ct__div_rounding_scalar_(ct_tensor *self, ct_scalar other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch__div_rounding__Scalar(ct__call_keys(keys), self, other, mode);
 }
 CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
   ct_keyset keys = 0;
@@ -20654,35 +20440,53 @@ static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   return r;
 }
 
-/* ---- _div_rounding(Tensor self, Tensor other, int mode) -> Tensor ---- */
-typedef struct ct__node__div_rounding {
+/* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Tensor_mode {
   ct_node base;
-} ct__node__div_rounding;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Tensor_mode;
 
-static ct_status ct__backward__div_rounding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__div_rounding *n = (ct__node__div_rounding *)node;
+static void ct__release_div_Tensor_mode(ct_node *node) {
+  ct__node_div_Tensor_mode *n = (ct__node_div_Tensor_mode *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Tensor_mode *n = (ct__node_div_Tensor_mode *)node;
   ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct_int(0));
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__div_rounding = {"divRoundingBackward0", ct__backward__div_rounding, NULL};
+static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backward_div_Tensor_mode, ct__release_div_Tensor_mode};
 
-static ct_tensor *ct__autograd__div_rounding(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct__node__div_rounding *n = NULL;
+static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div_Tensor_mode *n = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node__div_rounding *)ct__node_new(&ct__kind__div_rounding, sizeof *n, 2, 1);
+    n = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *n, 2, 1);
     if (!n) return NULL;
     ct__node_set_input(&n->base, 0, self);
     ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div.Tensor_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding(ks & CT__BELOW_AUTOGRAD, self, other, mode);
+  r = ct__dispatch_div_Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -20691,36 +20495,54 @@ static ct_tensor *ct__autograd__div_rounding(ct_keyset ks, ct_tensor *self, ct_t
   return r;
 }
 
-/* ---- _div_rounding_(Tensor(a!) self, Tensor other, int mode) -> Tensor(a!) ---- */
-typedef struct ct__node__div_rounding_ {
+/* ---- div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Tensor_mode {
   ct_node base;
-} ct__node__div_rounding_;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Tensor_mode;
 
-static ct_status ct__backward__div_rounding_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__div_rounding_ *n = (ct__node__div_rounding_ *)node;
+static void ct__release_div__Tensor_mode(ct_node *node) {
+  ct__node_div__Tensor_mode *n = (ct__node_div__Tensor_mode *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Tensor_mode *n = (ct__node_div__Tensor_mode *)node;
   ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct_int(0));
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__div_rounding_ = {"divRoundingBackward0", ct__backward__div_rounding_, NULL};
+static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backward_div__Tensor_mode, ct__release_div__Tensor_mode};
 
-static ct_status ct__autograd__div_rounding_(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct__node__div_rounding_ *n = NULL;
+static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div__Tensor_mode *n = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("_div_rounding_", self)) != CT_OK) return r;
-    n = (ct__node__div_rounding_ *)ct__node_new(&ct__kind__div_rounding_, sizeof *n, 2, 1);
+    if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
+    n = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *n, 2, 1);
     if (!n) return ct_last_error();
     ct__node_set_input(&n->base, 0, self);
     ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding_(ks & CT__BELOW_AUTOGRAD, self, other, mode);
+  r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
@@ -20729,44 +20551,53 @@ static ct_status ct__autograd__div_rounding_(ct_keyset ks, ct_tensor *self, ct_t
   return r;
 }
 
-/* ---- _div_rounding.out(Tensor self, Tensor other, int mode, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd__div_rounding_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode, ct_tensor *out) {
+/* ---- div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
   ct_keyset excluded;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("_div_rounding.out");
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("div.out_mode");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding_out(ks & CT__BELOW_AUTOGRAD, self, other, mode, out);
+  r = ct__dispatch_div_out_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode, out);
   ct__below_autograd_end(excluded);
   return r;
 }
 
-/* ---- _div_rounding.Scalar(Tensor self, Scalar other, int mode) -> Tensor ---- */
-typedef struct ct__node__div_rounding_Scalar {
+/* ---- div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Scalar_mode {
   ct_node base;
-} ct__node__div_rounding_Scalar;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Scalar_mode;
 
-static ct_status ct__backward__div_rounding_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__div_rounding_Scalar *n = (ct__node__div_rounding_Scalar *)node;
+static ct_status ct__backward_div_Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Scalar_mode *n = (ct__node_div_Scalar_mode *)node;
   ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
   (void)n;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__div_rounding_Scalar = {"divRoundingBackward0", ct__backward__div_rounding_Scalar, NULL};
+static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backward_div_Scalar_mode, NULL};
 
-static ct_tensor *ct__autograd__div_rounding_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, int64_t mode) {
-  ct__node__div_rounding_Scalar *n = NULL;
+static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div_Scalar_mode *n = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node__div_rounding_Scalar *)ct__node_new(&ct__kind__div_rounding_Scalar, sizeof *n, 1, 1);
+    n = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *n, 1, 1);
     if (!n) return NULL;
     ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, mode);
+  r = ct__dispatch_div_Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -20775,34 +20606,43 @@ static ct_tensor *ct__autograd__div_rounding_Scalar(ct_keyset ks, ct_tensor *sel
   return r;
 }
 
-/* ---- _div_rounding_.Scalar(Tensor(a!) self, Scalar other, int mode) -> Tensor(a!) ---- */
-typedef struct ct__node__div_rounding__Scalar {
+/* ---- div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Scalar_mode {
   ct_node base;
-} ct__node__div_rounding__Scalar;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Scalar_mode;
 
-static ct_status ct__backward__div_rounding__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__div_rounding__Scalar *n = (ct__node__div_rounding__Scalar *)node;
+static ct_status ct__backward_div__Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Scalar_mode *n = (ct__node_div__Scalar_mode *)node;
   ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
   (void)n;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__div_rounding__Scalar = {"divRoundingBackward0", ct__backward__div_rounding__Scalar, NULL};
+static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backward_div__Scalar_mode, NULL};
 
-static ct_status ct__autograd__div_rounding__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, int64_t mode) {
-  ct__node__div_rounding__Scalar *n = NULL;
+static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div__Scalar_mode *n = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("_div_rounding_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node__div_rounding__Scalar *)ct__node_new(&ct__kind__div_rounding__Scalar, sizeof *n, 1, 1);
+    if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
+    n = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *n, 1, 1);
     if (!n) return ct_last_error();
     ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, mode);
+  r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
@@ -21116,7 +20956,7 @@ static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct__div_rounding(self, other, 1));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct__backward_remainder_Tensor, ct__release_remainder_Tensor};
@@ -21165,7 +21005,7 @@ static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const 
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct__div_rounding(self, other, 1));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct__backward_remainder__Tensor, ct__release_remainder__Tensor};
@@ -21354,7 +21194,7 @@ static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct__div_rounding(self, other, 0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_fmod_Tensor, ct__release_fmod_Tensor};
@@ -21403,7 +21243,7 @@ static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grad
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct__div_rounding(self, other, 0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward_fmod__Tensor, ct__release_fmod__Tensor};
@@ -24205,59 +24045,6 @@ static ct_status ct__adapt_TwSso_Tw(const ct_kernel *k, const ct_op *op, ct_keys
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,T,i->T */
-static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* Tw,T,i->Tw */
-static ct_status ct__adapt_TwTi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,T,i,Tw->Tw */
-static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *w = a[3].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
-  ct_stack_drop(s, 4);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,S,i->T */
-static ct_status ct__adapt_TSi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* Tw,S,i->Tw */
-static ct_status ct__adapt_TwSi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* S,T->T */
 static ct_status ct__adapt_ST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -24466,11 +24253,6 @@ static const struct {
     {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
     {"T,S,s?->T", ct__adapt_TSso_T},
     {"Tw,S,s?->Tw", ct__adapt_TwSso_Tw},
-    {"T,T,i->T", ct__adapt_TTi_T},
-    {"Tw,T,i->Tw", ct__adapt_TwTi_Tw},
-    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
-    {"T,S,i->T", ct__adapt_TSi_T},
-    {"Tw,S,i->Tw", ct__adapt_TwSi_Tw},
     {"S,T->T", ct__adapt_ST_T},
     {"S,T,Tw->Tw", ct__adapt_STTw_Tw},
     {"T,T,T->T", ct__adapt_TTT_T},
@@ -25224,29 +25006,6 @@ static ct_status ct__frontend_div__Scalar_mode(const ct_value *a, ct_tensor **r)
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__div_rounding(const ct_value *a, ct_tensor **r) {
-  *r = ct__div_rounding(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__div_rounding_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__div_rounding_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__div_rounding_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__div_rounding_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__div_rounding_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct__div_rounding_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__div_rounding__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__div_rounding_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
 static ct_status ct__frontend_pow_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
   *r = ct_pow(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
@@ -25963,11 +25722,6 @@ static const struct {
     {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode},
     {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode},
     {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode},
-    {&ct__op._div_rounding, "_div_rounding(Tensor self, Tensor other, int mode) -> Tensor", ct__frontend__div_rounding},
-    {&ct__op._div_rounding_, "_div_rounding_(Tensor(a!) self, Tensor other, int mode) -> Tensor(a!)", ct__frontend__div_rounding_},
-    {&ct__op._div_rounding_out, "_div_rounding.out(Tensor self, Tensor other, int mode, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__div_rounding_out},
-    {&ct__op._div_rounding_Scalar, "_div_rounding.Scalar(Tensor self, Scalar other, int mode) -> Tensor", ct__frontend__div_rounding_Scalar},
-    {&ct__op._div_rounding__Scalar, "_div_rounding_.Scalar(Tensor(a!) self, Scalar other, int mode) -> Tensor(a!)", ct__frontend__div_rounding__Scalar},
     {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor},
     {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor},
     {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out},
@@ -26521,26 +26275,21 @@ static const struct {
     {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
-    {"div.Tensor_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_mode), "composite"},
-    {"div_.Tensor_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_mode_), "composite"},
-    {"div.out_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_mode_out), "composite"},
-    {"div.Scalar_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_scalar_mode), "composite"},
-    {"div_.Scalar_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_scalar_mode_), "composite"},
-    {"_div_rounding", CT_KEY_CPU, CT_FN(ct__bk_div_rounding), "reference"},
-    {"_div_rounding", CT_KEY_META, CT_FN(ct__bk_div_rounding), "reference"},
-    {"_div_rounding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding), "autograd"},
-    {"_div_rounding_", CT_KEY_CPU, CT_FN(ct__bk_div_rounding_), "reference"},
-    {"_div_rounding_", CT_KEY_META, CT_FN(ct__bk_div_rounding_), "reference"},
-    {"_div_rounding_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding_), "autograd"},
-    {"_div_rounding.out", CT_KEY_CPU, CT_FN(ct__bk_div_rounding_out), "reference"},
-    {"_div_rounding.out", CT_KEY_META, CT_FN(ct__bk_div_rounding_out), "reference"},
-    {"_div_rounding.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding_out), "autograd"},
-    {"_div_rounding.Scalar", CT_KEY_CPU, CT_FN(ct__bk_div_rounding_scalar), "reference"},
-    {"_div_rounding.Scalar", CT_KEY_META, CT_FN(ct__bk_div_rounding_scalar), "reference"},
-    {"_div_rounding.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding_Scalar), "autograd"},
-    {"_div_rounding_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_div_rounding_scalar_), "reference"},
-    {"_div_rounding_.Scalar", CT_KEY_META, CT_FN(ct__bk_div_rounding_scalar_), "reference"},
-    {"_div_rounding_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding__Scalar), "autograd"},
+    {"div.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor_mode), "autograd"},
+    {"div_.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Tensor_mode), "autograd"},
+    {"div.out_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_out_mode), "autograd"},
+    {"div.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Scalar_mode), "autograd"},
+    {"div_.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar_mode), "autograd"},
     {"pow.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow), "reference"},
     {"pow.Tensor_Tensor", CT_KEY_META, CT_FN(ct__bk_pow), "reference"},
     {"pow.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor), "autograd"},

@@ -99,8 +99,11 @@ big = torch.tensor([-(2 ** 63), 7, -7])
 # INT64_MIN by -1: PyTorch 1.13 dies with SIGFPE; ctorch wraps (tests/test_ops_binary.c)
 cs.add("div.Scalar_mode", big, 3, rounding_mode="floor", name="div floor INT64_MIN")
 cs.error("div.Tensor_mode", x, y, rounding_mode="round", code="CT_ERR_INVALID")
-cs.add("_div_rounding", g(x.clone()), g(y.clone()), 1, ref=lambda a, b, m: torch.div(a, b, rounding_mode="floor"))
-cs.add("_div_rounding.Scalar", g(x.clone()), 0.6, 0, ref=lambda a, b, m: torch.div(a, b, rounding_mode="trunc"))
+cs.add("div_.Tensor_mode", x.clone(), y.clone(), rounding_mode="floor")
+cs.add("div_.Tensor_mode", ints(-20, 20, 3, 4), ints(-5, 5, 4, nonzero=True), rounding_mode="trunc", name="div_ trunc ints")
+cs.add("div_.Scalar_mode", x.clone(), 0.6, rounding_mode="trunc")
+cs.add("div_.Scalar_mode", x.clone(), 0.6, rounding_mode=None, name="div_ true division")
+cs.error("div_.Tensor_mode", ints(-20, 20, 3, 4), ints(-5, 5, 4, nonzero=True), rounding_mode=None, code="CT_ERR_DTYPE")
 
 # ---- pow ----
 base = cs.rand(3, 4, lo=0.3, hi=2.0)

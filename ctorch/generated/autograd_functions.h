@@ -4766,35 +4766,53 @@ static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   return r;
 }
 
-/* ---- _div_rounding(Tensor self, Tensor other, int mode) -> Tensor ---- */
-typedef struct ct__node__div_rounding {
+/* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Tensor_mode {
   ct_node base;
-} ct__node__div_rounding;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Tensor_mode;
 
-static ct_status ct__backward__div_rounding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__div_rounding *n = (ct__node__div_rounding *)node;
+static void ct__release_div_Tensor_mode(ct_node *node) {
+  ct__node_div_Tensor_mode *n = (ct__node_div_Tensor_mode *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Tensor_mode *n = (ct__node_div_Tensor_mode *)node;
   ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct_int(0));
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__div_rounding = {"divRoundingBackward0", ct__backward__div_rounding, NULL};
+static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backward_div_Tensor_mode, ct__release_div_Tensor_mode};
 
-static ct_tensor *ct__autograd__div_rounding(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct__node__div_rounding *n = NULL;
+static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div_Tensor_mode *n = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node__div_rounding *)ct__node_new(&ct__kind__div_rounding, sizeof *n, 2, 1);
+    n = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *n, 2, 1);
     if (!n) return NULL;
     ct__node_set_input(&n->base, 0, self);
     ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div.Tensor_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding(ks & CT__BELOW_AUTOGRAD, self, other, mode);
+  r = ct__dispatch_div_Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -4803,36 +4821,54 @@ static ct_tensor *ct__autograd__div_rounding(ct_keyset ks, ct_tensor *self, ct_t
   return r;
 }
 
-/* ---- _div_rounding_(Tensor(a!) self, Tensor other, int mode) -> Tensor(a!) ---- */
-typedef struct ct__node__div_rounding_ {
+/* ---- div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Tensor_mode {
   ct_node base;
-} ct__node__div_rounding_;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Tensor_mode;
 
-static ct_status ct__backward__div_rounding_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__div_rounding_ *n = (ct__node__div_rounding_ *)node;
+static void ct__release_div__Tensor_mode(ct_node *node) {
+  ct__node_div__Tensor_mode *n = (ct__node_div__Tensor_mode *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Tensor_mode *n = (ct__node_div__Tensor_mode *)node;
   ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
   (void)n;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct_int(0));
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__div_rounding_ = {"divRoundingBackward0", ct__backward__div_rounding_, NULL};
+static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backward_div__Tensor_mode, ct__release_div__Tensor_mode};
 
-static ct_status ct__autograd__div_rounding_(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct__node__div_rounding_ *n = NULL;
+static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div__Tensor_mode *n = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    if ((r = ct__check_inplace("_div_rounding_", self)) != CT_OK) return r;
-    n = (ct__node__div_rounding_ *)ct__node_new(&ct__kind__div_rounding_, sizeof *n, 2, 1);
+    if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
+    n = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *n, 2, 1);
     if (!n) return ct_last_error();
     ct__node_set_input(&n->base, 0, self);
     ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding_(ks & CT__BELOW_AUTOGRAD, self, other, mode);
+  r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
@@ -4841,44 +4877,53 @@ static ct_status ct__autograd__div_rounding_(ct_keyset ks, ct_tensor *self, ct_t
   return r;
 }
 
-/* ---- _div_rounding.out(Tensor self, Tensor other, int mode, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd__div_rounding_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode, ct_tensor *out) {
+/* ---- div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
   ct_keyset excluded;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("_div_rounding.out");
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("div.out_mode");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding_out(ks & CT__BELOW_AUTOGRAD, self, other, mode, out);
+  r = ct__dispatch_div_out_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode, out);
   ct__below_autograd_end(excluded);
   return r;
 }
 
-/* ---- _div_rounding.Scalar(Tensor self, Scalar other, int mode) -> Tensor ---- */
-typedef struct ct__node__div_rounding_Scalar {
+/* ---- div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Scalar_mode {
   ct_node base;
-} ct__node__div_rounding_Scalar;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Scalar_mode;
 
-static ct_status ct__backward__div_rounding_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__div_rounding_Scalar *n = (ct__node__div_rounding_Scalar *)node;
+static ct_status ct__backward_div_Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Scalar_mode *n = (ct__node_div_Scalar_mode *)node;
   ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
   (void)n;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__div_rounding_Scalar = {"divRoundingBackward0", ct__backward__div_rounding_Scalar, NULL};
+static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backward_div_Scalar_mode, NULL};
 
-static ct_tensor *ct__autograd__div_rounding_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, int64_t mode) {
-  ct__node__div_rounding_Scalar *n = NULL;
+static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div_Scalar_mode *n = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node__div_rounding_Scalar *)ct__node_new(&ct__kind__div_rounding_Scalar, sizeof *n, 1, 1);
+    n = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *n, 1, 1);
     if (!n) return NULL;
     ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, mode);
+  r = ct__dispatch_div_Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -4887,34 +4932,43 @@ static ct_tensor *ct__autograd__div_rounding_Scalar(ct_keyset ks, ct_tensor *sel
   return r;
 }
 
-/* ---- _div_rounding_.Scalar(Tensor(a!) self, Scalar other, int mode) -> Tensor(a!) ---- */
-typedef struct ct__node__div_rounding__Scalar {
+/* ---- div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Scalar_mode {
   ct_node base;
-} ct__node__div_rounding__Scalar;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Scalar_mode;
 
-static ct_status ct__backward__div_rounding__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__div_rounding__Scalar *n = (ct__node__div_rounding__Scalar *)node;
+static ct_status ct__backward_div__Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Scalar_mode *n = (ct__node_div__Scalar_mode *)node;
   ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
   (void)n;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
   return CT_OK;
 }
-static const ct_node_kind ct__kind__div_rounding__Scalar = {"divRoundingBackward0", ct__backward__div_rounding__Scalar, NULL};
+static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backward_div__Scalar_mode, NULL};
 
-static ct_status ct__autograd__div_rounding__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, int64_t mode) {
-  ct__node__div_rounding__Scalar *n = NULL;
+static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div__Scalar_mode *n = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("_div_rounding_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node__div_rounding__Scalar *)ct__node_new(&ct__kind__div_rounding__Scalar, sizeof *n, 1, 1);
+    if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
+    n = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *n, 1, 1);
     if (!n) return ct_last_error();
     ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__div_rounding__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, mode);
+  r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
   ct__below_autograd_end(excluded);
   if (n) {
     if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
@@ -5228,7 +5282,7 @@ static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct__div_rounding(self, other, 1));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct__backward_remainder_Tensor, ct__release_remainder_Tensor};
@@ -5277,7 +5331,7 @@ static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const 
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct__div_rounding(self, other, 1));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct__backward_remainder__Tensor, ct__release_remainder__Tensor};
@@ -5466,7 +5520,7 @@ static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct__div_rounding(self, other, 0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_fmod_Tensor, ct__release_fmod_Tensor};
@@ -5515,7 +5569,7 @@ static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grad
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct__div_rounding(self, other, 0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
   return CT_OK;
 }
 static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward_fmod__Tensor, ct__release_fmod__Tensor};

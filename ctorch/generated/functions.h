@@ -404,17 +404,6 @@ CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *othe
 CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode);
 /* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
 CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode);
-/* _div_rounding(Tensor self, Tensor other, int mode) -> Tensor
- * internal: div with rounding (mode 0 trunc, 1 floor); use ct_div_mode */
-CTDEF ct_tensor *ct__div_rounding(ct_tensor *self, ct_tensor *other, int64_t mode);
-/* _div_rounding_(Tensor(a!) self, Tensor other, int mode) -> Tensor(a!) */
-CTDEF ct_status ct__div_rounding_(ct_tensor *self, ct_tensor *other, int64_t mode);
-/* _div_rounding.out(Tensor self, Tensor other, int mode, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct__div_rounding_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t mode);
-/* _div_rounding.Scalar(Tensor self, Scalar other, int mode) -> Tensor */
-CTDEF ct_tensor *ct__div_rounding_scalar(ct_tensor *self, ct_scalar other, int64_t mode);
-/* _div_rounding_.Scalar(Tensor(a!) self, Scalar other, int mode) -> Tensor(a!) */
-CTDEF ct_status ct__div_rounding_scalar_(ct_tensor *self, ct_scalar other, int64_t mode);
 /* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
  * self ** exponent; integers to negative integer powers are an error (scalar exponent) */
 CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent);
@@ -645,7 +634,7 @@ CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *t
 CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
 CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
 /* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
- * min(max(self, min), max); at least one bound (a zeroed ct_scalar, kind CT_SCALAR_NONE, is None) */
+ * min(max(self, min), max); at least one bound (a zeroed ct_scalar is None) */
 CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max);
 /* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
 CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max);
@@ -859,11 +848,6 @@ static struct {
   ct_op *div_out_mode;
   ct_op *div_Scalar_mode;
   ct_op *div__Scalar_mode;
-  ct_op *_div_rounding;
-  ct_op *_div_rounding_;
-  ct_op *_div_rounding_out;
-  ct_op *_div_rounding_Scalar;
-  ct_op *_div_rounding__Scalar;
   ct_op *pow_Tensor_Tensor;
   ct_op *pow__Tensor;
   ct_op *pow_Tensor_Tensor_out;
@@ -3907,102 +3891,6 @@ static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct
     v[0] = ct_value_tensor(self);
     v[1] = ct_value_scalar(other);
     v[2] = ct_value_string(rounding_mode);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding(Tensor self, Tensor other, int mode) -> Tensor */
-static ct_tensor *ct__dispatch__div_rounding(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  const ct_op *op = ct__op._div_rounding;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, other, mode);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_int(mode);
-    r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding_(Tensor(a!) self, Tensor other, int mode) -> Tensor(a!) */
-static ct_status ct__dispatch__div_rounding_(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  const ct_op *op = ct__op._div_rounding_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, other, mode);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_int(mode);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding.out(Tensor self, Tensor other, int mode, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__div_rounding_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, int64_t mode, ct_tensor *out) {
-  const ct_op *op = ct__op._div_rounding_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, other, mode, out);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    v[2] = ct_value_int(mode);
-    v[3] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding.Scalar(Tensor self, Scalar other, int mode) -> Tensor */
-static ct_tensor *ct__dispatch__div_rounding_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, int64_t mode) {
-  const ct_op *op = ct__op._div_rounding_Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , int64_t ))k->unboxed)(ks, self, other, mode);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_int(mode);
-    r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* _div_rounding_.Scalar(Tensor(a!) self, Scalar other, int mode) -> Tensor(a!) */
-static ct_status ct__dispatch__div_rounding__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, int64_t mode) {
-  const ct_op *op = ct__op._div_rounding__Scalar;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , int64_t ))k->unboxed)(ks, self, other, mode);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(other);
-    v[2] = ct_value_int(mode);
     r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
@@ -7434,44 +7322,6 @@ CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char
   if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
   keys |= self->keys;
   return ct__dispatch_div__Scalar_mode(ct__call_keys(keys), self, other, rounding_mode);
-}
-CTDEF ct_tensor *ct__div_rounding(ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("_div_rounding", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch__div_rounding(ct__call_keys(keys), self, other, mode));
-}
-CTDEF ct_status ct__div_rounding_(ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding_", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("_div_rounding_", "other"), ct_last_error();
-  keys |= other->keys;
-  return ct__dispatch__div_rounding_(ct__call_keys(keys), self, other, mode);
-}
-CTDEF ct_status ct__div_rounding_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("_div_rounding.out", "other"), ct_last_error();
-  keys |= other->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("_div_rounding.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch__div_rounding_out(ct__call_keys(keys), self, other, mode, out);
-}
-CTDEF ct_tensor *ct__div_rounding_scalar(ct_tensor *self, ct_scalar other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding.Scalar", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch__div_rounding_Scalar(ct__call_keys(keys), self, other, mode));
-}
-CTDEF ct_status ct__div_rounding_scalar_(ct_tensor *self, ct_scalar other, int64_t mode) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_div_rounding_.Scalar", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch__div_rounding__Scalar(ct__call_keys(keys), self, other, mode);
 }
 CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
   ct_keyset keys = 0;

@@ -475,59 +475,6 @@ static ct_status ct__adapt_TwSso_Tw(const ct_kernel *k, const ct_op *op, ct_keys
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,T,i->T */
-static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* Tw,T,i->Tw */
-static ct_status ct__adapt_TwTi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,T,i,Tw->Tw */
-static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *w = a[3].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
-  ct_stack_drop(s, 4);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,S,i->T */
-static ct_status ct__adapt_TSi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* Tw,S,i->Tw */
-static ct_status ct__adapt_TwSi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.i);
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* S,T->T */
 static ct_status ct__adapt_ST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -736,11 +683,6 @@ static const struct {
     {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
     {"T,S,s?->T", ct__adapt_TSso_T},
     {"Tw,S,s?->Tw", ct__adapt_TwSso_Tw},
-    {"T,T,i->T", ct__adapt_TTi_T},
-    {"Tw,T,i->Tw", ct__adapt_TwTi_Tw},
-    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
-    {"T,S,i->T", ct__adapt_TSi_T},
-    {"Tw,S,i->Tw", ct__adapt_TwSi_Tw},
     {"S,T->T", ct__adapt_ST_T},
     {"S,T,Tw->Tw", ct__adapt_STTw_Tw},
     {"T,T,T->T", ct__adapt_TTT_T},
@@ -1494,29 +1436,6 @@ static ct_status ct__frontend_div__Scalar_mode(const ct_value *a, ct_tensor **r)
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__div_rounding(const ct_value *a, ct_tensor **r) {
-  *r = ct__div_rounding(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__div_rounding_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__div_rounding_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__div_rounding_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__div_rounding_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
-  *r = st == CT_OK ? a[3].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__div_rounding_Scalar(const ct_value *a, ct_tensor **r) {
-  *r = ct__div_rounding_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__div_rounding__Scalar(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__div_rounding_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
 static ct_status ct__frontend_pow_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
   *r = ct_pow(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
@@ -2233,11 +2152,6 @@ static const struct {
     {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode},
     {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode},
     {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode},
-    {&ct__op._div_rounding, "_div_rounding(Tensor self, Tensor other, int mode) -> Tensor", ct__frontend__div_rounding},
-    {&ct__op._div_rounding_, "_div_rounding_(Tensor(a!) self, Tensor other, int mode) -> Tensor(a!)", ct__frontend__div_rounding_},
-    {&ct__op._div_rounding_out, "_div_rounding.out(Tensor self, Tensor other, int mode, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__div_rounding_out},
-    {&ct__op._div_rounding_Scalar, "_div_rounding.Scalar(Tensor self, Scalar other, int mode) -> Tensor", ct__frontend__div_rounding_Scalar},
-    {&ct__op._div_rounding__Scalar, "_div_rounding_.Scalar(Tensor(a!) self, Scalar other, int mode) -> Tensor(a!)", ct__frontend__div_rounding__Scalar},
     {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor},
     {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor},
     {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out},
@@ -2791,26 +2705,21 @@ static const struct {
     {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
-    {"div.Tensor_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_mode), "composite"},
-    {"div_.Tensor_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_mode_), "composite"},
-    {"div.out_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_mode_out), "composite"},
-    {"div.Scalar_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_scalar_mode), "composite"},
-    {"div_.Scalar_mode", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__bk_div_scalar_mode_), "composite"},
-    {"_div_rounding", CT_KEY_CPU, CT_FN(ct__bk_div_rounding), "reference"},
-    {"_div_rounding", CT_KEY_META, CT_FN(ct__bk_div_rounding), "reference"},
-    {"_div_rounding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding), "autograd"},
-    {"_div_rounding_", CT_KEY_CPU, CT_FN(ct__bk_div_rounding_), "reference"},
-    {"_div_rounding_", CT_KEY_META, CT_FN(ct__bk_div_rounding_), "reference"},
-    {"_div_rounding_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding_), "autograd"},
-    {"_div_rounding.out", CT_KEY_CPU, CT_FN(ct__bk_div_rounding_out), "reference"},
-    {"_div_rounding.out", CT_KEY_META, CT_FN(ct__bk_div_rounding_out), "reference"},
-    {"_div_rounding.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding_out), "autograd"},
-    {"_div_rounding.Scalar", CT_KEY_CPU, CT_FN(ct__bk_div_rounding_scalar), "reference"},
-    {"_div_rounding.Scalar", CT_KEY_META, CT_FN(ct__bk_div_rounding_scalar), "reference"},
-    {"_div_rounding.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding_Scalar), "autograd"},
-    {"_div_rounding_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_div_rounding_scalar_), "reference"},
-    {"_div_rounding_.Scalar", CT_KEY_META, CT_FN(ct__bk_div_rounding_scalar_), "reference"},
-    {"_div_rounding_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__div_rounding__Scalar), "autograd"},
+    {"div.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor_mode), "autograd"},
+    {"div_.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Tensor_mode), "autograd"},
+    {"div.out_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_out_mode), "autograd"},
+    {"div.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Scalar_mode), "autograd"},
+    {"div_.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar_mode), "autograd"},
     {"pow.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow), "reference"},
     {"pow.Tensor_Tensor", CT_KEY_META, CT_FN(ct__bk_pow), "reference"},
     {"pow.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor), "autograd"},

@@ -541,73 +541,35 @@ static ct_status ct__bk_logical_not_out(ct_keyset ks, ct_tensor *a, ct_tensor *o
   return ct__pw_run(CT__PW_NOT, out, 0, 1, &a, NULL, NULL);
 }
 
-/* ---- div with a rounding mode ---- */
-static int ct__pw_rounding(const char *mode) { /* 0 trunc, 1 floor, -1 none, -2 invalid (error set) */
+/* ---- div with a rounding mode: None is div's true division (ctorch/ops.h) ---- */
+static int ct__pw_rounding(const char *mode) { /* DIV_TRUNC, DIV_FLOOR, -1 for None, -2 invalid (error set) */
   if (!mode) return -1;
-  if (!strcmp(mode, "trunc")) return 0;
-  if (!strcmp(mode, "floor")) return 1;
+  if (!strcmp(mode, "trunc")) return CT__PW_DIV_TRUNC;
+  if (!strcmp(mode, "floor")) return CT__PW_DIV_FLOOR;
   ct_fail(CT_ERR_INVALID, "div", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode);
   return -2;
 }
-static int ct__pw_rounding_id(const char *op, int64_t mode) {
-  if (mode != 0 && mode != 1) {
-    ct_fail(CT_ERR_INVALID, op, "mode must be 0 (trunc) or 1 (floor), got %lld", (long long)mode);
-    return -1;
-  }
-  return mode ? CT__PW_DIV_FLOOR : CT__PW_DIV_TRUNC;
-}
-static ct_tensor *ct__bk_div_rounding(ct_keyset ks, ct_tensor *a, ct_tensor *b, int64_t mode) {
-  int id = ct__pw_rounding_id("_div_rounding", mode);
-  (void)ks;
-  return id < 0 ? NULL : ct__pw_new2(id, a, b);
-}
-static ct_status ct__bk_div_rounding_(ct_keyset ks, ct_tensor *self, ct_tensor *b, int64_t mode) {
-  int id = ct__pw_rounding_id("_div_rounding_", mode);
-  (void)ks;
-  return id < 0 ? ct_last_error() : ct__pw_mut2(id, self, 1, self, b);
-}
-static ct_status ct__bk_div_rounding_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, int64_t mode, ct_tensor *out) {
-  int id = ct__pw_rounding_id("_div_rounding", mode);
-  (void)ks;
-  return id < 0 ? ct_last_error() : ct__pw_mut2(id, out, 0, a, b);
-}
-static ct_tensor *ct__bk_div_rounding_scalar(ct_keyset ks, ct_tensor *a, ct_scalar s, int64_t mode) {
-  int id = ct__pw_rounding_id("_div_rounding", mode);
-  ct__wrapped w;
-  (void)ks;
-  return id < 0 ? NULL : ct__pw_new2(id, a, ct__wrap_scalar(&w, s));
-}
-static ct_status ct__bk_div_rounding_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar s, int64_t mode) {
-  int id = ct__pw_rounding_id("_div_rounding_", mode);
-  ct__wrapped w;
-  (void)ks;
-  return id < 0 ? ct_last_error() : ct__pw_mut2(id, self, 1, self, ct__wrap_scalar(&w, s));
-}
-/* the public div.*_mode ops (CompositeImplicitAutograd): None is true division */
 static ct_tensor *ct__bk_div_mode(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? NULL : m < 0 ? ct_div(a, b) : ct__div_rounding(a, b, m);
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? NULL : id < 0 ? ct__k2_div(ks, a, b) : ct__pw_new2(id, a, b);
 }
 static ct_status ct__bk_div_mode_(ct_keyset ks, ct_tensor *self, ct_tensor *b, const char *rounding_mode) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? ct_last_error() : m < 0 ? ct_div_(self, b) : ct__div_rounding_(self, b, m);
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_(ks, self, b) : ct__pw_mut2(id, self, 1, self, b);
 }
 static ct_status ct__bk_div_mode_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode, ct_tensor *out) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? ct_last_error() : m < 0 ? ct_div_out(out, a, b) : ct__div_rounding_out(out, a, b, m);
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_out(ks, a, b, out) : ct__pw_mut2(id, out, 0, a, b);
 }
 static ct_tensor *ct__bk_div_scalar_mode(ct_keyset ks, ct_tensor *a, ct_scalar s, const char *rounding_mode) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? NULL : m < 0 ? ct_div_scalar(a, s) : ct__div_rounding_scalar(a, s, m);
+  int id = ct__pw_rounding(rounding_mode);
+  ct__wrapped w;
+  return id == -2 ? NULL : id < 0 ? ct__k2_div_scalar(ks, a, s) : ct__pw_new2(id, a, ct__wrap_scalar(&w, s));
 }
 static ct_status ct__bk_div_scalar_mode_(ct_keyset ks, ct_tensor *self, ct_scalar s, const char *rounding_mode) {
-  int m = ct__pw_rounding(rounding_mode);
-  (void)ks;
-  return m == -2 ? ct_last_error() : m < 0 ? ct_div_scalar_(self, s) : ct__div_rounding_scalar_(self, s, m);
+  int id = ct__pw_rounding(rounding_mode);
+  ct__wrapped w;
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_scalar_(ks, self, s) : ct__pw_mut2(id, self, 1, self, ct__wrap_scalar(&w, s));
 }
 
 /* ---- where ---- */
@@ -813,39 +775,13 @@ static ct_scalar ct__pw_one_minus(ct_scalar w) {
   if (w.kind == CT_SCALAR_INT) return ct_int(1 - w.v.i);
   return ct_float(1.0 - ct_scalar_to_double(w));
 }
-/* log through the dispatcher, so that create_graph records it. The op is
- * the unary area's (ct_log), found by name; without it, a plain loop gives
- * the first derivative (not differentiable again). */
-static void ct__pw_log_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
-  int64_t i;
-  (void)ctx;
-  for (i = 0; i < n; i++) *(double *)(d[0] + i * s[0]) = log(*(const double *)(d[1] + i * s[1]));
+/* div with a rounding mode: as div for None, else grad * 0 (PyTorch) */
+static ct_tensor *ct__pw_div_mode_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other, const char *mode, int wrt_other) {
+  if (mode) return ct_mul_scalar(grad, ct_int(0));
+  return wrt_other ? ct__div_other_backward(grad, self, other) : ct_div(grad, other);
 }
-static ct_tensor *ct__pw_log(ct_tensor *x) {
-  static const ct_op *log_op;
-  ct_value buf[4];
-  ct_stack s;
-  ct_value v;
-  if (!x) return NULL;
-  if (!log_op) log_op = ct_op_find("log");
-  if (!log_op) {
-    ct_tensor *xd = NULL, *r = NULL, *ops[2];
-    ct_clear_error();
-    CT_NO_GRAD { xd = ct_to_dtype(x, CT_F64); }
-    if (!xd || !(r = ct__empty("pow", x->ndim, x->sizes, CT_F64, x->device))) return NULL;
-    ops[0] = r, ops[1] = xd;
-    if (!ct__is_meta(r)) ct_iter_foreach(ct__pw_log_loop, NULL, 2, ops, x->ndim, x->sizes);
-    ct__track(r);
-    return x->dtype == CT_F64 ? r : ct_to_dtype(r, (ct_dtype)x->dtype);
-  }
-  ct_stack_init(&s, buf, 4);
-  if (ct_stack_push(&s, ct_value_tensor(x)) != CT_OK || ct_call_boxed(log_op, &s) != CT_OK) {
-    ct_stack_free(&s);
-    return NULL;
-  }
-  v = ct_stack_pop(&s);
-  ct_stack_free(&s);
-  return ct__track(v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL);
+static ct_tensor *ct__pw_div_scalar_mode_backward(ct_tensor *grad, ct_scalar other, const char *mode) {
+  return mode ? ct_mul_scalar(grad, ct_int(0)) : ct_div_scalar(grad, other);
 }
 /* d(x^e)/dx for a scalar e: 0 when e == 0, else grad * e * x^(e-1) */
 static ct_tensor *ct__pw_pow_scalar_backward(ct_tensor *grad, ct_tensor *self, ct_scalar e) {
@@ -861,7 +797,7 @@ static ct_tensor *ct__pw_pow_self_backward(ct_tensor *grad, ct_tensor *self, ct_
 /* d(x^e)/de = x^e log x, and 0 where x == 0 and e >= 0 */
 static ct_tensor *ct__pw_pow_exponent_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *e, ct_tensor *result) {
   ct_tensor *cond = ct_logical_and(ct_eq_scalar(self, ct_int(0)), ct_ge_scalar(e, ct_int(0)));
-  return ct_mul(grad, ct_where_scalar_self(cond, ct_int(0), ct_mul(result, ct__pw_log(self))));
+  return ct_mul(grad, ct_where_scalar_self(cond, ct_int(0), ct_mul(result, ct_log(self))));
 }
 /* pow(Scalar base, Tensor e): d/de = base^e log(base), 0 where base == 0 and e >= 0 */
 static ct_tensor *ct__pw_pow_base_backward(ct_tensor *grad, ct_scalar base, ct_tensor *e, ct_tensor *result) {
