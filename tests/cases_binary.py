@@ -105,6 +105,14 @@ cs.add("div_.Scalar_mode", x.clone(), 0.6, rounding_mode="trunc")
 cs.add("div_.Scalar_mode", x.clone(), 0.6, rounding_mode=None, name="div_ true division")
 cs.error("div_.Tensor_mode", ints(-20, 20, 3, 4), ints(-5, 5, 4, nonzero=True), rounding_mode=None, code="CT_ERR_DTYPE")
 
+cs.add("floor_divide", x.clone(), y.clone(), gradcheck=False)  # not differentiable, as PyTorch
+cs.add("floor_divide", ints(-20, 20, 3, 4), ints(-5, 5, 4, nonzero=True))
+cs.add("floor_divide.Scalar", x.t(), -0.7, gradcheck=False)
+cs.add("floor_divide.Scalar", ints(-20, 20, 5, dtype=I32), 3)
+cs.add("floor_divide_.Tensor", x.clone(), y.clone())
+cs.add("floor_divide_.Scalar", ints(-20, 20, 5), 3)
+cs.error("floor_divide", ints(-5, 5, 3), torch.tensor([1, 0, 2]), code="CT_ERR_INVALID")
+
 # ---- pow ----
 base = cs.rand(3, 4, lo=0.3, hi=2.0)
 cs.add("pow.Tensor_Tensor", g(base.clone()), g(cs.randn(4)))

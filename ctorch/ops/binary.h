@@ -435,8 +435,8 @@ static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, 
     (void)ks;                                                                                           \
     return ct__pw_mut2(ID, self, 1, self, b);                                                           \
   }
-/* op.Scalar(Tensor, Scalar), op_.Scalar, op.Scalar_out */
-#define CT__PW_K_TS(name, ID)                                                                           \
+/* op.Scalar(Tensor, Scalar) and op_.Scalar; CT__PW_K_TS adds op.Scalar_out */
+#define CT__PW_K_TS2(name, ID)                                                                          \
   static ct_tensor *ct__bk_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar s) {                   \
     ct__wrapped w;                                                                                      \
     (void)ks;                                                                                           \
@@ -446,7 +446,9 @@ static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, 
     ct__wrapped w;                                                                                      \
     (void)ks;                                                                                           \
     return ct__pw_mut2(ID, self, 1, self, ct__wrap_scalar(&w, s));                                      \
-  }                                                                                                     \
+  }
+#define CT__PW_K_TS(name, ID)                                                                           \
+  CT__PW_K_TS2(name, ID)                                                                                \
   static ct_status ct__bk_##name##_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar s, ct_tensor *out) { \
     ct__wrapped w;                                                                                      \
     (void)ks;                                                                                           \
@@ -465,6 +467,8 @@ static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, 
     return ct__pw_mut2(ID, out, 0, ct__wrap_scalar(&w, s), b);                                          \
   }
 
+CT__PW_K_TT(floor_divide, CT__PW_DIV_FLOOR)
+CT__PW_K_TS2(floor_divide, CT__PW_DIV_FLOOR)
 CT__PW_K_TT(pow, CT__PW_POW)
 CT__PW_K_ST(pow, CT__PW_POW)
 CT__PW_K_TT(remainder, CT__PW_REMAINDER)
