@@ -477,3 +477,25 @@ TEST(binary_out_rules) {
     CHECK_ERR(ct_div_mode_out(o, a, b, "nearest"), CT_ERR_INVALID, "rounding_mode");
   }
 }
+
+/* in-place variants record their functional op's derivative on a non-leaf */
+static ct_tensor *bn_inplace_chain(ct_tensor *const *in, void *ctx) {
+  ct_tensor *x = ct_mul_scalar(in[0], ct_int(2)), *m = ct_gt_scalar(in[1], ct_float(0.2));
+  (void)ctx;
+  if (ct_addcmul_(x, in[1], in[2]) != CT_OK || ct_clamp_(x, ct_float(-1.5), ct_float(1.5)) != CT_OK ||
+      ct_lerp_tensor_(x, in[1], in[2]) != CT_OK || ct_masked_fill_(x, m, ct_float(0.25)) != CT_OK ||
+      ct_atan2_(x, in[2]) != CT_OK || ct_div_mode_(x, in[1], NULL) != CT_OK || ct_remainder_(x, in[2]) != CT_OK)
+    return NULL;
+  return x;
+}
+TEST(binary_inplace_grad) {
+  CT_SCOPE {
+    ct_tensor *in[3];
+    int i;
+    in[0] = bn_tensor(CT_DIMS(2, 3), CT_F64, 0.1, 1.0, 41, 1);
+    in[1] = bn_tensor(CT_DIMS(3), CT_F64, 0.5, 1.0, 42, 0);
+    in[2] = bn_tensor(CT_DIMS(2, 1), CT_F64, 0.3, 0.9, 43, 0);
+    for (i = 0; i < 3; i++) CHECK_OK(ct_set_requires_grad(in[i], true));
+    CHECK_OK(ct_gradcheck(bn_inplace_chain, NULL, 3, in, NULL));
+  }
+}
