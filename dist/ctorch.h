@@ -22535,24 +22535,40 @@ static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_te
 }
 
 /* ---- floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Tensor {
+  ct_node base;
+} ct__node_floor_divide__Tensor;
+
+static ct_status ct__backward_floor_divide__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Tensor *n = (ct__node_floor_divide__Tensor *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0", ct__backward_floor_divide__Tensor, NULL};
+
 static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct_node *n = NULL;
+  ct__node_floor_divide__Tensor *n = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    n = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *n, 2, 1);
     if (!n) return ct_last_error();
-    ((ct__not_impl_node *)n)->op = "floor_divide_.Tensor";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, other);
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
   if (n) {
-    if (r == CT_OK) r = ct__set_history(self, n, 0);
-    ct__node_release(n);
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
   }
   return r;
 }
@@ -29951,9 +29967,7 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
       if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + 1 || strcmp(s->args[s->nargs - 1].name, "out"))
         continue;
     } else {
-      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || strcmp(s->overload, f->schema.overload) ||
-          s->nargs != f->schema.nargs)
-        continue;
+      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || s->nargs != f->schema.nargs) continue;
     }
     for (j = 0; j < f->schema.nargs; j++)
       if (strcmp(s->args[j].name, f->schema.args[j].name) || s->args[j].type != f->schema.args[j].type) break;
