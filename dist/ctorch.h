@@ -1276,6 +1276,20 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/linalg.spec and their derivatives in
  * gen/derivatives/linalg.spec; the frontends are generated (docs/ops.md).
+ *
+ * Every product runs through one strided kernel (ct__la_gemm):
+ *   C[b] = alpha * (A[b] @ B[b]) + beta * C[b]     (beta ignored when 0)
+ * with each operand read through its own strides (no copies of transposed
+ * or expanded operands), in i-k-j order over blocks of columns so that the
+ * inner loop walks rows of B and the accumulators stay in L1. Accumulation
+ * is in float for float32/float16/bfloat16, double for float64 and wrapping
+ * 64-bit integers for the integer dtypes (PyTorch's CPU allows integer
+ * products; bool is refused as in PyTorch). A faster backend (BLIS) may
+ * register its own kernels for the same schemas.
+ *
+ * matmul, outer and linear are CompositeImplicitAutograd, as in PyTorch:
+ * matmul picks dot / mv / mm / bmm with PyTorch's shape rules (folding the
+ * batch of an N-D operand into mm/mv when that needs no copy).
  */
 #ifndef CT_OPS_LINALG_H
 #define CT_OPS_LINALG_H
@@ -1450,13 +1464,6 @@ CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
 /* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
 CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
-/* matmul(Tensor self, Tensor other) -> Tensor
- * 1-D and 2-D operands (dot, mv, vm, mm); batched operands arrive with bmm */
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -1524,6 +1531,55 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* dot(Tensor self, Tensor tensor) -> Tensor
+ * inner product of two 1-D tensors of one dtype (0-dim result) */
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor);
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor);
+/* mv(Tensor self, Tensor vec) -> Tensor
+ * matrix [n, m] times vector [m] */
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec);
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec);
+/* mm(Tensor self, Tensor mat2) -> Tensor
+ * matrix product of [n, k] and [k, m]; both of one dtype */
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* bmm(Tensor self, Tensor mat2) -> Tensor
+ * batched matrix product of [b, n, k] and [b, k, m] */
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2);
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (mat1 @ mat2); self broadcasts; beta = 0 ignores self (even NaN) */
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * bmm(batch1, batch2); self broadcasts; beta = 0 ignores self */
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* outer(Tensor self, Tensor vec2) -> Tensor
+ * self[i] * vec2[j] (promotes like mul) */
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
+/* matmul(Tensor self, Tensor other) -> Tensor
+ * torch.matmul: dot, mv, vector-matrix, mm, and batched with broadcast batch dims (1-D operands get a 1 added and removed) */
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+ * input @ weight.t() + bias (addmm when input is 2-D and bias is given) */
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -5684,92 +5740,6 @@ static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, boo
   return ct__sum_impl(a, dims, keepdim, dtype, out, NULL);
 }
 
-/* ---- mm: naive triple loop over strides (BLIS replaces it) ---- */
-#define CT__MM_LOOP(NAME, T, ACC, LOAD, STORE)                                                         \
-  static void NAME(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {                             \
-    const T *A = (const T *)ct_data_ptr(a), *B = (const T *)ct_data_ptr(b);                            \
-    T *C = (T *)ct_data_ptr(c);                                                                         \
-    int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;                                 \
-    for (i = 0; i < M; i++)                                                                             \
-      for (j = 0; j < N; j++) {                                                                         \
-        ACC acc = 0;                                                                                    \
-        for (k = 0; k < K; k++)                                                                         \
-          acc += (ACC)LOAD(A[i * a->strides[0] + k * a->strides[1]]) * (ACC)LOAD(B[k * b->strides[0] + j * b->strides[1]]); \
-        C[i * c->strides[0] + j * c->strides[1]] = STORE((T)(acc));                                     \
-      }                                                                                                 \
-  }
-#define CT__STORE_F16_MM(x) ct_f32_to_f16((float)(x))
-CT__MM_LOOP(ct__mm_f32, float, float, CT__LOAD_ID, CT__STORE_ID)
-CT__MM_LOOP(ct__mm_f64, double, double, CT__LOAD_ID, CT__STORE_ID)
-CT__MM_LOOP(ct__mm_i64, int64_t, uint64_t, (uint64_t), CT__STORE_ID)
-CT__MM_LOOP(ct__mm_i32, int32_t, uint32_t, (uint32_t), CT__STORE_ID)
-CT__MM_LOOP(ct__mm_u8, uint8_t, uint8_t, CT__LOAD_ID, CT__STORE_ID)
-static void ct__mm_half(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {
-  /* f16 / bf16: accumulate in float, round once */
-  int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;
-  for (i = 0; i < M; i++)
-    for (j = 0; j < N; j++) {
-      float acc = 0;
-      for (k = 0; k < K; k++)
-        acc += (float)ct__load_double((const uint16_t *)ct_data_ptr(a) + i * a->strides[0] + k * a->strides[1], (ct_dtype)a->dtype) *
-               (float)ct__load_double((const uint16_t *)ct_data_ptr(b) + k * b->strides[0] + j * b->strides[1], (ct_dtype)b->dtype);
-      ct__store_double((uint16_t *)ct_data_ptr(c) + i * c->strides[0] + j * c->strides[1], (ct_dtype)c->dtype, acc);
-    }
-}
-
-static ct_status ct__mm_impl(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
-  static const char *op = "mm";
-  int64_t shape[2];
-  ct_tensor *dst;
-  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "self must be a matrix, got a %dD tensor", a->ndim);
-  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
-  if (a->sizes[1] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
-                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
-  if (a->dtype != b->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected mat1 and mat2 to have the same dtype, but got: %s != %s",
-                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
-  if (a->dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"addmm\" is not implemented for 'Bool'");
-  if (!ct__same_device(op, a, b)) return ct_last_error();
-  shape[0] = a->sizes[0];
-  shape[1] = b->sizes[1];
-  if (out) {
-    ct_status st;
-    if (out->dtype != a->dtype)
-      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)a->dtype),
-                     ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if ((st = ct__resize_out(op, out, 2, shape)) != CT_OK) return st;
-    dst = out;
-  } else {
-    dst = ct__empty(op, 2, shape, (ct_dtype)a->dtype, a->device);
-    if (!dst) return ct_last_error();
-  }
-  if (!ct__is_meta(dst)) {
-    switch (a->dtype) {
-    case CT_F32: ct__mm_f32(a, b, dst); break;
-    case CT_F64: ct__mm_f64(a, b, dst); break;
-    case CT_I64: ct__mm_i64(a, b, dst); break;
-    case CT_I32: ct__mm_i32(a, b, dst); break;
-    case CT_U8: ct__mm_u8(a, b, dst); break;
-    default: ct__mm_half(a, b, dst); break;
-    }
-  }
-  if (out) ct__bump_version(out);
-  else *result = dst;
-  return CT_OK;
-}
-static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__mm_impl(a, b, NULL, &r);
-  return r;
-}
-static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  (void)ks;
-  return ct__mm_impl(a, b, out, NULL);
-}
-
 /* ---- threshold_backward: grad_output where self > threshold, else 0 ---- */
 static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
@@ -5951,33 +5921,6 @@ static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim,
   CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_dim_ex(self, dim.data ? (int)dim.n : 0, dim.data, keepdim, dtype), ct_int(count))); }
   return r;
 }
-/* matmul: the 1-D and 2-D cases of torch.matmul, through mm. */
-static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (a->ndim == 0 || b->ndim == 0)
-    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
-                   b->ndim),
-           (ct_tensor *)NULL;
-  if (a->ndim > 2 || b->ndim > 2)
-    return ct_fail(CT_ERR_UNSUPPORTED, "matmul", "batched operands (%dD and %dD) are not supported yet: only 1-D and 2-D",
-                   a->ndim, b->ndim),
-           (ct_tensor *)NULL;
-  if (a->ndim == 1 && b->ndim == 1 && a->sizes[0] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, "matmul", "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same "
-                   "number of elements, but got %lld and %lld elements respectively", (long long)a->sizes[0],
-                   (long long)b->sizes[0], (long long)a->sizes[0], (long long)b->sizes[0]),
-           (ct_tensor *)NULL;
-  CT_SCOPE {
-    ct_tensor *x = a->ndim == 1 ? ct_unsqueeze(a, 0) : a, *y = b->ndim == 1 ? ct_unsqueeze(b, 1) : b;
-    ct_tensor *m = ct_mm(x, y);
-    if (m && a->ndim == 1) m = ct_squeeze_dim(m, 0);
-    if (m && b->ndim == 1) m = ct_squeeze_dim(m, -1);
-    r = ct_keep(m);
-  }
-  return r;
-}
-
 /* ================= derivative helpers (FunctionsManual) =================
  * Called by the formulas in gen/derivatives.spec. They run inside the
  * engine's scope, which releases their temporaries; they are written with
@@ -6013,8 +5956,6 @@ static ct_tensor *ct__tanh_backward(ct_tensor *grad, ct_tensor *y) {
 static ct_tensor *ct__sigmoid_backward(ct_tensor *grad, ct_tensor *y) {
   return ct_mul(grad, ct_mul(y, ct_add_scalar(ct_neg(y), ct_int(1))));
 }
-static ct_tensor *ct__mm_mat1_backward(ct_tensor *grad, ct_tensor *mat2) { return ct_mm(grad, ct_t(mat2)); }
-static ct_tensor *ct__mm_mat2_backward(ct_tensor *grad, ct_tensor *self) { return ct_mm(ct_t(self), grad); }
 static ct_tensor *ct__permute_backward(ct_tensor *grad, ct_int_list dims) {
   int64_t inv[CT_MAX_DIMS];
   int64_t i;
@@ -6122,6 +6063,519 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
+/* ---- the strided kernel ---- */
+typedef struct ct__la_gemm {
+  int64_t batch, m, n, k;
+  const char *a, *b; /* element [0,0,0] of each operand */
+  char *c;
+  int64_t as[3], bs[3], cs[3]; /* element strides: batch, row, column */
+  double alpha_f, beta_f;
+  uint64_t alpha_i, beta_i; /* integer dtypes: wrapping arithmetic */
+  int use_beta;             /* 0: C's old values are never read (beta == 0 ignores NaN, as PyTorch) */
+} ct__la_gemm;
+
+#define CT__LA_NB 128 /* columns per block: the accumulators of one row block */
+
+#define CT__LA_GEMM_LOOP(NAME, T, ACC, LOAD, STORE, ALPHA, BETA)                                   \
+  static void NAME(const ct__la_gemm *g) {                                                         \
+    const ACC alpha = (ACC)(ALPHA), beta = (ACC)(BETA);                                            \
+    const T *A = (const T *)g->a, *B = (const T *)g->b;                                            \
+    T *C = (T *)g->c;                                                                              \
+    ACC acc[CT__LA_NB];                                                                            \
+    int64_t bt, i, j, j0, k, nb;                                                                   \
+    for (bt = 0; bt < g->batch; bt++)                                                              \
+      for (i = 0; i < g->m; i++)                                                                   \
+        for (j0 = 0; j0 < g->n; j0 += CT__LA_NB) {                                                 \
+          T *crow = C + bt * g->cs[0] + i * g->cs[1] + j0 * g->cs[2];                              \
+          nb = g->n - j0 < CT__LA_NB ? g->n - j0 : CT__LA_NB;                                      \
+          for (j = 0; j < nb; j++) acc[j] = 0;                                                     \
+          for (k = 0; k < g->k; k++) {                                                             \
+            const ACC av = (ACC)LOAD(A[bt * g->as[0] + i * g->as[1] + k * g->as[2]]);              \
+            const T *brow = B + bt * g->bs[0] + k * g->bs[1] + j0 * g->bs[2];                      \
+            if (g->bs[2] == 1) {                                                                   \
+              for (j = 0; j < nb; j++) acc[j] += av * (ACC)LOAD(brow[j]);                          \
+            } else {                                                                               \
+              for (j = 0; j < nb; j++) acc[j] += av * (ACC)LOAD(brow[j * g->bs[2]]);               \
+            }                                                                                      \
+          }                                                                                        \
+          for (j = 0; j < nb; j++) {                                                               \
+            T *cp = crow + j * g->cs[2];                                                           \
+            ACC v = alpha * acc[j];                                                                \
+            if (g->use_beta) v += beta * (ACC)LOAD(*cp);                                           \
+            *cp = (T)STORE(v);                                                                     \
+          }                                                                                        \
+        }                                                                                          \
+  }
+#define CT__LA_DEF_FLOAT(sfx, T, ACC, LOAD, STORE) CT__LA_GEMM_LOOP(ct__la_gemm_##sfx, T, ACC, LOAD, STORE, g->alpha_f, g->beta_f)
+CT__FLOAT_TYPES(CT__LA_DEF_FLOAT)
+#define CT__LA_LOAD_INT(x) ((uint64_t)(int64_t)(x))
+#define CT__LA_DEF_INT(sfx, T, U) CT__LA_GEMM_LOOP(ct__la_gemm_##sfx, T, uint64_t, CT__LA_LOAD_INT, CT__STORE_ID, g->alpha_i, g->beta_i)
+CT__INT_TYPES(CT__LA_DEF_INT)
+
+typedef void (*ct__la_gemm_fn)(const ct__la_gemm *);
+/* in ct_dtype order: f32 f64 f16 bf16 i64 i32 u8 bool */
+static const ct__la_gemm_fn ct__la_gemm_loops[CT_DTYPE_NUM] = {ct__la_gemm_f32, ct__la_gemm_f64, ct__la_gemm_f16, ct__la_gemm_bf16,
+                                                              ct__la_gemm_i64, ct__la_gemm_i32, ct__la_gemm_u8,  NULL};
+
+/* A number as a wrapping integer (NaN and out-of-range floats are not UB). */
+static uint64_t ct__la_scalar_bits(ct_scalar s) {
+  if (s.kind == CT_SCALAR_FLOAT) {
+    double f = s.v.f;
+    if (f != f) return 0;
+    if (f >= 9.2e18) return (uint64_t)INT64_MAX;
+    if (f <= -9.2e18) return (uint64_t)INT64_MIN;
+    return (uint64_t)(int64_t)f;
+  }
+  return s.kind == CT_SCALAR_INT ? (uint64_t)s.v.i : s.kind == CT_SCALAR_BOOL ? (uint64_t)s.v.b : 1;
+}
+static int ct__la_is_zero(ct_scalar s) {
+  return (s.kind == CT_SCALAR_FLOAT && s.v.f == 0) || (s.kind == CT_SCALAR_INT && s.v.i == 0) ||
+         (s.kind == CT_SCALAR_BOOL && !s.v.b);
+}
+static double ct__la_scalar_f(ct_scalar s) { return s.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(s); }
+
+/* A 0..3-D operand's strides as (batch, row, column); a vector is a row
+ * (A of dot: 1 x K) or a column (B of dot and mv, C of mv). */
+static void ct__la_strides3(const ct_tensor *t, int vector_is_row, int64_t s[3]) {
+  s[0] = s[1] = s[2] = 0;
+  if (t->ndim == 3) s[0] = t->strides[0], s[1] = t->strides[1], s[2] = t->strides[2];
+  else if (t->ndim == 2) s[1] = t->strides[0], s[2] = t->strides[1];
+  else if (t->ndim == 1) s[vector_is_row ? 2 : 1] = t->strides[0];
+}
+
+/* One product: result = beta * self + alpha * (a @ b). */
+typedef struct ct__la_call {
+  const char *op;
+  ct_tensor *self; /* the added term (addmm, baddbmm), broadcast to the result; or NULL */
+  ct_tensor *a, *b;
+  ct_scalar beta, alpha;
+  ct_dtype dtype; /* the result's */
+  int ndim;       /* the result's: 0 dot, 1 mv, 2 mm, 3 bmm */
+  int64_t shape[3];
+  int64_t batch, m, n, k;
+} ct__la_call;
+
+static ct_status ct__la_dtype_mismatch(const char *op, ct_dtype want, ct_dtype got) {
+  return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name(want), ct__dtype_torch_name(got));
+}
+
+/* self must broadcast to the result's shape (PyTorch expands it) */
+static ct_status ct__la_check_expand(const char *op, const ct_tensor *self, int ndim, const int64_t *shape) {
+  char b1[160], b2[160];
+  int i;
+  if (self->ndim > ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "expand(%s, size=%s): the number of sizes provided (%d) must be greater or equal to the "
+                   "number of dimensions in the tensor (%d)", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2), ndim, self->ndim);
+  for (i = 0; i < self->ndim; i++) {
+    int64_t want = shape[ndim - self->ndim + i], have = self->sizes[i];
+    if (have != want && have != 1)
+      return ct_fail(CT_ERR_SHAPE, op, "The expanded size of the tensor (%lld) must match the existing size (%lld) at "
+                     "non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s", (long long)want, (long long)have,
+                     ndim - self->ndim + i, ct_shape_format(ndim, shape, b1, sizeof b1),
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  }
+  return CT_OK;
+}
+
+/* Runs a checked call into a new tensor (out NULL), into out (out=) or
+ * into self (inplace). Operands that share storage with the written tensor
+ * are read before anything is written (through a temporary). */
+static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, ct_tensor **result) {
+  const char *op = c->op;
+  ct_tensor *dst, *work;
+  ct_status st = CT_OK;
+  int use_beta = c->self && !ct__la_is_zero(c->beta);
+  char b1[160], b2[160];
+  if (!ct__la_gemm_loops[c->dtype])
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", c->ndim == 3 ? "bmm" : c->ndim == 2 ? "addmm_impl_cpu_"
+                   : c->ndim == 1 ? "addmv_impl_cpu" : "dot", ct__dtype_torch_name(c->dtype));
+  if (inplace) {
+    dst = c->self;
+    if (dst->ndim != c->ndim || memcmp(dst->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim))
+      return ct_fail(CT_ERR_SHAPE, op, "Bad in-place call: input tensor size %s and output tensor size %s should match",
+                     ct_shape_format(dst->ndim, dst->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
+    if (dst->dtype != c->dtype) return ct__la_dtype_mismatch(op, (ct_dtype)dst->dtype, c->dtype);
+    if (ct__check_writable(op, dst) != CT_OK) return ct_last_error();
+  } else if (out) {
+    if (out->dtype != c->dtype)
+      return c->ndim == 0 ? ct_fail(CT_ERR_DTYPE, op, "result dtype %s does not match input dtype %s",
+                                    ct__dtype_torch_name((ct_dtype)out->dtype), ct__dtype_torch_name(c->dtype))
+                          : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
+                                    ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
+    if (!ct__same_device(op, out, c->a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
+    if ((out == c->a || out == c->b || out == c->self) &&
+        (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
+      return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
+    if ((st = ct__resize_out(op, out, c->ndim, c->shape)) != CT_OK) return st;
+    dst = out;
+  } else {
+    dst = ct__empty(op, c->ndim, c->shape, c->dtype, c->a->device);
+    if (!dst) return ct_last_error();
+  }
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    ct__la_gemm g;
+    int alias = dst->storage == c->a->storage || dst->storage == c->b->storage;
+    work = alias ? ct__empty(op, c->ndim, c->shape, c->dtype, dst->device) : dst;
+    if (!work) {
+      st = ct_last_error();
+    } else if (use_beta && work != c->self && (st = ct__copy_impl(work, c->self)) != CT_OK) {
+      /* self broadcast and cast into the result first */
+    } else {
+      g.batch = c->batch, g.m = c->m, g.n = c->n, g.k = c->k;
+      g.a = (const char *)ct_data_ptr(c->a);
+      g.b = (const char *)ct_data_ptr(c->b);
+      g.c = (char *)ct_data_ptr(work);
+      ct__la_strides3(c->a, 1, g.as);
+      ct__la_strides3(c->b, 0, g.bs);
+      ct__la_strides3(work, 0, g.cs);
+      g.alpha_f = ct__la_scalar_f(c->alpha), g.beta_f = ct__la_scalar_f(c->beta);
+      g.alpha_i = ct__la_scalar_bits(c->alpha), g.beta_i = ct__la_scalar_bits(c->beta);
+      g.use_beta = use_beta;
+      if (g.k == 0) g.a = g.b = g.c; /* never read; keeps pointer arithmetic off NULL */
+      ct__la_gemm_loops[c->dtype](&g);
+      if (work != dst) st = ct__copy_impl(dst, work);
+    }
+    if (work != dst) ct_release(work);
+  }
+  if (out || inplace) {
+    if (st == CT_OK) ct__bump_version(dst);
+    return st;
+  }
+  if (st != CT_OK) {
+    ct_release(dst);
+    return st;
+  }
+  *result = dst;
+  return CT_OK;
+}
+
+static ct_status ct__la_same_dtype(const char *op, const ct_tensor *a, const ct_tensor *b) {
+  return a->dtype == b->dtype ? CT_OK : ct__la_dtype_mismatch(op, (ct_dtype)a->dtype, (ct_dtype)b->dtype);
+}
+
+/* ---- dot ---- */
+static ct_status ct__la_dot(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "dot";
+  ct__la_call c;
+  if (a->ndim != 1 || b->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+  if (a->sizes[0] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of "
+                   "elements, but got %lld and %lld elements respectively", (long long)a->sizes[0], (long long)b->sizes[0],
+                   (long long)a->sizes[0], (long long)b->sizes[0]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "dot : expected both vectors to have same dtype, but found %s and %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype));
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = a, c.b = b, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
+  c.ndim = 0, c.batch = c.m = c.n = 1, c.k = a->sizes[0];
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_dot(self, tensor, NULL, &r);
+  return r;
+}
+static ct_status ct__k_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  (void)ks;
+  return ct__la_dot(self, tensor, out, NULL);
+}
+
+/* ---- mv ---- */
+static ct_status ct__la_mv(ct_tensor *a, ct_tensor *v, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "mv";
+  ct__la_call c;
+  if (a->ndim != 2 || v->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "vector + matrix @ vector expected, got 1, %d, %d", a->ndim, v->ndim);
+  if (a->sizes[1] != v->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
+  if (ct__la_same_dtype(op, a, v) != CT_OK || !ct__same_device(op, a, v)) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = a, c.b = v, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
+  c.ndim = 1, c.shape[0] = a->sizes[0];
+  c.batch = 1, c.m = a->sizes[0], c.n = 1, c.k = a->sizes[1];
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_mv(self, vec, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  (void)ks;
+  return ct__la_mv(self, vec, out, NULL);
+}
+
+/* ---- mm and addmm ---- */
+static ct_status ct__la_mm_check(const char *op, const char *n1, ct_tensor *a, ct_tensor *b) {
+  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "%s must be a matrix, got a %dD tensor", n1, a->ndim);
+  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
+  if (a->sizes[1] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s (expected mat1 and mat2 to have the same dtype, but "
+                   "got: %s != %s)", ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype),
+                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  return CT_OK;
+}
+static void ct__la_mm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
+  memset(c, 0, sizeof *c);
+  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
+  c->ndim = 2, c->shape[0] = a->sizes[0], c->shape[1] = b->sizes[1];
+  c->batch = 1, c->m = a->sizes[0], c->n = b->sizes[1], c->k = a->sizes[1];
+}
+static ct_status ct__la_mm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  ct__la_call c;
+  if (ct__la_mm_check("mm", "self", a, b) != CT_OK) return ct_last_error();
+  ct__la_mm_call(&c, "mm", a, b);
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_mm(self, mat2, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  (void)ks;
+  return ct__la_mm(self, mat2, out, NULL);
+}
+
+static ct_status ct__la_addmm(ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                              int inplace, ct_tensor **result) {
+  static const char *op = "addmm";
+  ct__la_call c;
+  if (ct__la_mm_check(op, "mat1", m1, m2) != CT_OK) return ct_last_error();
+  if (self->dtype != m1->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)m2->dtype));
+  if (!ct__same_device(op, self, m1)) return ct_last_error();
+  ct__la_mm_call(&c, op, m1, m2);
+  if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
+  c.self = self, c.beta = beta, c.alpha = alpha;
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_addmm(self, mat1, mat2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  (void)ks;
+  return ct__la_addmm(self, mat1, mat2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha,
+                                 ct_tensor *out) {
+  (void)ks;
+  return ct__la_addmm(self, mat1, mat2, beta, alpha, out, 0, NULL);
+}
+
+/* ---- bmm and baddbmm ---- */
+static ct_status ct__la_bmm_check(const char *op, ct_tensor *a, ct_tensor *b) {
+  if (a->ndim != 3) return ct_fail(CT_ERR_RANK, op, "batch1 must be a 3D tensor, got a %dD tensor", a->ndim);
+  if (b->ndim != 3) return ct_fail(CT_ERR_RANK, op, "batch2 must be a 3D tensor, got a %dD tensor", b->ndim);
+  if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2])
+    return ct_fail(CT_ERR_SHAPE, op, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
+                   "[%lld, %lld].", (long long)a->sizes[0], (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (ct__la_same_dtype(op, a, b) != CT_OK || !ct__same_device(op, a, b)) return ct_last_error();
+  return CT_OK;
+}
+static void ct__la_bmm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
+  memset(c, 0, sizeof *c);
+  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
+  c->ndim = 3, c->shape[0] = a->sizes[0], c->shape[1] = a->sizes[1], c->shape[2] = b->sizes[2];
+  c->batch = a->sizes[0], c->m = a->sizes[1], c->n = b->sizes[2], c->k = a->sizes[2];
+}
+static ct_status ct__la_bmm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  ct__la_call c;
+  if (ct__la_bmm_check("bmm", a, b) != CT_OK) return ct_last_error();
+  ct__la_bmm_call(&c, "bmm", a, b);
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_bmm(self, mat2, NULL, &r);
+  return r;
+}
+static ct_status ct__k_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  (void)ks;
+  return ct__la_bmm(self, mat2, out, NULL);
+}
+
+static ct_status ct__la_baddbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                                int inplace, ct_tensor **result) {
+  static const char *op = "baddbmm";
+  ct__la_call c;
+  if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
+  if (!ct__same_device(op, self, b1)) return ct_last_error();
+  if (ct_dtype_is_floating((ct_dtype)self->dtype) != ct_dtype_is_floating((ct_dtype)b1->dtype) || self->dtype == CT_BOOL)
+    return ct__la_dtype_mismatch(op, (ct_dtype)b1->dtype, (ct_dtype)self->dtype); /* self is cast to the result (PyTorch) */
+  ct__la_bmm_call(&c, op, b1, b2);
+  if (!inplace && ct__la_check_expand(op, self, 3, c.shape) != CT_OK) return ct_last_error();
+  c.self = self, c.beta = beta, c.alpha = alpha;
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_baddbmm(self, batch1, batch2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                ct_scalar alpha) {
+  (void)ks;
+  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                   ct_scalar alpha, ct_tensor *out) {
+  (void)ks;
+  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
+}
+
+/* ================= composite kernels (CompositeImplicitAutograd) ================= */
+
+/* outer: self.reshape(n, 1) * vec2, as PyTorch (so it promotes like mul) */
+static ct_tensor *ct__k_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  ct_tensor *r = NULL;
+  int64_t shape[2];
+  (void)ks;
+  if (self->ndim != 1 || vec2->ndim != 1)
+    return ct_fail(CT_ERR_RANK, "outer", "outer: Expected 1-D argument %s, but got %d-D", self->ndim != 1 ? "self" : "vec2",
+                   self->ndim != 1 ? self->ndim : vec2->ndim),
+           (ct_tensor *)NULL;
+  shape[0] = self->sizes[0], shape[1] = 1;
+  CT_SCOPE { r = ct_keep(ct_mul(ct_reshape(self, 2, shape), vec2)); }
+  return r;
+}
+
+/* PyTorch's should_fold: an N-D (N >= 3) operand times a 1-D or 2-D one
+ * folds the batch into mm / mv when that needs no copy of the big operand
+ * (or when the small one requires grad, which keeps its gradient an mm). */
+static int ct__la_should_fold(const ct_tensor *t1, const ct_tensor *t2) {
+  int larger = t1->ndim >= t2->ndim, dim_big, dim_small, i;
+  const ct_tensor *big = larger ? t1 : t2;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  dim_big = big->ndim;
+  dim_small = larger ? t2->ndim : t1->ndim;
+  if (!(dim_big >= 3 && dim_small <= 2)) return 0;
+  if (ct__needs_grad(larger ? t2 : t1)) return 1;
+  if (t1->ndim == 2) return 0; /* the result would need a transposing copy */
+  if (big->numel == 0) return 1;
+  for (i = 0; i < dim_big; i++) sizes[i] = big->sizes[i], strides[i] = big->strides[i];
+  if (!larger) { /* big is t2.mT */
+    sizes[dim_big - 1] = big->sizes[dim_big - 2], sizes[dim_big - 2] = big->sizes[dim_big - 1];
+    strides[dim_big - 1] = big->strides[dim_big - 2], strides[dim_big - 2] = big->strides[dim_big - 1];
+  }
+  for (i = 0; i < dim_big - 2; i++)
+    if (strides[i] != strides[i + 1] * sizes[i + 1]) return 0;
+  return 1;
+}
+static ct_tensor *ct__la_matmul_fold(ct_tensor *a, ct_tensor *b) {
+  int transpose = b->ndim > a->ndim;
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *t1 = transpose ? ct_transpose(b, -1, -2) : a;
+    ct_tensor *t2 = !transpose ? b : a->ndim == 2 ? ct_t(a) : a;
+    ct_tensor *o = NULL;
+    if (t1 && t2) {
+      int64_t oshape[CT_MAX_DIMS], fshape[2], folded = 1;
+      int on = t1->ndim - 1, i;
+      for (i = 0; i < on; i++) folded *= oshape[i] = t1->sizes[i];
+      fshape[0] = folded, fshape[1] = t1->sizes[on];
+      t1 = ct_reshape(t1, 2, fshape);
+      if (t2->ndim == 2) {
+        oshape[on++] = t2->sizes[1];
+        o = ct_view(ct_mm(t1, t2), on, oshape);
+        if (transpose) o = ct_contiguous(ct_transpose(o, -1, -2));
+      } else {
+        o = ct_view(ct_mv(t1, t2), on, oshape);
+      }
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+/* batched: broadcast the batch dims, flatten them, bmm, view back */
+static ct_tensor *ct__la_matmul_batched(ct_tensor *a, ct_tensor *b) {
+  int da = a->ndim, db = b->ndim, nb, i;
+  int64_t n = da > 1 ? a->sizes[da - 2] : 1, m1 = a->sizes[da - 1];
+  int64_t m2 = db > 1 ? b->sizes[db - 2] : b->sizes[0], p = db > 1 ? b->sizes[db - 1] : 1;
+  int64_t batch[CT_MAX_DIMS + 2], ea[CT_MAX_DIMS + 2], eb[CT_MAX_DIMS + 2], fa[3], fb[3], prod = 1;
+  ct_tensor *r = NULL;
+  nb = ct_broadcast_shapes("matmul", da > 2 ? da - 2 : 0, a->sizes, db > 2 ? db - 2 : 0, b->sizes, batch);
+  if (nb < 0) return NULL;
+  if (nb + 2 > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, "matmul", "the broadcast batch has %d dims: the result would exceed rank %d", nb, CT_MAX_DIMS),
+           (ct_tensor *)NULL;
+  for (i = 0; i < nb; i++) prod *= ea[i] = eb[i] = batch[i];
+  ea[nb] = n, ea[nb + 1] = m1, eb[nb] = m2, eb[nb + 1] = p;
+  fa[0] = fb[0] = prod, fa[1] = n, fa[2] = m1, fb[1] = m2, fb[2] = p;
+  CT_SCOPE {
+    ct_tensor *x = ct_reshape(ct_expand(a, nb + 2, ea), 3, fa);
+    ct_tensor *y = ct_reshape(ct_expand(db == 1 ? ct_unsqueeze(b, -1) : b, nb + 2, eb), 3, fb);
+    ct_tensor *o = ct_bmm(x, y);
+    int on = nb;
+    if (da > 1) batch[on++] = n;
+    if (db > 1) batch[on++] = p;
+    r = ct_keep(ct_view(o, on, batch));
+  }
+  return r;
+}
+/* matmul: torch.matmul's shape cases */
+static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (a->ndim == 0 || b->ndim == 0)
+    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
+                   b->ndim),
+           (ct_tensor *)NULL;
+  if (a->ndim == 1 && b->ndim == 1) return ct_dot(a, b);
+  if (a->ndim == 2 && b->ndim == 1) return ct_mv(a, b);
+  if (a->ndim == 2 && b->ndim == 2) return ct_mm(a, b);
+  if (a->ndim == 1 && b->ndim == 2) {
+    CT_SCOPE { r = ct_keep(ct_squeeze_dim(ct_mm(ct_unsqueeze(a, 0), b), 0)); }
+    return r;
+  }
+  if (ct__la_should_fold(a, b)) return ct__la_matmul_fold(a, b);
+  return ct__la_matmul_batched(a, b);
+}
+
+/* linear: input @ weight.t() + bias, through addmm where PyTorch does */
+static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *wt = ct_t(weight), *o = NULL;
+    if (wt && bias && input->ndim == 2) {
+      o = ct_addmm(bias, input, wt);
+    } else if (wt && bias && input->ndim == 3 && ct_is_contiguous(input)) {
+      int64_t flat[2], shape[3];
+      flat[0] = input->sizes[0] * input->sizes[1], flat[1] = input->sizes[2];
+      o = ct_addmm(bias, ct_view(input, 2, flat), wt);
+      if (o) {
+        shape[0] = input->sizes[0], shape[1] = input->sizes[1], shape[2] = o->sizes[1];
+        o = ct_view(o, 3, shape);
+      }
+    } else if (wt) {
+      o = ct_matmul(input, wt);
+      if (o && bias && ct_add_(o, bias) != CT_OK) o = NULL;
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_LINALG_IMPL */
 /* ---- ctorch/ops/shape.h: implementation ---- */
@@ -6203,9 +6657,6 @@ static struct {
   ct_op *sum_IntList_out;
   ct_op *mean;
   ct_op *mean_dim;
-  ct_op *mm;
-  ct_op *mm_out;
-  ct_op *matmul;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -6231,6 +6682,23 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *dot;
+  ct_op *dot_out;
+  ct_op *mv;
+  ct_op *mv_out;
+  ct_op *mm;
+  ct_op *mm_out;
+  ct_op *bmm;
+  ct_op *bmm_out;
+  ct_op *addmm;
+  ct_op *addmm_;
+  ct_op *addmm_out;
+  ct_op *baddbmm;
+  ct_op *baddbmm_;
+  ct_op *baddbmm_out;
+  ct_op *outer;
+  ct_op *matmul;
+  ct_op *linear;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -6965,61 +7433,6 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
   ct__tls.depth--;
   return r;
 }
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  const ct_op *op = ct__op.mm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  const ct_op *op = ct__op.mm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* matmul(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.matmul;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
 static ct_status ct__dispatch_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
   const ct_op *op = ct__op.copy_;
@@ -7482,6 +7895,337 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   ct__tls.depth--;
   return r;
 }
+/* dot(Tensor self, Tensor tensor) -> Tensor */
+static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  const ct_op *op = ct__op.dot;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  const ct_op *op = ct__op.dot_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv(Tensor self, Tensor vec) -> Tensor */
+static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  const ct_op *op = ct__op.mv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  const ct_op *op = ct__op.mv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.mm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.mm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.bmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.bmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.addmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, mat1, mat2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.baddbmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, batch1, batch2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* outer(Tensor self, Tensor vec2) -> Tensor */
+static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  const ct_op *op = ct__op.outer;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.matmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
+static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  const ct_op *op = ct__op.linear;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -7831,32 +8575,6 @@ CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim
 CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
 }
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
-  keys |= mat2->keys;
-  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
-}
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
-  keys |= mat2->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
-}
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
-}
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("copy_", "self"), ct_last_error();
@@ -8071,6 +8789,185 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
+  keys |= tensor->keys;
+  return ct__track(ct__dispatch_dot(ct__call_keys(keys), self, tensor));
+}
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
+  keys |= tensor->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_dot_out(ct__call_keys(keys), self, tensor, out);
+}
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
+  keys |= vec->keys;
+  return ct__track(ct__dispatch_mv(ct__call_keys(keys), self, vec));
+}
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
+  keys |= vec->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mv_out(ct__call_keys(keys), self, vec, out);
+}
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_bmm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_bmm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_addmm(ct__call_keys(keys), self, mat1, mat2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  return ct__dispatch_addmm_(ct__call_keys(keys), self, mat1, mat2, beta, alpha);
+}
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex_(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addmm_out(ct__call_keys(keys), self, mat1, mat2, beta, alpha, out);
+}
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_out_ex(out, self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
+  keys |= batch2->keys;
+  return ct__track(ct__dispatch_baddbmm(ct__call_keys(keys), self, batch1, batch2, beta, alpha));
+}
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  return ct__dispatch_baddbmm_(ct__call_keys(keys), self, batch1, batch2, beta, alpha);
+}
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex_(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_baddbmm_out(ct__call_keys(keys), self, batch1, batch2, beta, alpha, out);
+}
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
+  keys |= vec2->keys;
+  return ct__track(ct__dispatch_outer(ct__call_keys(keys), self, vec2));
+}
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
+}
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_linear(ct__call_keys(keys), input, weight, bias));
 }
 
 CT_EXTERN_C_END
@@ -9384,66 +10281,6 @@ static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_
   return r;
 }
 
-/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
-typedef struct ct__node_mm {
-  ct_node base;
-  ct__saved self;
-  ct__saved mat2;
-} ct__node_mm;
-
-static void ct__release_mm(ct_node *node) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->mat2);
-}
-static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mm_mat1_backward(grad, mat2);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat2_backward(grad, self);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
-
-static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_mm *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat2);
-    ct__save(&n->self, self);
-    ct__save(&n->mat2, mat2);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
 /* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
 typedef struct ct__node_copy_ {
   ct_node base;
@@ -10169,6 +11006,498 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- dot(Tensor self, Tensor tensor) -> Tensor ---- */
+typedef struct ct__node_dot {
+  ct_node base;
+  ct__saved self;
+  ct__saved tensor;
+} ct__node_dot;
+
+static void ct__release_dot(ct_node *node) {
+  ct__node_dot *n = (ct__node_dot *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->tensor);
+}
+static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_dot *n = (ct__node_dot *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *tensor = ct__unpack(&n->tensor, node, "tensor");
+  if (!self || !tensor) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, tensor);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__release_dot};
+
+static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct__node_dot *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
+    n = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor);
+    ct__save(&n->self, self);
+    ct__save(&n->tensor, tensor);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot(ks & CT__BELOW_AUTOGRAD, self, tensor);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor) || ct__needs_grad(out))) return ct__out_not_differentiable("dot.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot_out(ks & CT__BELOW_AUTOGRAD, self, tensor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mv(Tensor self, Tensor vec) -> Tensor ---- */
+typedef struct ct__node_mv {
+  ct_node base;
+  ct__saved self;
+  ct__saved vec;
+} ct__node_mv;
+
+static void ct__release_mv(ct_node *node) {
+  ct__node_mv *n = (ct__node_mv *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->vec);
+}
+static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mv *n = (ct__node_mv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *vec = ct__unpack(&n->vec, node, "vec");
+  if (!self || !vec) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_outer(grad, vec);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mv(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__release_mv};
+
+static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct__node_mv *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
+    n = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, vec);
+    ct__save(&n->self, self);
+    ct__save(&n->vec, vec);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv(ks & CT__BELOW_AUTOGRAD, self, vec);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec) || ct__needs_grad(out))) return ct__out_not_differentiable("mv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv_out(ks & CT__BELOW_AUTOGRAD, self, vec, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_mm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_mm;
+
+static void ct__release_mm(ct_node *node) {
+  ct__node_mm *n = (ct__node_mm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mm *n = (ct__node_mm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mm(grad, ct_t(mat2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mm(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
+
+static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_mm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat2);
+    ct__save(&n->self, self);
+    ct__save(&n->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bmm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_bmm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_bmm;
+
+static void ct__release_bmm(ct_node *node) {
+  ct__node_bmm *n = (ct__node_bmm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bmm *n = (ct__node_bmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_bmm(grad, ct_transpose(mat2, 1, 2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_bmm(ct_transpose(self, 1, 2), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__release_bmm};
+
+static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_bmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    n = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat2);
+    ct__save(&n->self, self);
+    ct__save(&n->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("bmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addmm {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm;
+
+static void ct__release_addmm(ct_node *node) {
+  ct__node_addmm *n = (ct__node_addmm *)node;
+  ct__saved_reset(&n->mat1);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm *n = (ct__node_addmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&n->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
+
+static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    n = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat1);
+    ct__node_set_input(&n->base, 2, mat2);
+    ct__save(&n->mat1, mat1);
+    ct__save(&n->mat2, mat2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addmm_ {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm_;
+
+static void ct__release_addmm_(ct_node *node) {
+  ct__node_addmm_ *n = (ct__node_addmm_ *)node;
+  ct__saved_reset(&n->mat1);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm_ *n = (ct__node_addmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&n->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
+
+static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
+    n = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat1);
+    ct__node_set_input(&n->base, 2, mat2);
+    ct__save(&n->mat1, mat1);
+    ct__save(&n->mat2, mat2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("addmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_out(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_baddbmm {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm;
+
+static void ct__release_baddbmm(ct_node *node) {
+  ct__node_baddbmm *n = (ct__node_baddbmm *)node;
+  ct__saved_reset(&n->batch1);
+  ct__saved_reset(&n->batch2);
+}
+static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm *n = (ct__node_baddbmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&n->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&n->batch2, node, "batch2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_baddbmm, ct__release_baddbmm};
+
+static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    n = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, batch1);
+    ct__node_set_input(&n->base, 2, batch2);
+    ct__save(&n->batch1, batch1);
+    ct__save(&n->batch2, batch2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_baddbmm_ {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm_;
+
+static void ct__release_baddbmm_(ct_node *node) {
+  ct__node_baddbmm_ *n = (ct__node_baddbmm_ *)node;
+  ct__saved_reset(&n->batch1);
+  ct__saved_reset(&n->batch2);
+}
+static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm_ *n = (ct__node_baddbmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&n->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&n->batch2, node, "batch2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_baddbmm_, ct__release_baddbmm_};
+
+static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
+    n = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, batch1);
+    ct__node_set_input(&n->base, 2, batch2);
+    ct__save(&n->batch1, batch1);
+    ct__save(&n->batch2, batch2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("baddbmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -10447,6 +11776,48 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,S,S->T */
+static ct_status ct__adapt_TTTSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S,S->Tw */
+static ct_status ct__adapt_TwTTSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,S,Tw->Tw */
+static ct_status ct__adapt_TTTSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?->T */
+static ct_status ct__adapt_TTTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -10478,6 +11849,10 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
+    {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
+    {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
+    {"T,T,T?->T", ct__adapt_TTTo_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -10663,19 +12038,6 @@ static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
-  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
-  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_copy_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -10778,6 +12140,82 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
+  *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dot_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_dot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mv(const ct_value *a, ct_tensor **r) {
+  *r = ct_mv(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mv_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
+  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_bmm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bmm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_addmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_baddbmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_baddbmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_outer(const ct_value *a, ct_tensor **r) {
+  *r = ct_outer(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
+  *r = ct_linear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -10825,9 +12263,6 @@ static const struct {
     {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
     {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
     {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
-    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
-    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
-    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
@@ -10853,6 +12288,23 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
+    {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
+    {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
+    {&ct__op.mv_out, "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mv_out},
+    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
+    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
+    {&ct__op.bmm, "bmm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_bmm},
+    {&ct__op.bmm_out, "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_bmm_out},
+    {&ct__op.addmm, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_addmm},
+    {&ct__op.addmm_, "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_addmm_},
+    {&ct__op.addmm_out, "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addmm_out},
+    {&ct__op.baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_baddbmm},
+    {&ct__op.baddbmm_, "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_baddbmm_},
+    {&ct__op.baddbmm_out, "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_baddbmm_out},
+    {&ct__op.outer, "outer(Tensor self, Tensor vec2) -> Tensor", ct__frontend_outer},
+    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
+    {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -10978,13 +12430,6 @@ static const struct {
     {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
     {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
     {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
-    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
-    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
-    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
@@ -11031,6 +12476,51 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"dot", CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_META, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
+    {"dot.out", CT_KEY_CPU, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_META, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot_out), "autograd"},
+    {"mv", CT_KEY_CPU, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_META, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv), "autograd"},
+    {"mv.out", CT_KEY_CPU, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_META, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv_out), "autograd"},
+    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
+    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
+    {"bmm", CT_KEY_CPU, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_META, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm), "autograd"},
+    {"bmm.out", CT_KEY_CPU, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_META, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm_out), "autograd"},
+    {"addmm", CT_KEY_CPU, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_META, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm), "autograd"},
+    {"addmm_", CT_KEY_CPU, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_META, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_), "autograd"},
+    {"addmm.out", CT_KEY_CPU, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_META, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_out), "autograd"},
+    {"baddbmm", CT_KEY_CPU, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_META, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm), "autograd"},
+    {"baddbmm_", CT_KEY_CPU, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_META, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_), "autograd"},
+    {"baddbmm.out", CT_KEY_CPU, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_META, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_out), "autograd"},
+    {"outer", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer), "composite"},
+    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
+    {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
 };
 
 CT_EXTERN_C_END
