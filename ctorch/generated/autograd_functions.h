@@ -2535,5 +2535,345 @@ static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
   return r;
 }
 
+/* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_uniform_ {
+  ct_node base;
+} ct__node_uniform_;
+
+static ct_status ct__backward_uniform_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_uniform_ *n = (ct__node_uniform_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_uniform_, NULL};
+
+static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct__node_uniform_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
+    n = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_normal_ {
+  ct_node base;
+} ct__node_normal_;
+
+static ct_status ct__backward_normal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_ *n = (ct__node_normal_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_normal_, NULL};
+
+static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct__node_normal_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
+    n = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__from {
+  ct_node base;
+} ct__node_random__from;
+
+static ct_status ct__backward_random__from(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__from *n = (ct__node_random__from *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backward_random__from, NULL};
+
+static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct__node_random__from *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
+    n = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_bernoulli__float {
+  ct_node base;
+} ct__node_bernoulli__float;
+
+static ct_status ct__backward_bernoulli__float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli__float *n = (ct__node_bernoulli__float *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct__backward_bernoulli__float, NULL};
+
+static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli__float *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
+    n = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli(Tensor self, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli {
+  ct_node base;
+} ct__node_bernoulli;
+
+static ct_status ct__backward_bernoulli(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli *n = (ct__node_bernoulli *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backward_bernoulli, NULL};
+
+static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_bernoulli *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli_p {
+  ct_node base;
+} ct__node_bernoulli_p;
+
+static ct_status ct__backward_bernoulli_p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli_p *n = (ct__node_bernoulli_p *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__backward_bernoulli_p, NULL};
+
+static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli_p *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("rand.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randn.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randint.low_generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randint_low_generator_out(ks & CT__BELOW_AUTOGRAD, low, high, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randperm.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randperm_generator_out(ks & CT__BELOW_AUTOGRAD, n, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_out(ks & CT__BELOW_AUTOGRAD, n, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.m_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_m_out(ks & CT__BELOW_AUTOGRAD, n, m, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("linspace.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linspace_out(ks & CT__BELOW_AUTOGRAD, start, end, steps, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) ---- */
+typedef struct ct__node_native_dropout {
+  ct_node base;
+  double p;
+  bool train;
+  ct__saved mask;
+} ct__node_native_dropout;
+
+static void ct__release_native_dropout(ct_node *node) {
+  ct__node_native_dropout *n = (ct__node_native_dropout *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_native_dropout *n = (ct__node_native_dropout *)node;
+  ct_tensor *grad = grads[0];
+  double p = n->p;
+  bool train = n->train;
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_native_dropout_backward(grad, ct_detach(mask), ct__rn_dropout_scale(p, train));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", ct__backward_native_dropout, ct__release_native_dropout};
+
+static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct__node_native_dropout *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(input))) {
+    n = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, input);
+    n->p = p;
+    n->train = train;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_native_dropout(ks & CT__BELOW_AUTOGRAD, input, p, train, generator, mask);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->mask, *mask) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */

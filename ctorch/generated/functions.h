@@ -229,6 +229,61 @@ CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
 /* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
  * input @ weight.t() + bias (addmm when input is 2-D and bias is given) */
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
+ * uniform in [from, to); floating dtypes */
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator);
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)
+ * normal(mean, std) by Box-Muller; floating dtypes */
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std);
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator);
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [from, to); to None: up to the dtype's largest (exact) integer */
+CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to);
+CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
+ * 1 with probability p, else 0, in self's dtype */
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p);
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator);
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+ * 1 with probability self[i], else 0 (self's dtype; probabilities must be in [0, 1]) */
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self);
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+ * self-shaped: 1 with probability p */
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, standard normal; ct_randn(_ex) allocates */
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, integers in [low, high); ct_randint(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator);
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * a random permutation of 0..n-1 (Fisher-Yates); ct_randperm(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator);
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)
+ * n x n identity; ct_eye(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n);
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m);
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+ * steps values from start to end inclusive; ct_linspace(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps);
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)
+ * (input * mask / (1 - p), mask) in training (mask: bool, kept elements); (copy of input, all true) in evaluation */
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask);
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask);
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
+ * grad_output * mask * scale */
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale);
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor
+ * training: zero each element with probability p and scale the rest by 1/(1-p) (p = 1: zeros); evaluation: input itself */
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train);
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -322,6 +377,22 @@ static struct {
   ct_op *outer;
   ct_op *matmul;
   ct_op *linear;
+  ct_op *uniform_;
+  ct_op *normal_;
+  ct_op *random__from;
+  ct_op *bernoulli__float;
+  ct_op *bernoulli;
+  ct_op *bernoulli_p;
+  ct_op *rand_generator_out;
+  ct_op *randn_generator_out;
+  ct_op *randint_low_generator_out;
+  ct_op *randperm_generator_out;
+  ct_op *eye_out;
+  ct_op *eye_m_out;
+  ct_op *linspace_out;
+  ct_op *native_dropout;
+  ct_op *native_dropout_backward;
+  ct_op *dropout;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -1849,6 +1920,318 @@ static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor 
   ct__tls.depth--;
   return r;
 }
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  const ct_op *op = ct__op.uniform_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(from);
+    v[2] = ct_value_double(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, mean, std, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(mean);
+    v[2] = ct_value_double(std);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__from;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(from);
+    v[2] = to == CT_INT_NONE ? ct_value_none() : ct_value_int(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli__float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli_p;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.rand_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randn_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randint_low_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, low, high, size, generator, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_int(low);
+    v[1] = ct_value_int(high);
+    v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[3] = ct_value_generator(generator);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randperm_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, n, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, n, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_m_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, n, m, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_int(m);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  const ct_op *op = ct__op.linspace_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, start, end, steps, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_scalar(start);
+    v[1] = ct_value_scalar(end);
+    v[2] = ct_value_int(steps);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
+static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  const ct_op *op = ct__op.native_dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, input, p, train, generator, mask);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = mask;
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  const ct_op *op = ct__op.native_dropout_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, grad_output, mask, scale);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_double(scale);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator) {
+  const ct_op *op = ct__op.dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, input, p, train, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -2591,6 +2974,155 @@ CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias)
   keys |= weight->keys;
   if (bias) keys |= bias->keys;
   return ct__track(ct__dispatch_linear(ct__call_keys(keys), input, weight, bias));
+}
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_uniform_(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
+  return ct_uniform_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_normal_(ct__call_keys(keys), self, mean, std, generator);
+}
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
+  return ct_normal_ex_(self, mean, std, NULL);
+}
+CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to) {
+  return ct_random_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_bernoulli__float(ct__call_keys(keys), self, p, generator);
+}
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
+  return ct_bernoulli_float_ex_(self, p, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli(ct__call_keys(keys), self, generator));
+}
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
+  return ct_bernoulli_ex(self, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(keys), self, p, generator));
+}
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
+  return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rand.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_rand_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randn.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randn_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low_generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randint.low_generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randint_low_generator_out(ct__call_keys(keys), low, high, size_l, generator, out);
+}
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randperm_generator_out(ct__call_keys(keys), n, generator, out);
+}
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_out(ct__call_keys(keys), n, out);
+}
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_m_out(ct__call_keys(keys), n, m, out);
+}
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linspace_out(ct__call_keys(keys), start, end, steps, out);
+}
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (mask) *mask = NULL;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  ct__r = ct__dispatch_native_dropout(ct__call_keys(keys), input, p, train, generator, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (mask) *mask = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask) {
+  return ct_native_dropout_ex(input, p, train, NULL, mask);
+}
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(keys), grad_output, mask, scale));
+}
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  return ct__track(ct__dispatch_dropout(ct__call_keys(keys), input, p, train, generator));
+}
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
+  return ct_dropout_ex(input, p, train, NULL);
 }
 
 CT_EXTERN_C_END
