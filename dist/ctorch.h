@@ -6761,6 +6761,20 @@ static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
   return ct__la_matmul_batched(a, b);
 }
 
+/* PyTorch's output.add_(bias), out of place (the output may be a view, which
+ * ctorch's autograd does not rebase): bias may not grow the output, and the
+ * sum keeps the output's dtype. */
+static ct_tensor *ct__la_add_bias(ct_tensor *o, ct_tensor *bias) {
+  int64_t shape[CT_MAX_DIMS];
+  char b1[160], b2[160];
+  int n = ct_broadcast_shapes("linear", o->ndim, o->sizes, bias->ndim, bias->sizes, shape);
+  if (n < 0) return NULL;
+  if (n != o->ndim || memcmp(shape, o->sizes, sizeof(int64_t) * (size_t)n))
+    return ct_fail(CT_ERR_SHAPE, "linear", "output with shape %s doesn't match the broadcast shape %s (adding bias)",
+                   ct_shape_format(o->ndim, o->sizes, b1, sizeof b1), ct_shape_format(n, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  return ct_to_dtype(ct_add(o, bias), (ct_dtype)o->dtype);
+}
 /* linear: input @ weight.t() + bias, through addmm where PyTorch does */
 static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
   ct_tensor *r = NULL;
@@ -6779,7 +6793,7 @@ static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight
       }
     } else if (wt) {
       o = ct_matmul(input, wt);
-      if (o && bias && ct_add_(o, bias) != CT_OK) o = NULL;
+      if (o && bias) o = ct__la_add_bias(o, bias);
     }
     r = ct_keep(o);
   }
