@@ -377,3 +377,26 @@ TEST(random_opcheck) {
     CHECK_OK(ct_opcheck("native_dropout_backward", 3, a2, NULL));
   }
 }
+
+#if !defined(CT_NO_THREADS) && !defined(_WIN32)
+#include <pthread.h>
+/* threads sharing a generator get disjoint counter ranges: the offset adds up */
+static void *rn_thread(void *arg) {
+  ct_generator *g = (ct_generator *)arg;
+  int i;
+  for (i = 0; i < 50; i++) {
+    ct_tensor *t = ct_rand_ex(CT_DIMS(8), g, CT_DTYPE_NONE); /* 8 words: 2 blocks */
+    ct_release(t);
+  }
+  return NULL;
+}
+TEST(random_threads_share_a_generator) {
+  ct_generator *g = ct_generator_new(CT_CPU);
+  pthread_t th[4];
+  int i;
+  for (i = 0; i < 4; i++) CHECK(pthread_create(&th[i], NULL, rn_thread, g) == 0);
+  for (i = 0; i < 4; i++) pthread_join(th[i], NULL);
+  CHECK(ct_generator_offset(g) == 4 * 50 * 2);
+  ct_generator_free(g);
+}
+#endif

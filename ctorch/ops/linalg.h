@@ -558,5 +558,42 @@ static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight
   return r;
 }
 
+/* ---- out= forms of the composites: compute, then resize out and copy ---- */
+static int ct__la_out_grad_ok(const char *op, ct_tensor *const *in, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (ct__grad_mode() && ct__needs_grad(in[i])) return ct__out_not_differentiable(op), 0;
+  return 1;
+}
+static ct_status ct__la_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
+  ct_status st = CT_OK;
+  if (!r) return ct_last_error();
+  if (out->dtype != r->dtype)
+    st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                 ct_dtype_name((ct_dtype)out->dtype));
+  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+    st = ct_last_error();
+  else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
+    ct__bump_version(out);
+  ct_release(r);
+  return st;
+}
+static ct_status ct__k_matmul_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  ct_tensor *in[3];
+  in[0] = a, in[1] = b, in[2] = out;
+  return ct__la_out_grad_ok("matmul", in, 3) ? ct__la_into_out("matmul", ct__k_matmul(ks, a, b), out) : ct_last_error();
+}
+static ct_status ct__k_outer_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  ct_tensor *in[3];
+  in[0] = a, in[1] = b, in[2] = out;
+  return ct__la_out_grad_ok("outer", in, 3) ? ct__la_into_out("outer", ct__k_outer(ks, a, b), out) : ct_last_error();
+}
+static ct_status ct__k_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
+  ct_tensor *in[4];
+  in[0] = input, in[1] = weight, in[2] = out, in[3] = bias;
+  return ct__la_out_grad_ok("linear", in, bias ? 4 : 3) ? ct__la_into_out("linear", ct__k_linear(ks, input, weight, bias), out)
+                                                         : ct_last_error();
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_LINALG_IMPL */
