@@ -163,7 +163,9 @@ static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, c
     if (dst->ndim != c->ndim || memcmp(dst->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim))
       return ct_fail(CT_ERR_SHAPE, op, "Bad in-place call: input tensor size %s and output tensor size %s should match",
                      ct_shape_format(dst->ndim, dst->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
-    if (dst->dtype != c->dtype) return ct__la_dtype_mismatch(op, (ct_dtype)dst->dtype, c->dtype);
+    if (dst->dtype != c->dtype)
+      return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                     ct_dtype_name((ct_dtype)dst->dtype), ct_dtype_name(c->dtype));
     if (ct__check_writable(op, dst) != CT_OK) return ct_last_error();
   } else if (out) {
     if (out->dtype != c->dtype)
@@ -386,8 +388,7 @@ static ct_status ct__la_baddbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, c
   ct__la_call c;
   if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
   if (!ct__same_device(op, self, b1)) return ct_last_error();
-  if (ct_dtype_is_floating((ct_dtype)self->dtype) != ct_dtype_is_floating((ct_dtype)b1->dtype) || self->dtype == CT_BOOL)
-    return ct__la_dtype_mismatch(op, (ct_dtype)b1->dtype, (ct_dtype)self->dtype); /* self is cast to the result (PyTorch) */
+  /* any dtype of self: it is cast to the result's (batch1's), as PyTorch */
   ct__la_bmm_call(&c, op, b1, b2);
   if (!inplace && ct__la_check_expand(op, self, 3, c.shape) != CT_OK) return ct_last_error();
   c.self = self, c.beta = beta, c.alpha = alpha;
