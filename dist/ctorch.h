@@ -1938,9 +1938,17 @@ CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_gener
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std);
 CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator);
 /* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
- * integers in [from, to); to None: up to the dtype's largest (exact) integer */
-CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to);
-CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+ * integers in [from, to); to None: up to the dtype's largest (exact) integer, inclusive */
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to);
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, to) */
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to);
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator);
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, the dtype's largest (exact) integer], inclusive */
+CTDEF ct_status ct_random_(ct_tensor *self);
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator);
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
  * 1 with probability p, else 0, in self's dtype */
 CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p);
@@ -7930,6 +7938,13 @@ static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from,
   return ct__rn_sink_close(&k, CT_OK);
 }
 
+static ct_status ct__k_random_to_(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *gen) {
+  return ct__k_random_from_(ks, self, 0, to, gen);
+}
+static ct_status ct__k_random_(ct_keyset ks, ct_tensor *self, ct_generator *gen) {
+  return ct__k_random_from_(ks, self, 0, CT_INT_NONE, gen);
+}
+
 /* ---- bernoulli ---- */
 static ct_status ct__rn_check_p(const char *op, double p) {
   if (p >= 0 && p <= 1) return CT_OK;
@@ -8427,6 +8442,8 @@ static struct {
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
+  ct_op *random__to;
+  ct_op *random_;
   ct_op *bernoulli__float;
   ct_op *bernoulli;
   ct_op *bernoulli_p;
@@ -11668,6 +11685,43 @@ static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_
   ct__tls.depth--;
   return r;
 }
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__to;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, self, to, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(to);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.random_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   const ct_op *op = ct__op.bernoulli__float;
@@ -13315,14 +13369,32 @@ CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_gener
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
   return ct_normal_ex_(self, mean, std, NULL);
 }
-CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
   keys |= self->keys;
   return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
 }
-CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to) {
-  return ct_random_ex_(self, from, to, NULL);
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
+  return ct_random_from_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__to(ct__call_keys(keys), self, to, generator);
+}
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
+  return ct_random_to_ex_(self, to, NULL);
+}
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random_(ct__call_keys(keys), self, generator);
+}
+CTDEF ct_status ct_random_(ct_tensor *self) {
+  return ct_random_ex_(self, NULL);
 }
 CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
   ct_keyset keys = 0;
@@ -18746,6 +18818,78 @@ static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_
   return r;
 }
 
+/* ---- random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__to {
+  ct_node base;
+} ct__node_random__to;
+
+static ct_status ct__backward_random__to(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__to *n = (ct__node_random__to *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__to = {"RandomBackward0", ct__backward_random__to, NULL};
+
+static ct_status ct__autograd_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct__node_random__to *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.to", self)) != CT_OK) return r;
+    n = (ct__node_random__to *)ct__node_new(&ct__kind_random__to, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__to(ks & CT__BELOW_AUTOGRAD, self, to, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random_ {
+  ct_node base;
+} ct__node_random_;
+
+static ct_status ct__backward_random_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random_ *n = (ct__node_random_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random_ = {"RandomBackward0", ct__backward_random_, NULL};
+
+static ct_status ct__autograd_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_random_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_", self)) != CT_OK) return r;
+    n = (ct__node_random_ *)ct__node_new(&ct__kind_random_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random_(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 /* ---- bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) ---- */
 typedef struct ct__node_bernoulli__float {
   ct_node base;
@@ -19471,6 +19615,28 @@ static ct_status ct__adapt_TwiioG_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* Tw,i,G->Tw */
+static ct_status ct__adapt_TwiG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,G->Tw */
+static ct_status ct__adapt_TwG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* Tw,f,G->Tw */
 static ct_status ct__adapt_TwfG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -19657,6 +19823,8 @@ static const struct {
     {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
+    {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
+    {"Tw,G->Tw", ct__adapt_TwG_Tw},
     {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
     {"T,G->T", ct__adapt_TG_T},
     {"T,f,G->T", ct__adapt_TfG_T},
@@ -20473,7 +20641,17 @@ static ct_status ct__frontend_normal_(const ct_value *a, ct_tensor **r) {
   return st;
 }
 static ct_status ct__frontend_random__from(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_status st = ct_random_from_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random__to(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_to_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
@@ -20721,6 +20899,8 @@ static const struct {
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
+    {&ct__op.random__to, "random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__to},
+    {&ct__op.random_, "random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random_},
     {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
     {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
     {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
@@ -21219,6 +21399,12 @@ static const struct {
     {"random_.from", CT_KEY_CPU, CT_FN(ct__k_random_from_), "reference"},
     {"random_.from", CT_KEY_META, CT_FN(ct__k_random_from_), "reference"},
     {"random_.from", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__from), "autograd"},
+    {"random_.to", CT_KEY_CPU, CT_FN(ct__k_random_to_), "reference"},
+    {"random_.to", CT_KEY_META, CT_FN(ct__k_random_to_), "reference"},
+    {"random_.to", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__to), "autograd"},
+    {"random_", CT_KEY_CPU, CT_FN(ct__k_random_), "reference"},
+    {"random_", CT_KEY_META, CT_FN(ct__k_random_), "reference"},
+    {"random_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random_), "autograd"},
     {"bernoulli_.float", CT_KEY_CPU, CT_FN(ct__k_bernoulli_float_), "reference"},
     {"bernoulli_.float", CT_KEY_META, CT_FN(ct__k_bernoulli_float_), "reference"},
     {"bernoulli_.float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli__float), "autograd"},

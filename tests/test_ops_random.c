@@ -190,7 +190,7 @@ TEST(random_statistics) {
     }
     /* random_ with to None on uint8 covers 0..255 */
     t = ct_empty(CT_DIMS(4000), CT_U8);
-    CHECK_OK(ct_random_ex_(t, 0, CT_INT_NONE, g));
+    CHECK_OK(ct_random_ex_(t, g)); /* [0, 255] */
     lo = 1e9, hi = -1e9;
     for (i = 0; i < 4000; i++) lo = fmin(lo, ct_get(t, i)), hi = fmax(hi, ct_get(t, i));
     CHECK(lo == 0 && hi == 255);
@@ -350,7 +350,8 @@ TEST(random_errors) {
     CHECK_ERR(ct_normal_(f, 0, -1), CT_ERR_INVALID, "normal expects std >= 0.0, but found std -1");
     CHECK_ERR(ct_normal_(i64, 0, 1), CT_ERR_DTYPE, "not implemented for 'Long'");
     CHECK_ERR(ct_randint(5, 5, CT_DIMS(3)), CT_ERR_INVALID, "random_ expects 'from' to be less than 'to', but got from=5 >= to=5");
-    CHECK_ERR(ct_random_(f, 0, (int64_t)1 << 30), CT_ERR_INVALID, "random_ expects 'from' and 'to' - 1 to be in");
+    CHECK_ERR(ct_random_to_(ct_zeros(CT_DIMS(2), CT_BOOL), 3), CT_ERR_INVALID, "to be in [0, 1]");
+    CHECK_ERR(ct_random_from_(f, 0, (int64_t)1 << 30), CT_ERR_INVALID, "random_ expects 'from' and 'to' - 1 to be in");
     CHECK_ERR(ct_randint_ex(0, 300, CT_DIMS(3), NULL, CT_U8), CT_ERR_INVALID, "to be in [0, 255]");
     CHECK_ERR(ct_randperm(-1), CT_ERR_INVALID, "n must be non-negative, got -1");
     CHECK_ERR(ct_randperm_ex(300, NULL, CT_U8), CT_ERR_INVALID, "n is too large for result tensor type: 'Byte'");

@@ -5306,6 +5306,78 @@ static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_
   return r;
 }
 
+/* ---- random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__to {
+  ct_node base;
+} ct__node_random__to;
+
+static ct_status ct__backward_random__to(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__to *n = (ct__node_random__to *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__to = {"RandomBackward0", ct__backward_random__to, NULL};
+
+static ct_status ct__autograd_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct__node_random__to *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.to", self)) != CT_OK) return r;
+    n = (ct__node_random__to *)ct__node_new(&ct__kind_random__to, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__to(ks & CT__BELOW_AUTOGRAD, self, to, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random_ {
+  ct_node base;
+} ct__node_random_;
+
+static ct_status ct__backward_random_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random_ *n = (ct__node_random_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random_ = {"RandomBackward0", ct__backward_random_, NULL};
+
+static ct_status ct__autograd_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_random_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_", self)) != CT_OK) return r;
+    n = (ct__node_random_ *)ct__node_new(&ct__kind_random_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random_(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 /* ---- bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) ---- */
 typedef struct ct__node_bernoulli__float {
   ct_node base;

@@ -450,9 +450,17 @@ CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_gener
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std);
 CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator);
 /* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
- * integers in [from, to); to None: up to the dtype's largest (exact) integer */
-CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to);
-CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+ * integers in [from, to); to None: up to the dtype's largest (exact) integer, inclusive */
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to);
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, to) */
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to);
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator);
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, the dtype's largest (exact) integer], inclusive */
+CTDEF ct_status ct_random_(ct_tensor *self);
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator);
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
  * 1 with probability p, else 0, in self's dtype */
 CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p);
@@ -684,6 +692,8 @@ static struct {
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
+  ct_op *random__to;
+  ct_op *random_;
   ct_op *bernoulli__float;
   ct_op *bernoulli;
   ct_op *bernoulli_p;
@@ -3925,6 +3935,43 @@ static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_
   ct__tls.depth--;
   return r;
 }
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__to;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, self, to, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(to);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.random_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
   const ct_op *op = ct__op.bernoulli__float;
@@ -5572,14 +5619,32 @@ CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_gener
 CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
   return ct_normal_ex_(self, mean, std, NULL);
 }
-CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
   keys |= self->keys;
   return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
 }
-CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to) {
-  return ct_random_ex_(self, from, to, NULL);
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
+  return ct_random_from_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__to(ct__call_keys(keys), self, to, generator);
+}
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
+  return ct_random_to_ex_(self, to, NULL);
+}
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random_(ct__call_keys(keys), self, generator);
+}
+CTDEF ct_status ct_random_(ct_tensor *self) {
+  return ct_random_ex_(self, NULL);
 }
 CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
   ct_keyset keys = 0;

@@ -416,6 +416,13 @@ static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from,
   return ct__rn_sink_close(&k, CT_OK);
 }
 
+static ct_status ct__k_random_to_(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *gen) {
+  return ct__k_random_from_(ks, self, 0, to, gen);
+}
+static ct_status ct__k_random_(ct_keyset ks, ct_tensor *self, ct_generator *gen) {
+  return ct__k_random_from_(ks, self, 0, CT_INT_NONE, gen);
+}
+
 /* ---- bernoulli ---- */
 static ct_status ct__rn_check_p(const char *op, double p) {
   if (p >= 0 && p <= 1) return CT_OK;
