@@ -1961,6 +1961,14 @@ CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
  * self-shaped: 1 with probability p */
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
 CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * uniform in [0, 1), self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self);
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * standard normal, self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self);
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
  * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
@@ -8007,6 +8015,23 @@ fail:
   return NULL;
 }
 
+/* ---- rand_like / randn_like: a new contiguous tensor of self's shape ---- */
+static ct_tensor *ct__rn_like(const char *op, ct_tensor *self, ct_dtype dtype, ct_generator *gen, int normal) {
+  ct_tensor *r;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  r = ct__empty(op, self->ndim, self->sizes, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype, self->device);
+  if (r && (normal ? ct__k_normal_(0, r, 0, 1, gen) : ct__k_uniform_(0, r, 0, 1, gen)) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_like("rand_like", self, dtype, gen, 0);
+}
+static ct_tensor *ct__k_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_like("randn_like", self, dtype, gen, 1);
+}
+
 /* ---- factories' out= forms ---- */
 static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size) {
   int i;
@@ -8447,6 +8472,8 @@ static struct {
   ct_op *bernoulli__float;
   ct_op *bernoulli;
   ct_op *bernoulli_p;
+  ct_op *rand_like;
+  ct_op *randn_like;
   ct_op *rand_generator_out;
   ct_op *randn_generator_out;
   ct_op *randint_low_generator_out;
@@ -11778,6 +11805,44 @@ static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double
   ct__tls.depth--;
   return r;
 }
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.rand_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.randn_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
   const ct_op *op = ct__op.rand_generator_out;
@@ -13422,6 +13487,24 @@ CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *gene
 }
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
   return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_rand_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
+  return ct_rand_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_randn_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
+  return ct_randn_like_ex(self, CT_DTYPE_NONE, NULL);
 }
 CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
   ct_int_list size_l;
@@ -18996,6 +19079,26 @@ static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double
   return r;
 }
 
+/* ---- rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
   ct_keyset excluded;
@@ -19668,6 +19771,16 @@ static ct_status ct__adapt_TfG_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,D,G->T */
+static ct_status ct__adapt_TDG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* I,G,Tw->Tw */
 static ct_status ct__adapt_IGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -19828,6 +19941,7 @@ static const struct {
     {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
     {"T,G->T", ct__adapt_TG_T},
     {"T,f,G->T", ct__adapt_TfG_T},
+    {"T,D,G->T", ct__adapt_TDG_T},
     {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
     {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
     {"i,G,Tw->Tw", ct__adapt_iGTw_Tw},
@@ -20668,6 +20782,14 @@ static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
   *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_rand_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_rand_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randn_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_randn_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_rand_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
@@ -20904,6 +21026,8 @@ static const struct {
     {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
     {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
     {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
+    {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like},
+    {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like},
     {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
     {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out},
     {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out},
@@ -21414,6 +21538,12 @@ static const struct {
     {"bernoulli.p", CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
     {"bernoulli.p", CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
     {"bernoulli.p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
+    {"rand_like", CT_KEY_CPU, CT_FN(ct__k_rand_like), "reference"},
+    {"rand_like", CT_KEY_META, CT_FN(ct__k_rand_like), "reference"},
+    {"rand_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_like), "autograd"},
+    {"randn_like", CT_KEY_CPU, CT_FN(ct__k_randn_like), "reference"},
+    {"randn_like", CT_KEY_META, CT_FN(ct__k_randn_like), "reference"},
+    {"randn_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_like), "autograd"},
     {"rand.generator_out", CT_KEY_CPU, CT_FN(ct__k_rand_out), "reference"},
     {"rand.generator_out", CT_KEY_META, CT_FN(ct__k_rand_out), "reference"},
     {"rand.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_generator_out), "autograd"},

@@ -37,6 +37,9 @@ cs.add("bernoulli_.float", cs.randint(0, 9, 5), 1.0)
 cs.add("bernoulli_.float", rn(3) > 0, 1.0)
 cs.add("bernoulli", torch.tensor([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]], dtype=torch.float64), gradcheck=False)  # p +- eps leaves [0, 1]
 cs.add("bernoulli", torch.tensor([1.0, 0.0, 1.0, 1.0], dtype=f32)[::2])
+cs.add("rand_like", rn(0, 3))
+cs.add("randn_like", rn(2, 0, dtype=f32), dtype=torch.float64)
+cs.error("rand_like", cs.randint(0, 5, 3), code="CT_ERR_DTYPE")
 cs.add("bernoulli.p", rn(2, 3), 1.0)
 cs.add("bernoulli.p", cs.randint(0, 9, 3), 0.0)
 

@@ -116,6 +116,24 @@ TEST(random_determinism_and_layout) {
     CHECK_OK(ct_uniform_ex_(a, -1, 1, g));
     for (i = 0; i < 3; i++)
       for (j = 0; j < 4; j++) CHECK(ct_get(c, i * 4 + j) == ct_get(a, i * 4 + j));
+    /* rand_like / randn_like: self's shape, the same stream as rand / randn */
+    CHECK_OK(ct_manual_seed(g, 8));
+    a = ct_randn_ex(CT_DIMS(2, 3), g, CT_F64);
+    CHECK_OK(ct_manual_seed(g, 8));
+    b = ct_randn_like_ex(ct_t(ct_zeros(CT_DIMS(3, 2), CT_F32)), CT_F64, g);
+    CHECK(b && b->dtype == CT_F64 && ct_same_shape(a, b) && ct_is_contiguous(b));
+    for (i = 0; b && i < 6; i++) CHECK(ct_get(a, i) == ct_get(b, i));
+    CHECK_OK(ct_manual_seed(g, 8));
+    a = ct_rand_ex(CT_DIMS(5), g, CT_F32);
+    CHECK_OK(ct_manual_seed(g, 8));
+    b = ct_rand_like_ex(ct_ones(CT_DIMS(5), CT_F32), CT_DTYPE_NONE, g);
+    for (i = 0; b && i < 5; i++) CHECK(ct_get(a, i) == ct_get(b, i));
+    {
+      ct_tensor *x = ct_ones(CT_DIMS(3), CT_F64);
+      CHECK_OK(ct_set_requires_grad(x, true));
+      b = ct_randn_like(x);
+      CHECK(b && !ct_requires_grad(b));
+    }
     /* the default generator follows ct_manual_seed_all */
     ct_manual_seed_all(77);
     a = ct_rand(CT_DIMS(6));

@@ -5484,6 +5484,26 @@ static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double
   return r;
 }
 
+/* ---- rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
   ct_keyset excluded;

@@ -485,6 +485,23 @@ fail:
   return NULL;
 }
 
+/* ---- rand_like / randn_like: a new contiguous tensor of self's shape ---- */
+static ct_tensor *ct__rn_like(const char *op, ct_tensor *self, ct_dtype dtype, ct_generator *gen, int normal) {
+  ct_tensor *r;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  r = ct__empty(op, self->ndim, self->sizes, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype, self->device);
+  if (r && (normal ? ct__k_normal_(0, r, 0, 1, gen) : ct__k_uniform_(0, r, 0, 1, gen)) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_like("rand_like", self, dtype, gen, 0);
+}
+static ct_tensor *ct__k_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_like("randn_like", self, dtype, gen, 1);
+}
+
 /* ---- factories' out= forms ---- */
 static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size) {
   int i;
