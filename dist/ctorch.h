@@ -1961,6 +1961,18 @@ CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
  * self-shaped: 1 with probability p */
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
 CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+ * mean + std * z, z standard normal (the stream of normal_); floating */
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std);
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator);
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z; every std must be >= 0 */
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator);
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z over the broadcast shape, in mean's dtype */
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator);
 /* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
  * uniform in [0, 1), self's shape and device (dtype: self's unless given; floating); not differentiable */
 CTDEF ct_tensor *ct_rand_like(ct_tensor *self);
@@ -7901,6 +7913,63 @@ static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, doubl
   return ct__rn_sink_close(&k, CT_OK);
 }
 
+/* ---- normal with tensor mean and/or std: fma(std, z, mean), z the float64
+ * stream of normal_ over the (broadcast) result, so normal(full(m), s) is
+ * bit for bit normal_(m, s) ---- */
+static ct_tensor *ct__rn_full64(const char *op, ct_tensor *t, int ndim, const int64_t *shape) {
+  ct_tensor *r = ct__empty(op, ndim, shape, CT_F64, t->device);
+  if (r && ct__copy_impl(r, t) != CT_OK) ct_release(r), r = NULL; /* broadcasts and converts */
+  return r;
+}
+static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f, ct_tensor *std, double std_f, ct_generator *gen) {
+  ct_tensor *like = mean ? mean : std, *r, *z = NULL, *m = NULL, *sd = NULL;
+  int64_t shape[CT_MAX_DIMS], i;
+  int ndim = like->ndim;
+  const double *zp, *mp, *sp;
+  if (ct__rn_floating_only(op, "normal_kernel_cpu", like) != CT_OK) return NULL;
+  if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
+  memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
+  if (mean && std) {
+    if (!ct__same_device(op, mean, std)) return NULL;
+    if ((ndim = ct_broadcast_shapes(op, mean->ndim, mean->sizes, std->ndim, std->sizes, shape)) < 0) return NULL;
+  }
+  r = ct__empty(op, ndim, shape, (ct_dtype)like->dtype, like->device);
+  if (!r) return NULL;
+  if (ct__is_meta(r)) {
+    if (!ct__rn_pick(op, gen, r)) ct_release(r), r = NULL;
+    return r;
+  }
+  if ((std && !(sd = ct__rn_full64(op, std, ndim, shape))) || (mean && !(m = ct__rn_full64(op, mean, ndim, shape)))) goto fail;
+  for (i = 0, sp = sd ? (const double *)ct_data_ptr(sd) : NULL; sp && i < r->numel; i++)
+    if (!(sp[i] >= 0)) {
+      ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
+      goto fail;
+    }
+  z = ct__empty(op, ndim, shape, CT_F64, r->device);
+  if (!z || ct__k_normal_(0, z, 0, 1, gen) != CT_OK) goto fail;
+  zp = (const double *)ct_data_ptr(z), mp = m ? (const double *)ct_data_ptr(m) : NULL, sp = sd ? (const double *)ct_data_ptr(sd) : NULL;
+  for (i = 0; i < r->numel; i++)
+    ct__store_double((char *)ct_data_ptr(r) + (size_t)i * ct_dtype_size((ct_dtype)r->dtype), (ct_dtype)r->dtype,
+                     fma(sp ? sp[i] : std_f, zp[i], mp ? mp[i] : mean_f));
+  ct_release(z), ct_release(m), ct_release(sd);
+  return r;
+fail:
+  ct_release(z), ct_release(m), ct_release(sd), ct_release(r);
+  return NULL;
+}
+static ct_tensor *ct__k_normal_tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", mean, 0, NULL, std, gen);
+}
+static ct_tensor *ct__k_normal_float_tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", NULL, mean, std, 0, gen);
+}
+static ct_tensor *ct__k_normal_tensor_tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", mean, 0, std, 0, gen);
+}
+
 /* ---- random_.from: integers in [from, to) (to None: the dtype's top) ---- */
 static int ct__rn_int_bounds(ct_dtype d, int64_t *lo, int64_t *hi) { /* representable integers [lo, hi] */
   switch (d) {
@@ -8472,6 +8541,9 @@ static struct {
   ct_op *bernoulli__float;
   ct_op *bernoulli;
   ct_op *bernoulli_p;
+  ct_op *normal_Tensor_float;
+  ct_op *normal_float_Tensor;
+  ct_op *normal_Tensor_Tensor;
   ct_op *rand_like;
   ct_op *randn_like;
   ct_op *rand_generator_out;
@@ -11805,6 +11877,63 @@ static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double
   ct__tls.depth--;
   return r;
 }
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_double(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_float_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_double(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   const ct_op *op = ct__op.rand_like;
@@ -13487,6 +13616,35 @@ CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *gene
 }
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
   return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
+  return ct_normal_tensor_float_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
+  return ct_normal_float_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
+  return ct_normal_tensor_tensor_ex(mean, std, NULL);
 }
 CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   ct_keyset keys = 0;
@@ -19079,6 +19237,113 @@ static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double
   return r;
 }
 
+/* ---- normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_float {
+  ct_node base;
+} ct__node_normal_Tensor_float;
+
+static ct_status ct__backward_normal_Tensor_float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_float *n = (ct__node_normal_Tensor_float *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct__backward_normal_Tensor_float, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct__node_normal_Tensor_float *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean))) {
+    n = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, mean);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_float_Tensor {
+  ct_node base;
+} ct__node_normal_float_Tensor;
+
+static ct_status ct__backward_normal_float_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_float_Tensor *n = (ct__node_normal_float_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct__backward_normal_float_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_float_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(std))) {
+    n = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_Tensor {
+  ct_node base;
+} ct__node_normal_Tensor_Tensor;
+
+static ct_status ct__backward_normal_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_Tensor *n = (ct__node_normal_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct__backward_normal_Tensor_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_Tensor_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
+    n = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, mean);
+    ct__node_set_input(&n->base, 1, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 /* ---- rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
 static ct_tensor *ct__autograd_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   ct_keyset excluded;
@@ -19771,6 +20036,26 @@ static ct_status ct__adapt_TfG_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* f,T,G->T */
+static ct_status ct__adapt_fTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,G->T */
+static ct_status ct__adapt_TTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,D,G->T */
 static ct_status ct__adapt_TDG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -19941,6 +20226,8 @@ static const struct {
     {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
     {"T,G->T", ct__adapt_TG_T},
     {"T,f,G->T", ct__adapt_TfG_T},
+    {"f,T,G->T", ct__adapt_fTG_T},
+    {"T,T,G->T", ct__adapt_TTG_T},
     {"T,D,G->T", ct__adapt_TDG_T},
     {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
     {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
@@ -20782,6 +21069,18 @@ static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
   *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_normal_Tensor_float(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_float_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_float_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_float_tensor_ex(a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_tensor_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_rand_like(const ct_value *a, ct_tensor **r) {
   *r = ct_rand_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
@@ -21026,6 +21325,9 @@ static const struct {
     {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
     {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
     {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
+    {&ct__op.normal_Tensor_float, "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_float},
+    {&ct__op.normal_float_Tensor, "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_float_Tensor},
+    {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor},
     {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like},
     {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like},
     {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
@@ -21538,6 +21840,15 @@ static const struct {
     {"bernoulli.p", CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
     {"bernoulli.p", CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
     {"bernoulli.p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
+    {"normal.Tensor_float", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_META, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_float), "autograd"},
+    {"normal.float_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_META, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_float_Tensor), "autograd"},
+    {"normal.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_META, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_Tensor), "autograd"},
     {"rand_like", CT_KEY_CPU, CT_FN(ct__k_rand_like), "reference"},
     {"rand_like", CT_KEY_META, CT_FN(ct__k_rand_like), "reference"},
     {"rand_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_like), "autograd"},

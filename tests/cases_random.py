@@ -37,6 +37,15 @@ cs.add("bernoulli_.float", cs.randint(0, 9, 5), 1.0)
 cs.add("bernoulli_.float", rn(3) > 0, 1.0)
 cs.add("bernoulli", torch.tensor([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]], dtype=torch.float64), gradcheck=False)  # p +- eps leaves [0, 1]
 cs.add("bernoulli", torch.tensor([1.0, 0.0, 1.0, 1.0], dtype=f32)[::2])
+# PyTorch defines normal's gradients as zero (not the pathwise mean/std derivative), so finite
+# differences disagree by design: no gradcheck
+cs.add("normal.Tensor_float", rn(2, 3), 0.0, gradcheck=False)
+cs.add("normal.float_Tensor", 1.5, torch.zeros(4, dtype=f32), gradcheck=False)
+cs.add("normal.Tensor_Tensor", rn(2, 1), torch.zeros(3, dtype=torch.float64), gradcheck=False)
+cs.error("normal.Tensor_float", rn(3), -1.0, code="CT_ERR_INVALID")
+cs.error("normal.float_Tensor", 0.0, torch.tensor([1.0, -1.0], dtype=torch.float64), code="CT_ERR_INVALID")
+cs.error("normal.Tensor_Tensor", rn(2), rn(3).abs(), code="CT_ERR_SHAPE")
+cs.error("normal.Tensor_float", cs.randint(0, 5, 3), 1.0, code="CT_ERR_DTYPE")
 cs.add("rand_like", rn(0, 3))
 cs.add("randn_like", rn(2, 0, dtype=f32), dtype=torch.float64)
 cs.error("rand_like", cs.randint(0, 5, 3), code="CT_ERR_DTYPE")

@@ -116,6 +116,24 @@ TEST(random_determinism_and_layout) {
     CHECK_OK(ct_uniform_ex_(a, -1, 1, g));
     for (i = 0; i < 3; i++)
       for (j = 0; j < 4; j++) CHECK(ct_get(c, i * 4 + j) == ct_get(a, i * 4 + j));
+    /* normal with tensor arguments: normal(full(m), s) is normal_(m, s), bit for bit */
+    {
+      ct_dtype dts[2] = {CT_F64, CT_F32};
+      int d;
+      for (d = 0; d < 2; d++) {
+        CHECK_OK(ct_manual_seed(g, 31));
+        a = ct_empty(CT_DIMS(3, 3), dts[d]);
+        CHECK_OK(ct_normal_ex_(a, 0.5, 2.0, g));
+        CHECK_OK(ct_manual_seed(g, 31));
+        b = ct_normal_tensor_float_ex(ct_full(CT_DIMS(3, 3), ct_float(0.5), dts[d]), 2.0, g);
+        CHECK_OK(ct_manual_seed(g, 31));
+        c = ct_normal_tensor_tensor_ex(ct_full(CT_DIMS(3, 1), ct_float(0.5), dts[d]), ct_full(CT_DIMS(3), ct_float(2), dts[d]), g);
+        CHECK(b && c && b->dtype == dts[d] && c->ndim == 2 && c->sizes[1] == 3);
+        for (i = 0; b && c && i < 9; i++) CHECK(ct_get(a, i) == ct_get(b, i) && ct_get(a, i) == ct_get(c, i));
+      }
+      c = ct_normal_float_tensor_ex(-1.0, ct_zeros(CT_DIMS(4), CT_F32), g);
+      CHECK(c && c->dtype == CT_F32 && ct_get(c, 3) == -1);
+    }
     /* rand_like / randn_like: self's shape, the same stream as rand / randn */
     CHECK_OK(ct_manual_seed(g, 8));
     a = ct_randn_ex(CT_DIMS(2, 3), g, CT_F64);

@@ -5484,6 +5484,113 @@ static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double
   return r;
 }
 
+/* ---- normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_float {
+  ct_node base;
+} ct__node_normal_Tensor_float;
+
+static ct_status ct__backward_normal_Tensor_float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_float *n = (ct__node_normal_Tensor_float *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct__backward_normal_Tensor_float, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct__node_normal_Tensor_float *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean))) {
+    n = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, mean);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_float_Tensor {
+  ct_node base;
+} ct__node_normal_float_Tensor;
+
+static ct_status ct__backward_normal_float_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_float_Tensor *n = (ct__node_normal_float_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct__backward_normal_float_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_float_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(std))) {
+    n = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_Tensor {
+  ct_node base;
+} ct__node_normal_Tensor_Tensor;
+
+static ct_status ct__backward_normal_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_Tensor *n = (ct__node_normal_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct__backward_normal_Tensor_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_Tensor_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
+    n = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, mean);
+    ct__node_set_input(&n->base, 1, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 /* ---- rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
 static ct_tensor *ct__autograd_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   ct_keyset excluded;

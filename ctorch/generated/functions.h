@@ -473,6 +473,18 @@ CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
  * self-shaped: 1 with probability p */
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
 CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+ * mean + std * z, z standard normal (the stream of normal_); floating */
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std);
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator);
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z; every std must be >= 0 */
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator);
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z over the broadcast shape, in mean's dtype */
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator);
 /* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
  * uniform in [0, 1), self's shape and device (dtype: self's unless given; floating); not differentiable */
 CTDEF ct_tensor *ct_rand_like(ct_tensor *self);
@@ -705,6 +717,9 @@ static struct {
   ct_op *bernoulli__float;
   ct_op *bernoulli;
   ct_op *bernoulli_p;
+  ct_op *normal_Tensor_float;
+  ct_op *normal_float_Tensor;
+  ct_op *normal_Tensor_Tensor;
   ct_op *rand_like;
   ct_op *randn_like;
   ct_op *rand_generator_out;
@@ -4038,6 +4053,63 @@ static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double
   ct__tls.depth--;
   return r;
 }
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_double(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_float_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_double(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
 static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   const ct_op *op = ct__op.rand_like;
@@ -5720,6 +5792,35 @@ CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *gene
 }
 CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
   return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
+  return ct_normal_tensor_float_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
+  return ct_normal_float_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
+  return ct_normal_tensor_tensor_ex(mean, std, NULL);
 }
 CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
   ct_keyset keys = 0;

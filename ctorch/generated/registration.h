@@ -550,6 +550,26 @@ static ct_status ct__adapt_TfG_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* f,T,G->T */
+static ct_status ct__adapt_fTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,G->T */
+static ct_status ct__adapt_TTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* T,D,G->T */
 static ct_status ct__adapt_TDG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -720,6 +740,8 @@ static const struct {
     {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
     {"T,G->T", ct__adapt_TG_T},
     {"T,f,G->T", ct__adapt_TfG_T},
+    {"f,T,G->T", ct__adapt_fTG_T},
+    {"T,T,G->T", ct__adapt_TTG_T},
     {"T,D,G->T", ct__adapt_TDG_T},
     {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
     {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
@@ -1561,6 +1583,18 @@ static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
   *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_normal_Tensor_float(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_float_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_float_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_float_tensor_ex(a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_tensor_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_rand_like(const ct_value *a, ct_tensor **r) {
   *r = ct_rand_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
   return *r ? CT_OK : ct_last_error();
@@ -1805,6 +1839,9 @@ static const struct {
     {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
     {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
     {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
+    {&ct__op.normal_Tensor_float, "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_float},
+    {&ct__op.normal_float_Tensor, "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_float_Tensor},
+    {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor},
     {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like},
     {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like},
     {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
@@ -2317,6 +2354,15 @@ static const struct {
     {"bernoulli.p", CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
     {"bernoulli.p", CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
     {"bernoulli.p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
+    {"normal.Tensor_float", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_META, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_float), "autograd"},
+    {"normal.float_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_META, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_float_Tensor), "autograd"},
+    {"normal.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_META, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_Tensor), "autograd"},
     {"rand_like", CT_KEY_CPU, CT_FN(ct__k_rand_like), "reference"},
     {"rand_like", CT_KEY_META, CT_FN(ct__k_rand_like), "reference"},
     {"rand_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_like), "autograd"},

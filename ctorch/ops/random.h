@@ -371,6 +371,63 @@ static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, doubl
   return ct__rn_sink_close(&k, CT_OK);
 }
 
+/* ---- normal with tensor mean and/or std: fma(std, z, mean), z the float64
+ * stream of normal_ over the (broadcast) result, so normal(full(m), s) is
+ * bit for bit normal_(m, s) ---- */
+static ct_tensor *ct__rn_full64(const char *op, ct_tensor *t, int ndim, const int64_t *shape) {
+  ct_tensor *r = ct__empty(op, ndim, shape, CT_F64, t->device);
+  if (r && ct__copy_impl(r, t) != CT_OK) ct_release(r), r = NULL; /* broadcasts and converts */
+  return r;
+}
+static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f, ct_tensor *std, double std_f, ct_generator *gen) {
+  ct_tensor *like = mean ? mean : std, *r, *z = NULL, *m = NULL, *sd = NULL;
+  int64_t shape[CT_MAX_DIMS], i;
+  int ndim = like->ndim;
+  const double *zp, *mp, *sp;
+  if (ct__rn_floating_only(op, "normal_kernel_cpu", like) != CT_OK) return NULL;
+  if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
+  memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
+  if (mean && std) {
+    if (!ct__same_device(op, mean, std)) return NULL;
+    if ((ndim = ct_broadcast_shapes(op, mean->ndim, mean->sizes, std->ndim, std->sizes, shape)) < 0) return NULL;
+  }
+  r = ct__empty(op, ndim, shape, (ct_dtype)like->dtype, like->device);
+  if (!r) return NULL;
+  if (ct__is_meta(r)) {
+    if (!ct__rn_pick(op, gen, r)) ct_release(r), r = NULL;
+    return r;
+  }
+  if ((std && !(sd = ct__rn_full64(op, std, ndim, shape))) || (mean && !(m = ct__rn_full64(op, mean, ndim, shape)))) goto fail;
+  for (i = 0, sp = sd ? (const double *)ct_data_ptr(sd) : NULL; sp && i < r->numel; i++)
+    if (!(sp[i] >= 0)) {
+      ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
+      goto fail;
+    }
+  z = ct__empty(op, ndim, shape, CT_F64, r->device);
+  if (!z || ct__k_normal_(0, z, 0, 1, gen) != CT_OK) goto fail;
+  zp = (const double *)ct_data_ptr(z), mp = m ? (const double *)ct_data_ptr(m) : NULL, sp = sd ? (const double *)ct_data_ptr(sd) : NULL;
+  for (i = 0; i < r->numel; i++)
+    ct__store_double((char *)ct_data_ptr(r) + (size_t)i * ct_dtype_size((ct_dtype)r->dtype), (ct_dtype)r->dtype,
+                     fma(sp ? sp[i] : std_f, zp[i], mp ? mp[i] : mean_f));
+  ct_release(z), ct_release(m), ct_release(sd);
+  return r;
+fail:
+  ct_release(z), ct_release(m), ct_release(sd), ct_release(r);
+  return NULL;
+}
+static ct_tensor *ct__k_normal_tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", mean, 0, NULL, std, gen);
+}
+static ct_tensor *ct__k_normal_float_tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", NULL, mean, std, 0, gen);
+}
+static ct_tensor *ct__k_normal_tensor_tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", mean, 0, std, 0, gen);
+}
+
 /* ---- random_.from: integers in [from, to) (to None: the dtype's top) ---- */
 static int ct__rn_int_bounds(ct_dtype d, int64_t *lo, int64_t *hi) { /* representable integers [lo, hi] */
   switch (d) {
