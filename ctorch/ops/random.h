@@ -23,21 +23,27 @@
  *   uniform_ / rand     float32, float16, bfloat16: element i, word i: u24;
  *                       float64: words 2i, 2i+1: u53. value = fma(to - from,
  *                       u, from) in double, rounded to the dtype; a value
- *                       that rounds up to `to` becomes `from` (PyTorch CUDA).
+ *                       that rounds up to `to` becomes `from`.
  *   normal_ / randn     elements 2p and 2p+1 use block p (words 4p..4p+3):
  *                       u1 = u53(w0, w1), u2 = u53(w2, w3),
  *                       r = sqrt(-2 log(1 - u1)), t = 2 pi u2,
  *                       element 2p = fma(std, r cos t, mean), 2p+1 with sin.
- *   random_ / randint   words 2i, 2i+1 as x = w0 << 32 | w1: from + x mod (to - from).
+ *                       normal(Tensor mean / std) draws that stream in
+ *                       float64 (mean 0, std 1) and applies fma(std_i, z_i,
+ *                       mean_i): normal(full(m), s) equals normal_(m, s).
+ *   rand_like, randn_like: as uniform_ / normal_ on a new contiguous tensor.
+ *   random_ / randint   words 2i, 2i+1 as x = w0 << 32 | w1: from + x mod (to - from)
+ *                       (to None: the dtype's top + 1; a range of 2^64 takes x itself).
  *   bernoulli, dropout  words 2i, 2i+1: u53 < p gives 1 (dropout keeps with p' = 1 - p).
  *   randperm(n)         Fisher-Yates: step i (0 <= i < n) swaps r[i] and
  *                       r[i + x mod (n - i)], x from words 2i, 2i+1.
  * So the same (seed, offset) gives the same numbers on every run, thread
  * count and platform: everything but normal is integer arithmetic and
- * correctly rounded IEEE operations; normal also uses log, cos and sin,
- * whose last bit in float64 depends on the C library (glibc's are within an
- * ulp and the same on every x86-64/AArch64 machine; float32 results are
- * rounded from those). A device's backend may compute the same streams.
+ * correctly rounded IEEE operations (fma included); normal also uses log,
+ * cos and sin, whose last bit in float64 may differ between C libraries
+ * (tests/test_ops_random.c allows 1e-15 there); float32 and lower results
+ * are rounded from the float64 values, so they practically always agree.
+ * A device's backend can compute the same streams.
  *
  * Thread safety: a generator's state is read and advanced under ctorch's
  * lock, so threads sharing a generator get disjoint counter ranges (in an
