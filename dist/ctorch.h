@@ -364,6 +364,13 @@ static inline ct_scalar ct_bool(bool x) {
   s.v.b = x;
   return s;
 }
+/* None, for `Scalar?` arguments (e.g. clamp's bounds). */
+static inline ct_scalar ct_scalar_none(void) {
+  ct_scalar s;
+  s.kind = CT_SCALAR_NONE;
+  s.v.i = 0;
+  return s;
+}
 static inline double ct_scalar_to_double(ct_scalar s) {
   return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : (double)s.v.b;
 }
@@ -1289,6 +1296,14 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/binary.spec and their derivatives in
  * gen/derivatives/binary.spec; the frontends are generated (docs/ops.md).
+ *
+ * One mechanism serves them all: an X-macro table of scalar expressions
+ * (one per dtype class: floating, integer, bool) expands into one strided
+ * loop per (op, dtype), and one driver, ct__pw_run, does what every op
+ * shares: device checks, broadcasting, PyTorch's type promotion (0-dim
+ * tensors and numbers rank below dimensioned tensors), the out= and
+ * in-place rules, casts, the meta device, and integer division by zero.
+ * where and masked_fill select bytes, whatever the dtype.
  */
 #ifndef CT_OPS_BINARY_H
 #define CT_OPS_BINARY_H
@@ -1315,6 +1330,22 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/linalg.spec and their derivatives in
  * gen/derivatives/linalg.spec; the frontends are generated (docs/ops.md).
+ *
+ * Every product runs through one strided kernel (ct__la_gemm):
+ *   C[b] = alpha * (A[b] @ B[b]) + beta * C[b]     (beta ignored when 0)
+ * with each operand read through its own strides, in i-k-j order over
+ * blocks of 128 columns so that the inner loop walks rows of B (a fixed trip
+ * count: vectorised at -O2) and the accumulators stay in L1. A B whose rows
+ * are strided (a transposed matrix) is packed row-major first when several
+ * rows of A reuse it. About 20 GFLOP/s for float32 256^3 on one x86-64 core. Accumulation
+ * is in float for float32/float16/bfloat16, double for float64 and wrapping
+ * 64-bit integers for the integer dtypes (PyTorch's CPU allows integer
+ * products; bool is refused as in PyTorch). A faster backend (BLIS) may
+ * register its own kernels for the same schemas.
+ *
+ * matmul, outer and linear are CompositeImplicitAutograd, as in PyTorch:
+ * matmul picks dot / mv / mm / bmm with PyTorch's shape rules (folding the
+ * batch of an N-D operand into mm/mv when that needs no copy).
  */
 #ifndef CT_OPS_LINALG_H
 #define CT_OPS_LINALG_H
@@ -1387,11 +1418,113 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/random.spec and their derivatives in
  * gen/derivatives/random.spec; the frontends are generated (docs/ops.md).
+ *
+ * Note [Generators]
+ * -----------------
+ * A ct_generator is (seed, offset) for a counter-based Philox4x32-10
+ * (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", the
+ * Random123 reference; PyTorch's CUDA generator is the same design):
+ *   - key      = (seed & 0xffffffff, seed >> 32)
+ *   - block b  = philox4x32_10(counter = (b & 0xffffffff, b >> 32, 0, 0), key):
+ *                four 32-bit words
+ *   - offset   = the next unused block. Each random op reserves the blocks
+ *                it needs, ceil(W / 4) for W words, starting at the current
+ *                offset, and advances the offset past them; word j of the
+ *                op is word j % 4 of block (offset + j / 4).
+ * Elements are numbered in logical (row-major) order whatever the strides,
+ * and each op reads a fixed number of words per element:
+ *   u24(w)     = (w >> 8) * 2^-24                            in [0, 1)
+ *   u53(w0,w1) = (((uint64)w0 << 32 | w1) >> 11) * 2^-53      in [0, 1)
+ *   uniform_ / rand     float32, float16, bfloat16: element i, word i: u24;
+ *                       float64: words 2i, 2i+1: u53. value = fma(to - from,
+ *                       u, from) in double, rounded to the dtype; a value
+ *                       that rounds up to `to` becomes `from`.
+ *   normal_ / randn     elements 2p and 2p+1 use block p (words 4p..4p+3):
+ *                       u1 = u53(w0, w1), u2 = u53(w2, w3),
+ *                       r = sqrt(-2 log(1 - u1)), t = 2 pi u2,
+ *                       element 2p = fma(std, r cos t, mean), 2p+1 with sin.
+ *                       normal(Tensor mean / std) draws that stream in
+ *                       float64 (mean 0, std 1) and applies fma(std_i, z_i,
+ *                       mean_i): normal(full(m), s) equals normal_(m, s).
+ *   rand_like, randn_like: as uniform_ / normal_ on a new contiguous tensor.
+ *   random_ / randint   words 2i, 2i+1 as x = w0 << 32 | w1: from + x mod (to - from)
+ *                       (to None: the dtype's top + 1; a range of 2^64 takes x itself).
+ *   bernoulli, dropout  words 2i, 2i+1: u53 < p gives 1 (dropout keeps with p' = 1 - p).
+ *   randperm(n)         Fisher-Yates: step i (0 <= i < n) swaps r[i] and
+ *                       r[i + x mod (n - i)], x from words 2i, 2i+1.
+ * So the same (seed, offset) gives the same numbers on every run, thread
+ * count and platform: everything but normal is integer arithmetic and
+ * correctly rounded IEEE operations (fma included); normal also uses log,
+ * cos and sin, whose last bit in float64 may differ between C libraries
+ * (tests/test_ops_random.c allows 1e-15 there); float32 and lower results
+ * are rounded from the float64 values, so they practically always agree.
+ * A device's backend can compute the same streams.
+ *
+ * Thread safety: a generator's state is read and advanced under ctorch's
+ * lock, so threads sharing a generator get disjoint counter ranges (in an
+ * unspecified order: for reproducible streams give each thread its own
+ * generator, or order the calls). Values are computed outside the lock.
+ * ct_generator_free must not race with uses of the generator.
+ *
+ * Factories without a Tensor argument (rand, randn, randint, randperm, eye,
+ * linspace) cannot be dispatched yet (the key set of a call comes from its
+ * tensors): their out= forms are dispatched ops, and the functional forms
+ * below allocate on the generator's device (the CPU by default) and call
+ * them.
  */
 #ifndef CT_OPS_RANDOM_H
 #define CT_OPS_RANDOM_H
 
 
+CT_EXTERN_C_BEGIN
+
+#define CT_DEFAULT_SEED 67280421310721ull /* PyTorch's default seed */
+
+/* ---- Philox4x32-10 ---- */
+/* One block: out = philox4x32_10(ctr, key). */
+CTDEF void ct_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* ---- generators ---- */
+/* A new generator for `device` (seed CT_DEFAULT_SEED, offset 0); NULL on error. */
+CTDEF ct_generator *ct_generator_new(ct_device device);
+CTDEF void ct_generator_free(ct_generator *g); /* NULL is fine; default generators are never freed */
+/* The default generator of a device (used when an op's generator is NULL). */
+CTDEF ct_generator *ct_default_generator(ct_device device);
+/* Seed a generator and rewind its offset to 0 (torch.Generator.manual_seed). */
+CTDEF ct_status ct_manual_seed(ct_generator *g, uint64_t seed);
+CTDEF uint64_t ct_generator_seed(const ct_generator *g);
+/* The offset, in 128-bit Philox blocks (see Note [Generators]). */
+CTDEF uint64_t ct_generator_offset(const ct_generator *g);
+CTDEF ct_status ct_generator_set_offset(ct_generator *g, uint64_t offset);
+CTDEF ct_device ct_generator_device(const ct_generator *g);
+/* Seed every default generator (torch.manual_seed). */
+CTDEF void ct_manual_seed_all(uint64_t seed);
+/* Seed every default generator from a non-deterministic source and return the seed (torch.seed). */
+CTDEF uint64_t ct_seed(void);
+
+/* ---- factories (see the note above); NULL generator = the CPU's default ----
+ * float32 unless dtype says otherwise (CT_DTYPE_NONE); randint and randperm
+ * default to int64. The result is on the generator's device. */
+CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype);
+CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype);
+/* integers in [low, high) */
+CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator,
+                               ct_dtype dtype);
+CTDEF ct_tensor *ct_randperm(int64_t n);
+CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype);
+/* n x n identity; ct_eye_m: n x m */
+CTDEF ct_tensor *ct_eye(int64_t n);
+CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype);
+CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m);
+CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype);
+/* steps values from start to end inclusive (torch.linspace) */
+CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps);
+CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype);
+
+CT_EXTERN_C_END
 #endif /* CT_OPS_RANDOM_H */
 
 /* ---- ctorch/generated/functions.h ---- */
@@ -1480,13 +1613,6 @@ CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
 /* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
 CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
-/* matmul(Tensor self, Tensor other) -> Tensor
- * 1-D and 2-D operands (dot, mv, vm, mm); batched operands arrive with bmm */
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -1789,6 +1915,354 @@ CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, doubl
 CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+ * rounding_mode NULL (true division), "trunc" or "floor"; integers divide exactly, by zero is an error */
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* floor_divide(Tensor self, Tensor other) -> Tensor
+ * div with rounding_mode "floor" (PyTorch 1.13); no derivative, as PyTorch */
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other);
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other);
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other);
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other);
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+ * self ** exponent; integers to negative integer powers are an error (scalar exponent) */
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent);
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent);
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent);
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent);
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent);
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent);
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor
+ * Python-style modulus: the result has the sign of other */
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other);
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other);
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other);
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other);
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor
+ * C-style modulus: the result has the sign of self */
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other);
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other);
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other);
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other);
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* maximum(Tensor self, Tensor other) -> Tensor
+ * elementwise max; NaN propagates */
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other);
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* minimum(Tensor self, Tensor other) -> Tensor
+ * elementwise min; NaN propagates */
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other);
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* atan2(Tensor self, Tensor other) -> Tensor
+ * atan(self / other) in the right quadrant; integers give float32 */
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other);
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other);
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor
+ * self == other (bool) */
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other);
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other);
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other);
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other);
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor
+ * self != other (bool) */
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other);
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other);
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other);
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other);
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self < other (bool) */
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other);
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other);
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other);
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other);
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* le.Tensor(Tensor self, Tensor other) -> Tensor
+ * self <= other (bool) */
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other);
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other);
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other);
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other);
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self > other (bool) */
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other);
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other);
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other);
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other);
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor
+ * self >= other (bool) */
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other);
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other);
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other);
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other);
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* logical_and(Tensor self, Tensor other) -> Tensor
+ * and of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other);
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other);
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_or(Tensor self, Tensor other) -> Tensor
+ * or of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other);
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other);
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_xor(Tensor self, Tensor other) -> Tensor
+ * xor of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other);
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other);
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_not(Tensor self) -> Tensor
+ * not of the truth value (bool) */
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self);
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_(ct_tensor *self);
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self);
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+ * self where condition (bool) else other, promoted and broadcast */
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other);
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other);
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other);
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
+ * self with value where mask (bool) is true; keeps self's dtype */
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor
+ * masked_fill with a 0-dim value tensor */
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+ * self + weight * (end - self); floating only */
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+ * lerp with a tensor weight */
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 * tensor2 */
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 / tensor2; integer tensor1 and tensor2 are an error */
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+ * min(max(self, min), max); at least one bound (a zeroed ct_scalar is None) */
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+ * clamp with tensor bounds (NULL for none) */
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_min(Tensor self, Scalar min) -> Tensor
+ * clamp with only min */
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min);
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min);
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min);
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+ * clamp with only a tensor min */
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min);
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min);
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min);
+/* clamp_max(Tensor self, Scalar max) -> Tensor
+ * clamp with only max */
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max);
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max);
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max);
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
+ * clamp with only a tensor max */
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max);
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max);
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max);
+/* dot(Tensor self, Tensor tensor) -> Tensor
+ * inner product of two 1-D tensors of one dtype (0-dim result) */
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor);
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor);
+/* mv(Tensor self, Tensor vec) -> Tensor
+ * matrix [n, m] times vector [m] */
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec);
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec);
+/* mm(Tensor self, Tensor mat2) -> Tensor
+ * matrix product of [n, k] and [k, m]; both of one dtype */
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* bmm(Tensor self, Tensor mat2) -> Tensor
+ * batched matrix product of [b, n, k] and [b, k, m] */
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2);
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (mat1 @ mat2); self broadcasts; beta = 0 ignores self (even NaN) */
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * bmm(batch1, batch2); self broadcasts; beta = 0 ignores self */
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* outer(Tensor self, Tensor vec2) -> Tensor
+ * self[i] * vec2[j] (promotes like mul) */
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
+/* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2);
+/* matmul(Tensor self, Tensor other) -> Tensor
+ * torch.matmul: dot, mv, vector-matrix, mm, and batched with broadcast batch dims (1-D operands get a 1 added and removed) */
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
+/* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+ * input @ weight.t() + bias (addmm when input is 2-D and bias is given) */
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -1888,6 +2362,89 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
  * input_grad (shaped like self) gathered at indices: the derivative of max_pool2d_with_indices_backward (PyTorch's max_pool_double_backward) */
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
+ * uniform in [from, to); floating dtypes */
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator);
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)
+ * normal(mean, std) by Box-Muller; floating dtypes */
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std);
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator);
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [from, to); to None: up to the dtype's largest (exact) integer, inclusive */
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to);
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, to) */
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to);
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator);
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, the dtype's largest (exact) integer], inclusive */
+CTDEF ct_status ct_random_(ct_tensor *self);
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator);
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
+ * 1 with probability p, else 0, in self's dtype */
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p);
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator);
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+ * 1 with probability self[i], else 0 (self's dtype; probabilities must be in [0, 1]) */
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self);
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+ * self-shaped: 1 with probability p */
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+ * mean + std * z, z standard normal (the stream of normal_); floating */
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std);
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator);
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z; every std must be >= 0 */
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator);
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z over the broadcast shape, in mean's dtype */
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator);
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * uniform in [0, 1), self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self);
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * standard normal, self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self);
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, standard normal; ct_randn(_ex) allocates */
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, integers in [low, high); ct_randint(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator);
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * a random permutation of 0..n-1 (Fisher-Yates); ct_randperm(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator);
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)
+ * n x n identity; ct_eye(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n);
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m);
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+ * steps values from start to end inclusive; ct_linspace(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps);
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)
+ * (input * mask / (1 - p), mask) in training (mask: bool, kept elements); (copy of input, all true) in evaluation */
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask);
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask);
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
+ * grad_output * mask * scale */
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale);
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor
+ * training: zero each element with probability p and scale the rest by 1/(1-p) (p = 1: zeros); evaluation: input itself */
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train);
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -5957,92 +6514,6 @@ static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, boo
   return ct__sum_impl(a, dims, keepdim, dtype, out, NULL);
 }
 
-/* ---- mm: naive triple loop over strides (BLIS replaces it) ---- */
-#define CT__MM_LOOP(NAME, T, ACC, LOAD, STORE)                                                         \
-  static void NAME(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {                             \
-    const T *A = (const T *)ct_data_ptr(a), *B = (const T *)ct_data_ptr(b);                            \
-    T *C = (T *)ct_data_ptr(c);                                                                         \
-    int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;                                 \
-    for (i = 0; i < M; i++)                                                                             \
-      for (j = 0; j < N; j++) {                                                                         \
-        ACC acc = 0;                                                                                    \
-        for (k = 0; k < K; k++)                                                                         \
-          acc += (ACC)LOAD(A[i * a->strides[0] + k * a->strides[1]]) * (ACC)LOAD(B[k * b->strides[0] + j * b->strides[1]]); \
-        C[i * c->strides[0] + j * c->strides[1]] = STORE((T)(acc));                                     \
-      }                                                                                                 \
-  }
-#define CT__STORE_F16_MM(x) ct_f32_to_f16((float)(x))
-CT__MM_LOOP(ct__mm_f32, float, float, CT__LOAD_ID, CT__STORE_ID)
-CT__MM_LOOP(ct__mm_f64, double, double, CT__LOAD_ID, CT__STORE_ID)
-CT__MM_LOOP(ct__mm_i64, int64_t, uint64_t, (uint64_t), CT__STORE_ID)
-CT__MM_LOOP(ct__mm_i32, int32_t, uint32_t, (uint32_t), CT__STORE_ID)
-CT__MM_LOOP(ct__mm_u8, uint8_t, uint8_t, CT__LOAD_ID, CT__STORE_ID)
-static void ct__mm_half(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {
-  /* f16 / bf16: accumulate in float, round once */
-  int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;
-  for (i = 0; i < M; i++)
-    for (j = 0; j < N; j++) {
-      float acc = 0;
-      for (k = 0; k < K; k++)
-        acc += (float)ct__load_double((const uint16_t *)ct_data_ptr(a) + i * a->strides[0] + k * a->strides[1], (ct_dtype)a->dtype) *
-               (float)ct__load_double((const uint16_t *)ct_data_ptr(b) + k * b->strides[0] + j * b->strides[1], (ct_dtype)b->dtype);
-      ct__store_double((uint16_t *)ct_data_ptr(c) + i * c->strides[0] + j * c->strides[1], (ct_dtype)c->dtype, acc);
-    }
-}
-
-static ct_status ct__mm_impl(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
-  static const char *op = "mm";
-  int64_t shape[2];
-  ct_tensor *dst;
-  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "self must be a matrix, got a %dD tensor", a->ndim);
-  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
-  if (a->sizes[1] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
-                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
-  if (a->dtype != b->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected mat1 and mat2 to have the same dtype, but got: %s != %s",
-                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
-  if (a->dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"addmm\" is not implemented for 'Bool'");
-  if (!ct__same_device(op, a, b)) return ct_last_error();
-  shape[0] = a->sizes[0];
-  shape[1] = b->sizes[1];
-  if (out) {
-    ct_status st;
-    if (out->dtype != a->dtype)
-      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)a->dtype),
-                     ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if ((st = ct__resize_out(op, out, 2, shape)) != CT_OK) return st;
-    dst = out;
-  } else {
-    dst = ct__empty(op, 2, shape, (ct_dtype)a->dtype, a->device);
-    if (!dst) return ct_last_error();
-  }
-  if (!ct__is_meta(dst)) {
-    switch (a->dtype) {
-    case CT_F32: ct__mm_f32(a, b, dst); break;
-    case CT_F64: ct__mm_f64(a, b, dst); break;
-    case CT_I64: ct__mm_i64(a, b, dst); break;
-    case CT_I32: ct__mm_i32(a, b, dst); break;
-    case CT_U8: ct__mm_u8(a, b, dst); break;
-    default: ct__mm_half(a, b, dst); break;
-    }
-  }
-  if (out) ct__bump_version(out);
-  else *result = dst;
-  return CT_OK;
-}
-static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__mm_impl(a, b, NULL, &r);
-  return r;
-}
-static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  (void)ks;
-  return ct__mm_impl(a, b, out, NULL);
-}
-
 /* ---- threshold_backward: grad_output where self > threshold, else 0 ---- */
 static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
@@ -6224,33 +6695,6 @@ static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim,
   CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_dim_ex(self, dim.data ? (int)dim.n : 0, dim.data, keepdim, dtype), ct_int(count))); }
   return r;
 }
-/* matmul: the 1-D and 2-D cases of torch.matmul, through mm. */
-static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (a->ndim == 0 || b->ndim == 0)
-    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
-                   b->ndim),
-           (ct_tensor *)NULL;
-  if (a->ndim > 2 || b->ndim > 2)
-    return ct_fail(CT_ERR_UNSUPPORTED, "matmul", "batched operands (%dD and %dD) are not supported yet: only 1-D and 2-D",
-                   a->ndim, b->ndim),
-           (ct_tensor *)NULL;
-  if (a->ndim == 1 && b->ndim == 1 && a->sizes[0] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, "matmul", "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same "
-                   "number of elements, but got %lld and %lld elements respectively", (long long)a->sizes[0],
-                   (long long)b->sizes[0], (long long)a->sizes[0], (long long)b->sizes[0]),
-           (ct_tensor *)NULL;
-  CT_SCOPE {
-    ct_tensor *x = a->ndim == 1 ? ct_unsqueeze(a, 0) : a, *y = b->ndim == 1 ? ct_unsqueeze(b, 1) : b;
-    ct_tensor *m = ct_mm(x, y);
-    if (m && a->ndim == 1) m = ct_squeeze_dim(m, 0);
-    if (m && b->ndim == 1) m = ct_squeeze_dim(m, -1);
-    r = ct_keep(m);
-  }
-  return r;
-}
-
 /* ================= derivative helpers (FunctionsManual) =================
  * Called by the formulas in gen/derivatives.spec. They run inside the
  * engine's scope, which releases their temporaries; they are written with
@@ -6286,8 +6730,6 @@ static ct_tensor *ct__tanh_backward(ct_tensor *grad, ct_tensor *y) {
 static ct_tensor *ct__sigmoid_backward(ct_tensor *grad, ct_tensor *y) {
   return ct_mul(grad, ct_mul(y, ct_add_scalar(ct_neg(y), ct_int(1))));
 }
-static ct_tensor *ct__mm_mat1_backward(ct_tensor *grad, ct_tensor *mat2) { return ct_mm(grad, ct_t(mat2)); }
-static ct_tensor *ct__mm_mat2_backward(ct_tensor *grad, ct_tensor *self) { return ct_mm(ct_t(self), grad); }
 static ct_tensor *ct__permute_backward(ct_tensor *grad, ct_int_list dims) {
   int64_t inv[CT_MAX_DIMS];
   int64_t i;
@@ -7020,6 +7462,823 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
+/* ---- scalar functions ---- */
+typedef struct ct__pw_ctx {
+  double v;   /* a Scalar parameter: addcmul's value, lerp's weight */
+  int64_t vi; /* the same, for integer dtypes */
+} ct__pw_ctx;
+
+/* PyTorch's div_floor_floating; f32 rounds each step to float as float math would */
+static double ct__pw_floordiv(double a, double b, int f32) {
+  double mod, div, fl;
+  if (b == 0) return a / b;
+  mod = fmod(a, b);
+  div = a - mod;
+  if (f32) div = (float)div;
+  div /= b;
+  if (f32) div = (float)div;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (div != 0) {
+    fl = floor(div);
+    if (div - fl > 0.5) fl += 1;
+  } else {
+    fl = copysign(0.0, a / b);
+  }
+  return fl;
+}
+static double ct__pw_fremainder(double a, double b) {
+  double m = fmod(a, b);
+  if (m != 0 && (b < 0) != (m < 0)) m += b;
+  return m;
+}
+/* integers: the divisor is never 0 (checked before); INT64_MIN / -1 wraps */
+static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b; }
+static int64_t ct__pw_idiv_floor(int64_t a, int64_t b) {
+  int64_t q, r;
+  if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  q = a / b, r = a % b;
+  return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
+}
+static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
+static int64_t ct__pw_iremainder(int64_t a, int64_t b) {
+  int64_t r = ct__pw_imod(a, b);
+  return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
+}
+/* integer power with wrap-around; negative exponents give 1, -1 or 0 as PyTorch */
+static int64_t ct__pw_ipow(int64_t a, int64_t b) {
+  uint64_t r = 1, x = (uint64_t)a;
+  if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+  while (b) {
+    if (b & 1) r *= x;
+    x *= x;
+    b >>= 1;
+  }
+  return (int64_t)r;
+}
+static int64_t ct__pw_iaddcmul(int64_t a, int64_t v, int64_t b, int64_t c) {
+  return (int64_t)((uint64_t)a + (uint64_t)v * (uint64_t)b * (uint64_t)c);
+}
+/* x rounded to the storage dtype dt, as PyTorch's Half / BFloat16 operators round */
+static double ct__pw_rt(double x, ct_dtype dt) {
+  return dt == CT_F16 ? ct_f16_to_f32(ct_f32_to_f16((float)x)) : dt == CT_BF16 ? ct_bf16_to_f32(ct_f32_to_bf16((float)x)) : x;
+}
+/* std::max / std::min (a NaN second operand loses); CT__PW_NAN: a NaN operand wins */
+#define CT__PW_MAX(a, b) ((a) < (b) ? (b) : (a))
+#define CT__PW_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define CT__PW_NAN(a, b, e) ((a) != (a) ? (a) : (b) != (b) ? (b) : (e))
+
+/* Flags of an op: dtype classes it runs on, and its dtype rules. */
+enum {
+  CT__PW_FL = 1,       /* floating dtypes */
+  CT__PW_IN = 2,       /* integer dtypes */
+  CT__PW_BO = 4,       /* bool */
+  CT__PW_TOF = 8,      /* integer and bool inputs compute in float32 (int_to_float) */
+  CT__PW_LOGIC = 16,   /* inputs are truth values: compute in bool */
+  CT__PW_ZDIV = 32,    /* integer division: input 1 must have no zeros */
+  CT__PW_BOOLOUT = 64, /* the result is bool */
+  CT__PW_FIT = 128     /* numbers and the Scalar parameter must fit the computing dtype (c10::checked_convert) */
+};
+#define CT__PW_ALL (CT__PW_FL | CT__PW_IN | CT__PW_BO)
+#define CT__PW_NUM (CT__PW_FL | CT__PW_IN)
+
+/* X(ID, name, inputs, flags, floating expression, integer expression, bool expression):
+ * results in the computing dtype. The expressions see a, b, c (the inputs:
+ * float or double for floating dtypes, int64_t otherwise), v (the op's
+ * Scalar parameter in that type) and dt (the computing dtype); those of
+ * the dtype classes an op does not run on are 0. */
+#define CT__PW_VALUE_OPS(X)                                                                                                   \
+  X(DIV_TRUNC, "div_trunc", 2, CT__PW_NUM | CT__PW_ZDIV, trunc(ct__pw_rt(a / b, dt)), ct__pw_idiv_trunc(a, b), 0)             \
+  X(DIV_FLOOR, "div_floor", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_floordiv(a, b, sizeof a == 4), ct__pw_idiv_floor(a, b), 0)   \
+  X(REMAINDER, "remainder", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_fremainder(a, b), ct__pw_iremainder(a, b), 0)               \
+  X(FMOD, "fmod", 2, CT__PW_NUM | CT__PW_ZDIV, fmod(a, b), ct__pw_imod(a, b), 0)                                              \
+  X(POW, "pow", 2, CT__PW_NUM, pow(a, b), ct__pw_ipow(a, b), 0)                                                                \
+  X(MAXIMUM, "maximum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), a | b)                           \
+  X(MINIMUM, "minimum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), a & b)                           \
+  X(ATAN2, "atan2", 2, CT__PW_FL | CT__PW_TOF, atan2(a, b), 0, 0)                                                              \
+  X(LERP, "lerp", 3, CT__PW_FL, fabs((double)c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c), 0, 0)                        \
+  X(LERP_S, "lerp", 2, CT__PW_FL, fabs((double)v) < 0.5 ? a + v * (b - a) : b - (b - a) * (1 - v), 0, 0)                      \
+  X(ADDCMUL, "addcmul", 3, CT__PW_NUM | CT__PW_FIT, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                            \
+  X(ADDCDIV, "addcdiv", 3, CT__PW_FL | CT__PW_FIT, a + v * b / c, 0, 0)                                                        \
+  /* number bounds: std::min(std::max(a, lo), hi), so a NaN bound is ignored; no bool results (as torch.clamp) */            \
+  X(CLAMP_S, "clamp", 3, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c), 0)        \
+  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MAX(a, b), CT__PW_MAX(a, b), 0)                              \
+  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(a, b), CT__PW_MIN(a, b), 0)                              \
+  /* tensor bounds: a NaN bound propagates */                                                                                \
+  X(CLAMP_T, "clamp", 3, CT__PW_ALL, a != a ? a : CT__PW_NAN(b, c, CT__PW_MIN(CT__PW_MAX(a, b), c)),                          \
+    CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c))                                                         \
+  X(CLAMP_MIN_T, "clamp_min", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), CT__PW_MAX(a, b))          \
+  X(CLAMP_MAX_T, "clamp_max", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), CT__PW_MIN(a, b))
+
+/* Ops with bool results (the same expression for every dtype class). */
+#define CT__PW_BOOL_OPS(X)                                          \
+  X(EQ, "eq", 2, CT__PW_ALL | CT__PW_BOOLOUT, a == b)               \
+  X(NE, "ne", 2, CT__PW_ALL | CT__PW_BOOLOUT, a != b)               \
+  X(LT, "lt", 2, CT__PW_ALL | CT__PW_BOOLOUT, a < b)                \
+  X(LE, "le", 2, CT__PW_ALL | CT__PW_BOOLOUT, a <= b)               \
+  X(GT, "gt", 2, CT__PW_ALL | CT__PW_BOOLOUT, a > b)                \
+  X(GE, "ge", 2, CT__PW_ALL | CT__PW_BOOLOUT, a >= b)               \
+  X(AND, "logical_and", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a && b) \
+  X(OR, "logical_or", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a || b)   \
+  X(XOR, "logical_xor", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a != b) \
+  X(NOT, "logical_not", 1, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, !a)
+
+/* ---- loops ----
+ * One per (op, dtype): contiguous operands get typed pointers (the compiler
+ * vectorises), the rest walk byte strides. Inputs beyond NIN read input 1
+ * again and are unused. */
+#define CT__PW_BODY(ACC, LOAD, STORE, EXPR, LA, LB, LC, ST)                                            \
+  for (i = 0; i < n; i++) {                                                                         \
+    ACC a = (ACC)LOAD(LA), b = (ACC)LOAD(LB), c = (ACC)LOAD(LC);                                    \
+    (void)a, (void)b, (void)c;                                                                      \
+    ST = STORE(EXPR);                                                                               \
+  }
+#define CT__PW_LOOP(NAME, DT, TI, TO, ACC, LOAD, STORE, NIN, EXPR)                                        \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                                  \
+    const ct__pw_ctx *ctx = (const ct__pw_ctx *)vctx;                                                    \
+    const ct_dtype dt = DT; /* the computing dtype */                                                    \
+    const int k1 = (NIN) > 1 ? 2 : 1, k2 = (NIN) > 2 ? 3 : 1;                                           \
+    const ACC v = (ACC)0.5 == 0 ? (ACC)ctx->vi : (ACC)ctx->v; /* the Scalar parameter */                 \
+    int64_t i;                                                                                            \
+    (void)v, (void)dt;                                                                                    \
+    if (s[0] == (int64_t)sizeof(TO) && s[1] == (int64_t)sizeof(TI) && s[k1] == (int64_t)sizeof(TI) &&    \
+        s[k2] == (int64_t)sizeof(TI)) {                                                                   \
+      TO *o = (TO *)d[0];                                                                                 \
+      const TI *x = (const TI *)d[1], *y = (const TI *)d[k1], *z = (const TI *)d[k2];                     \
+      CT__PW_BODY(ACC, LOAD, STORE, EXPR, x[i], y[i], z[i], o[i])                                        \
+    } else {                                                                                              \
+      CT__PW_BODY(ACC, LOAD, STORE, EXPR, *(const TI *)(d[1] + i * s[1]), *(const TI *)(d[k1] + i * s[k1]), \
+                  *(const TI *)(d[k2] + i * s[k2]), *(TO *)(d[0] + i * s[0]))                            \
+    }                                                                                                     \
+  }
+
+#define CT__PW_ST_F16(x) ct_f32_to_f16((float)(x))
+#define CT__PW_ST_BF16(x) ct_f32_to_bf16((float)(x))
+#define CT__PW_ST_BOOL(x) ((x) != 0)
+#define CT__PW_ST_F32(x) ((float)(x))
+#define CT__PW_ST_F64(x) ((double)(x))
+#define CT__PW_ST_I64(x) ((int64_t)(x))
+#define CT__PW_ST_I32(x) ((int32_t)(x))
+#define CT__PW_ST_U8(x) ((uint8_t)(x))
+#define CT__PW_LD_I(x) ((int64_t)(x))
+
+/* value ops: the output has the input dtype */
+#define CT__PW_DEF_VALUE(ID, name, NIN, FLAGS, F, I, B)                                                    \
+  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, float, float, CT__LOAD_ID, CT__PW_ST_F32, NIN, F)                 \
+  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, double, double, CT__LOAD_ID, CT__PW_ST_F64, NIN, F)             \
+  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, uint16_t, float, CT__LOAD_F16, CT__PW_ST_F16, NIN, F)          \
+  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, uint16_t, float, CT__LOAD_BF16, CT__PW_ST_BF16, NIN, F)       \
+  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, int64_t, int64_t, CT__PW_LD_I, CT__PW_ST_I64, NIN, I)           \
+  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, int32_t, int64_t, CT__PW_LD_I, CT__PW_ST_I32, NIN, I)           \
+  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, uint8_t, int64_t, CT__PW_LD_I, CT__PW_ST_U8, NIN, I)             \
+  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, B)
+/* bool ops: any input dtype, bool output */
+#define CT__PW_DEF_BOOL(ID, name, NIN, FLAGS, E)                                                           \
+  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, bool, float, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)                 \
+  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, bool, double, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)               \
+  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, bool, float, CT__LOAD_F16, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, bool, float, CT__LOAD_BF16, CT__PW_ST_BOOL, NIN, E)           \
+  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
+  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
+CT__PW_VALUE_OPS(CT__PW_DEF_VALUE)
+CT__PW_BOOL_OPS(CT__PW_DEF_BOOL)
+
+#define CT__PW_ENUM_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_##ID,
+#define CT__PW_ENUM_B(ID, name, NIN, FLAGS, E) CT__PW_##ID,
+enum { CT__PW_VALUE_OPS(CT__PW_ENUM_V) CT__PW_BOOL_OPS(CT__PW_ENUM_B) CT__PW_NOPS };
+
+typedef struct ct__pw_desc {
+  const char *name;
+  int nin, flags;
+  ct_loop_fn loops[CT_DTYPE_NUM]; /* by computing dtype, in ct_dtype order */
+} ct__pw_desc;
+#define CT__PW_ROW(ID, name, NIN, FLAGS)                                                                          \
+  {name, NIN, FLAGS, {ct__pw_##ID##_f32, ct__pw_##ID##_f64, ct__pw_##ID##_f16, ct__pw_##ID##_bf16,              \
+                      ct__pw_##ID##_i64, ct__pw_##ID##_i32, ct__pw_##ID##_u8, ct__pw_##ID##_bool}},
+#define CT__PW_ROW_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_ROW(ID, name, NIN, FLAGS)
+#define CT__PW_ROW_B(ID, name, NIN, FLAGS, E) CT__PW_ROW(ID, name, NIN, FLAGS)
+static const ct__pw_desc ct__pw_ops[CT__PW_NOPS] = {CT__PW_VALUE_OPS(CT__PW_ROW_V) CT__PW_BOOL_OPS(CT__PW_ROW_B)};
+
+/* ---- where / masked_fill: select bytes by a bool condition ---- */
+#define CT__PW_SELECT_LOOP(NAME, T)                                                          \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {                       \
+    int64_t i;                                                                               \
+    (void)ctx;                                                                               \
+    for (i = 0; i < n; i++)                                                                  \
+      *(T *)(d[0] + i * s[0]) = *(const bool *)(d[1] + i * s[1]) ? *(const T *)(d[2] + i * s[2]) \
+                                                                  : *(const T *)(d[3] + i * s[3]); \
+  }
+CT__PW_SELECT_LOOP(ct__pw_select1, uint8_t)
+CT__PW_SELECT_LOOP(ct__pw_select2, uint16_t)
+CT__PW_SELECT_LOOP(ct__pw_select4, uint32_t)
+CT__PW_SELECT_LOOP(ct__pw_select8, uint64_t)
+enum { CT__PW_WHERE = CT__PW_NOPS, CT__PW_MASKED_FILL };
+
+/* ---- the driver ---- */
+static const char *ct__pw_name(int id) {
+  return id == CT__PW_WHERE ? "where" : id == CT__PW_MASKED_FILL ? "masked_fill" : ct__pw_ops[id].name;
+}
+
+/* Is any element of integer tensor t (i64, i32 or u8) zero? */
+static void ct__pw_zero_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  int *found = (int *)ctx + 1;
+  int es = *(int *)ctx;
+  int64_t i;
+  for (i = 0; i < n && !*found; i++) {
+    const char *p = d[0] + i * s[0];
+    *found = es == 8 ? *(const int64_t *)p == 0 : es == 4 ? *(const int32_t *)p == 0 : *(const uint8_t *)p == 0;
+  }
+}
+static int ct__pw_has_zero(ct_tensor *t) {
+  int ctx[2];
+  ctx[0] = (int)ct_dtype_size((ct_dtype)t->dtype);
+  ctx[1] = 0;
+  ct_iter_foreach(ct__pw_zero_loop, ctx, 1, &t, t->ndim, t->sizes);
+  return ctx[1];
+}
+
+/* Does the number v fit dtype d (c10's overflow check of Scalar conversions)? */
+static int ct__pw_fits(double v, ct_dtype d) {
+  if (v != v || (ct_dtype_is_floating(d) && !isfinite(v))) return 1;
+  switch (d) {
+  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
+  case CT_F16: return fabs(v) <= 65504.0;
+  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
+  case CT_I64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
+  case CT_U8: return v >= 0 && v <= 255;
+  default: return 1;
+  }
+}
+
+/* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
+ * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
+ * (ct__wrap_scalar): their container is cast in place when needed.
+ * where: in = condition, self, other. masked_fill: in = mask, value, self. */
+static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_tensor **in, const ct__pw_ctx *pctx,
+                            ct_tensor **result) {
+  const char *op = ct__pw_name(id);
+  const int select = id >= CT__PW_NOPS;
+  const int flags = select ? CT__PW_ALL | CT__PW_FIT : ct__pw_ops[id].flags;
+  int64_t shape[CT_MAX_DIMS], tmp[CT_MAX_DIMS];
+  int ndim, i, first = select ? 1 : 0;
+  ct_dtype common, res_dtype;
+  ct_tensor *cin[4] = {NULL, NULL, NULL, NULL}, *dst = NULL, *ops[4];
+  ct_device dev;
+  ct__result_state rs;
+  ct__pw_ctx ctx;
+  ct_status st = CT_OK;
+
+  for (i = 0; i < nin; i++)
+    if (!in[i]) return ct_fail(CT_ERR_INVALID, op, "input %d is NULL", i);
+  /* devices: a CPU 0-dim tensor (or number) joins any device */
+  dev = in[0]->device;
+  for (i = 0; i < nin; i++)
+    if (!(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU)) {
+      dev = in[i]->device;
+      break;
+    }
+  for (i = 0; i < nin; i++)
+    if (!ct_device_eq(in[i]->device, dev) && !ct__same_device(op, in[i], in[0])) return ct_last_error();
+  if (out && !ct_device_eq(out->device, dev) && !ct__same_device(op, out, in[0])) return ct_last_error();
+  /* broadcast shape */
+  ndim = in[0]->ndim;
+  memcpy(shape, in[0]->sizes, sizeof(int64_t) * (size_t)ndim);
+  for (i = 1; i < nin; i++) {
+    memcpy(tmp, shape, sizeof(int64_t) * (size_t)ndim);
+    if ((ndim = ct_broadcast_shapes(op, ndim, tmp, in[i]->ndim, in[i]->sizes, shape)) < 0) return ct_last_error();
+  }
+  /* dtypes */
+  if (select) {
+    ct_dtype cd = (ct_dtype)in[0]->dtype;
+    if (id == CT__PW_MASKED_FILL && cd != CT_BOOL && cd != CT_U8) /* uint8: deprecated in PyTorch, still accepted */
+      return ct_fail(CT_ERR_DTYPE, op, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                     ct_dtype_name(cd));
+    if (id == CT__PW_WHERE && cd != CT_BOOL && cd != CT_U8)
+      return ct_fail(CT_ERR_DTYPE, op, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                     ct__dtype_torch_name(cd));
+  }
+  if (id == CT__PW_MASKED_FILL) {
+    common = (ct_dtype)in[2]->dtype;
+  } else if (flags & CT__PW_LOGIC) {
+    common = CT_BOOL;
+  } else {
+    rs.dim = rs.zero = rs.wrapped = CT_DTYPE_NONE;
+    for (i = first; i < nin; i++) ct__result_update(&rs, in[i]);
+    common = ct__combine_categories(rs.dim, ct__combine_categories(rs.zero, rs.wrapped));
+    if ((flags & CT__PW_TOF) && !ct_dtype_is_floating(common)) common = CT_F32;
+  }
+  if (!((ct_dtype_is_floating(common) && (flags & CT__PW_FL)) || (ct_dtype_is_integral(common, false) && (flags & CT__PW_IN)) ||
+        (common == CT_BOOL && (flags & CT__PW_BO))))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(common));
+  if (flags & CT__PW_FIT) {
+    for (i = first; i < nin; i++)
+      if ((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__pw_fits(ct__load_double(ct_data_ptr(in[i]), (ct_dtype)in[i]->dtype), common))
+        break;
+    if (i < nin || (pctx && !ct__pw_fits(pctx->v, common)))
+      return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct_dtype_name(common));
+  }
+  res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
+  if (out) {
+    ct_dtype od = (ct_dtype)out->dtype;
+    if (od != res_dtype && !ct_can_cast(res_dtype, od))
+      return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
+                     ct__dtype_torch_name(res_dtype), ct__dtype_torch_name(od));
+    if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
+    if (inplace) {
+      int same = out->ndim == ndim;
+      for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+      if (!same) {
+        char b1[160], b2[160];
+        return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
+                       ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
+      }
+    } else if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) {
+      return st;
+    }
+  }
+  /* the tensor computed into: out itself when its dtype is the result's */
+  if (out && out->dtype == res_dtype) dst = ct_retain(out);
+  else dst = ct__empty(op, ndim, shape, res_dtype, out ? out->device : dev);
+  if (!dst) return ct_last_error();
+  if (ct__is_meta(dst) || dst->numel == 0) goto done;
+  for (i = 0; i < nin; i++) {
+    ct_dtype want = (select && i == 0) ? CT_BOOL : common;
+    ct__wrapped *w = (in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) ? (ct__wrapped *)(void *)in[i] : NULL;
+    cin[i] = in[i]->dtype == want ? ct_retain(in[i]) : ct__as_dtype(op, in[i], want, w);
+    if (!cin[i]) {
+      st = ct_last_error();
+      goto done;
+    }
+  }
+  if ((flags & CT__PW_ZDIV) && ct_dtype_is_integral(common, false) && ct__pw_has_zero(cin[1])) {
+    st = ct_fail(CT_ERR_INVALID, op, "ZeroDivisionError: integer division by zero");
+    goto done;
+  }
+  memset(&ctx, 0, sizeof ctx);
+  if (pctx) ctx = *pctx;
+  ops[0] = dst;
+  for (i = 0; i < nin; i++) ops[i + 1] = cin[i];
+  if (select) {
+    static const ct_loop_fn sel[9] = {NULL, ct__pw_select1, ct__pw_select2, NULL, ct__pw_select4, NULL, NULL, NULL, ct__pw_select8};
+    ct_iter_foreach(sel[ct_dtype_size(common)], NULL, 4, ops, ndim, shape);
+  } else {
+    ct_iter_foreach(ct__pw_ops[id].loops[common], &ctx, nin + 1, ops, ndim, shape);
+  }
+  if (out && dst != out) st = ct__copy_impl(out, dst);
+done:
+  for (i = 0; i < nin; i++)
+    if (cin[i] && !(cin[i]->flags & CT_TENSOR_WRAPPED_NUMBER)) ct_release(cin[i]); /* wrapped numbers live on a stack */
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+static ct_tensor *ct__pw_new(int id, int nin, ct_tensor **in, const ct__pw_ctx *ctx) {
+  ct_tensor *r = NULL;
+  ct__pw_run(id, NULL, 0, nin, in, ctx, &r);
+  return r;
+}
+static ct_tensor *ct__pw_new2(int id, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *in[2];
+  in[0] = a, in[1] = b;
+  return ct__pw_new(id, 2, in, NULL);
+}
+static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *in[2];
+  in[0] = a, in[1] = b;
+  return ct__pw_run(id, out, inplace, 2, in, NULL, NULL);
+}
+
+/* ---- kernels of the schema families ---- */
+/* op(Tensor, Tensor) and op.out; CT__PW_K_TT adds op_(Tensor, Tensor) */
+#define CT__PW_K_FO(name, ID)                                                                           \
+  static ct_tensor *ct__bk_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b) {                           \
+    (void)ks;                                                                                           \
+    return ct__pw_new2(ID, a, b);                                                                       \
+  }                                                                                                     \
+  static ct_status ct__bk_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, out, 0, a, b);                                                               \
+  }
+#define CT__PW_K_TT(name, ID)                                                                           \
+  CT__PW_K_FO(name, ID)                                                                                 \
+  static ct_status ct__bk_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b) {                      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, self, 1, self, b);                                                           \
+  }
+/* op.Scalar(Tensor, Scalar) and op_.Scalar; CT__PW_K_TS adds op.Scalar_out */
+#define CT__PW_K_TS2(name, ID)                                                                          \
+  static ct_tensor *ct__bk_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar s) {                   \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_new2(ID, a, ct__wrap_scalar(&w, s));                                                  \
+  }                                                                                                     \
+  static ct_status ct__bk_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar s) {                \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, self, 1, self, ct__wrap_scalar(&w, s));                                      \
+  }
+#define CT__PW_K_TS(name, ID)                                                                           \
+  CT__PW_K_TS2(name, ID)                                                                                \
+  static ct_status ct__bk_##name##_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar s, ct_tensor *out) { \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, out, 0, a, ct__wrap_scalar(&w, s));                                          \
+  }
+/* op.Scalar_Tensor(Scalar self, Tensor other) and its out= */
+#define CT__PW_K_ST(name, ID)                                                                           \
+  static ct_tensor *ct__bk_##name##_scalar_self(ct_keyset ks, ct_scalar s, ct_tensor *b) {              \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_new2(ID, ct__wrap_scalar(&w, s), b);                                                  \
+  }                                                                                                     \
+  static ct_status ct__bk_##name##_scalar_self_out(ct_keyset ks, ct_scalar s, ct_tensor *b, ct_tensor *out) { \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, out, 0, ct__wrap_scalar(&w, s), b);                                          \
+  }
+
+CT__PW_K_TT(floor_divide, CT__PW_DIV_FLOOR)
+CT__PW_K_TS2(floor_divide, CT__PW_DIV_FLOOR)
+CT__PW_K_TT(pow, CT__PW_POW)
+CT__PW_K_ST(pow, CT__PW_POW)
+CT__PW_K_TT(remainder, CT__PW_REMAINDER)
+CT__PW_K_TS(remainder, CT__PW_REMAINDER)
+CT__PW_K_ST(remainder, CT__PW_REMAINDER)
+CT__PW_K_TT(fmod, CT__PW_FMOD)
+CT__PW_K_TS(fmod, CT__PW_FMOD)
+CT__PW_K_FO(maximum, CT__PW_MAXIMUM)
+CT__PW_K_FO(minimum, CT__PW_MINIMUM)
+CT__PW_K_TT(atan2, CT__PW_ATAN2)
+CT__PW_K_TT(eq, CT__PW_EQ)
+CT__PW_K_TS(eq, CT__PW_EQ)
+CT__PW_K_TT(ne, CT__PW_NE)
+CT__PW_K_TS(ne, CT__PW_NE)
+CT__PW_K_TT(lt, CT__PW_LT)
+CT__PW_K_TS(lt, CT__PW_LT)
+CT__PW_K_TT(le, CT__PW_LE)
+CT__PW_K_TS(le, CT__PW_LE)
+CT__PW_K_TT(gt, CT__PW_GT)
+CT__PW_K_TS(gt, CT__PW_GT)
+CT__PW_K_TT(ge, CT__PW_GE)
+CT__PW_K_TS(ge, CT__PW_GE)
+CT__PW_K_TT(logical_and, CT__PW_AND)
+CT__PW_K_TT(logical_or, CT__PW_OR)
+CT__PW_K_TT(logical_xor, CT__PW_XOR)
+CT__PW_K_TS(clamp_min, CT__PW_CLAMP_MIN_S)
+CT__PW_K_TS(clamp_max, CT__PW_CLAMP_MAX_S)
+CT__PW_K_TT(clamp_min_tensor, CT__PW_CLAMP_MIN_T)
+CT__PW_K_TT(clamp_max_tensor, CT__PW_CLAMP_MAX_T)
+
+/* pow(Tensor, Scalar): integers to negative integer powers are an error */
+static ct_status ct__pw_pow_check(ct_tensor *self, ct_scalar e) {
+  if (ct_dtype_is_integral((ct_dtype)self->dtype, true) && e.kind == CT_SCALAR_INT && e.v.i < 0)
+    return ct_fail(CT_ERR_INVALID, "pow", "Integers to negative integer powers are not allowed.");
+  return CT_OK;
+}
+static ct_tensor *ct__bk_pow_scalar(ct_keyset ks, ct_tensor *a, ct_scalar e) {
+  ct__wrapped w;
+  (void)ks;
+  return ct__pw_pow_check(a, e) != CT_OK ? NULL : ct__pw_new2(CT__PW_POW, a, ct__wrap_scalar(&w, e));
+}
+static ct_status ct__bk_pow_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar e) {
+  ct__wrapped w;
+  (void)ks;
+  return ct__pw_pow_check(self, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, self, 1, self, ct__wrap_scalar(&w, e));
+}
+static ct_status ct__bk_pow_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar e, ct_tensor *out) {
+  ct__wrapped w;
+  (void)ks;
+  return ct__pw_pow_check(a, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, out, 0, a, ct__wrap_scalar(&w, e));
+}
+
+/* clamp_min / clamp_max take Scalar min / max: the generic names above */
+#define CT__PW_K_ALIAS(to, from)                                                                      \
+  static ct_tensor *ct__bk_##to(ct_keyset ks, ct_tensor *a, ct_scalar s) { return ct__bk_##from##_scalar(ks, a, s); } \
+  static ct_status ct__bk_##to##_(ct_keyset ks, ct_tensor *a, ct_scalar s) { return ct__bk_##from##_scalar_(ks, a, s); } \
+  static ct_status ct__bk_##to##_out(ct_keyset ks, ct_tensor *a, ct_scalar s, ct_tensor *out) {        \
+    return ct__bk_##from##_scalar_out(ks, a, s, out);                                                 \
+  }
+CT__PW_K_ALIAS(clamp_min, clamp_min)
+CT__PW_K_ALIAS(clamp_max, clamp_max)
+
+/* logical_not */
+static ct_tensor *ct__bk_logical_not(ct_keyset ks, ct_tensor *a) {
+  (void)ks;
+  return ct__pw_new(CT__PW_NOT, 1, &a, NULL);
+}
+static ct_status ct__bk_logical_not_(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct__pw_run(CT__PW_NOT, self, 1, 1, &self, NULL, NULL);
+}
+static ct_status ct__bk_logical_not_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_run(CT__PW_NOT, out, 0, 1, &a, NULL, NULL);
+}
+
+/* ---- div with a rounding mode: None is div's true division (ctorch/ops.h) ---- */
+static int ct__pw_rounding(const char *mode) { /* DIV_TRUNC, DIV_FLOOR, -1 for None, -2 invalid (error set) */
+  if (!mode) return -1;
+  if (!strcmp(mode, "trunc")) return CT__PW_DIV_TRUNC;
+  if (!strcmp(mode, "floor")) return CT__PW_DIV_FLOOR;
+  ct_fail(CT_ERR_INVALID, "div", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode);
+  return -2;
+}
+static ct_tensor *ct__bk_div_mode(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode) {
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? NULL : id < 0 ? ct__k2_div(ks, a, b) : ct__pw_new2(id, a, b);
+}
+static ct_status ct__bk_div_mode_(ct_keyset ks, ct_tensor *self, ct_tensor *b, const char *rounding_mode) {
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_(ks, self, b) : ct__pw_mut2(id, self, 1, self, b);
+}
+static ct_status ct__bk_div_mode_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode, ct_tensor *out) {
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_out(ks, a, b, out) : ct__pw_mut2(id, out, 0, a, b);
+}
+static ct_tensor *ct__bk_div_scalar_mode(ct_keyset ks, ct_tensor *a, ct_scalar s, const char *rounding_mode) {
+  int id = ct__pw_rounding(rounding_mode);
+  ct__wrapped w;
+  return id == -2 ? NULL : id < 0 ? ct__k2_div_scalar(ks, a, s) : ct__pw_new2(id, a, ct__wrap_scalar(&w, s));
+}
+static ct_status ct__bk_div_scalar_mode_(ct_keyset ks, ct_tensor *self, ct_scalar s, const char *rounding_mode) {
+  int id = ct__pw_rounding(rounding_mode);
+  ct__wrapped w;
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_scalar_(ks, self, s) : ct__pw_mut2(id, self, 1, self, ct__wrap_scalar(&w, s));
+}
+
+/* ---- where ---- */
+static ct_status ct__pw_where3(ct_tensor *out, ct_tensor *c, ct_tensor *a, ct_tensor *b, ct_tensor **result) {
+  ct_tensor *in[3];
+  in[0] = c, in[1] = a, in[2] = b;
+  return ct__pw_run(CT__PW_WHERE, out, 0, 3, in, NULL, result);
+}
+static ct_tensor *ct__bk_where(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_where3(NULL, c, a, b, &r);
+  return r;
+}
+static ct_status ct__bk_where_out(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_where3(out, c, a, b, NULL);
+}
+static ct_tensor *ct__bk_where_scalar_self(ct_keyset ks, ct_tensor *c, ct_scalar a, ct_tensor *b) {
+  ct__wrapped w;
+  return ct__bk_where(ks, c, ct__wrap_scalar(&w, a), b);
+}
+static ct_tensor *ct__bk_where_scalar_other(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_scalar b) {
+  ct__wrapped w;
+  return ct__bk_where(ks, c, a, ct__wrap_scalar(&w, b));
+}
+static ct_tensor *ct__bk_where_scalar(ct_keyset ks, ct_tensor *c, ct_scalar a, ct_scalar b) {
+  ct__wrapped wa, wb;
+  return ct__bk_where(ks, c, ct__wrap_scalar(&wa, a), ct__wrap_scalar(&wb, b));
+}
+
+/* ---- masked_fill: where(mask, value, self) in self's dtype ---- */
+static ct_status ct__pw_masked_fill(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *mask, ct_tensor *value,
+                                    ct_tensor **result) {
+  ct_tensor *in[3];
+  if (value->ndim != 0)
+    return ct_fail(CT_ERR_SHAPE, "masked_fill",
+                   "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value->ndim);
+  in[0] = mask, in[1] = value, in[2] = self;
+  return ct__pw_run(CT__PW_MASKED_FILL, out, inplace, 3, in, NULL, result);
+}
+static ct_tensor *ct__bk_masked_fill_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_masked_fill(NULL, 0, self, mask, value, &r);
+  return r;
+}
+static ct_status ct__bk_masked_fill_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  (void)ks;
+  return ct__pw_masked_fill(self, 1, self, mask, value, NULL);
+}
+static ct_status ct__bk_masked_fill_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_masked_fill(out, 0, self, mask, value, NULL);
+}
+static ct_tensor *ct__bk_masked_fill(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__wrapped w;
+  return ct__bk_masked_fill_tensor(ks, self, mask, ct__wrap_scalar(&w, value));
+}
+static ct_status ct__bk_masked_fill_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__wrapped w;
+  return ct__bk_masked_fill_tensor_(ks, self, mask, ct__wrap_scalar(&w, value));
+}
+static ct_status ct__bk_masked_fill_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  ct__wrapped w;
+  return ct__bk_masked_fill_tensor_out(ks, self, mask, ct__wrap_scalar(&w, value), out);
+}
+
+/* ---- lerp: self, end and a tensor weight share one floating dtype ---- */
+static ct_status ct__pw_lerp(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_scalar w,
+                             ct_tensor **result) {
+  ct_tensor *in[3];
+  ct__pw_ctx ctx;
+  if (!self || !end || (!weight && w.kind == CT_SCALAR_NONE)) return ct_fail(CT_ERR_INVALID, "lerp", "an input is NULL or None");
+  if (end->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, "lerp", "expected dtype %s for `end` but got dtype %s", ct_dtype_name((ct_dtype)self->dtype),
+                   ct_dtype_name((ct_dtype)end->dtype));
+  if (weight && weight->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, "lerp", "expected dtype %s for `weight` but got dtype %s", ct_dtype_name((ct_dtype)self->dtype),
+                   ct_dtype_name((ct_dtype)weight->dtype));
+  in[0] = self, in[1] = end, in[2] = weight;
+  ctx.v = ct_scalar_to_double(w);
+  ctx.vi = 0;
+  return ct__pw_run(weight ? CT__PW_LERP : CT__PW_LERP_S, out, inplace, weight ? 3 : 2, in, &ctx, result);
+}
+static ct_tensor *ct__bk_lerp(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_lerp(NULL, 0, self, end, NULL, w, &r);
+  return r;
+}
+static ct_status ct__bk_lerp_(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
+  (void)ks;
+  return ct__pw_lerp(self, 1, self, end, NULL, w, NULL);
+}
+static ct_status ct__bk_lerp_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_lerp(out, 0, self, end, NULL, w, NULL);
+}
+static ct_tensor *ct__bk_lerp_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_lerp(NULL, 0, self, end, w, ct_int(0), &r);
+  return r;
+}
+static ct_status ct__bk_lerp_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w) {
+  (void)ks;
+  return ct__pw_lerp(self, 1, self, end, w, ct_int(0), NULL);
+}
+static ct_status ct__bk_lerp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_lerp(out, 0, self, end, w, ct_int(0), NULL);
+}
+
+/* ---- addcmul / addcdiv: self + value * t1 (op) t2 ---- */
+static ct_status ct__pw_addc(int id, ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,
+                             ct_tensor **result) {
+  ct_tensor *in[3];
+  ct__pw_ctx ctx;
+  if (!self || !t1 || !t2) return ct_fail(CT_ERR_INVALID, ct__pw_ops[id].name, "an input is NULL");
+  if (id == CT__PW_ADDCDIV && ct_dtype_is_integral((ct_dtype)t1->dtype, true) && ct_dtype_is_integral((ct_dtype)t2->dtype, true))
+    return ct_fail(CT_ERR_DTYPE, "addcdiv",
+                   "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a "
+                   "true division of tensor1 and tensor2. Use (input + value * tensor1 / tensor2) for float inputs.");
+  if (value.kind == CT_SCALAR_NONE) value = ct_int(1);
+  in[0] = self, in[1] = t1, in[2] = t2;
+  ctx.v = ct_scalar_to_double(value);
+  ctx.vi = value.kind != CT_SCALAR_FLOAT ? ct_scalar_to_int(value) : fabs(ctx.v) < 9.2e18 ? (int64_t)ctx.v : 0; /* C's truncation */
+  return ct__pw_run(id, out, inplace, 3, in, &ctx, result);
+}
+#define CT__PW_K_ADDC(name, ID)                                                                                           \
+  static ct_tensor *ct__bk_##name(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value) {         \
+    ct_tensor *r = NULL;                                                                                                  \
+    (void)ks;                                                                                                             \
+    ct__pw_addc(ID, NULL, 0, self, t1, t2, value, &r);                                                                    \
+    return r;                                                                                                             \
+  }                                                                                                                       \
+  static ct_status ct__bk_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value) {       \
+    (void)ks;                                                                                                             \
+    return ct__pw_addc(ID, self, 1, self, t1, t2, value, NULL);                                                           \
+  }                                                                                                                       \
+  static ct_status ct__bk_##name##_out(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,      \
+                                       ct_tensor *out) {                                                                  \
+    (void)ks;                                                                                                             \
+    return ct__pw_addc(ID, out, 0, self, t1, t2, value, NULL);                                                            \
+  }
+CT__PW_K_ADDC(addcmul, CT__PW_ADDCMUL)
+CT__PW_K_ADDC(addcdiv, CT__PW_ADDCDIV)
+
+/* ---- clamp: scalar bounds (Scalar? min, max) and tensor bounds (Tensor? min, max) ---- */
+static ct_status ct__pw_clamp(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, int tensor_bounds,
+                              ct_tensor **result) {
+  ct_tensor *in[3];
+  int id;
+  if (!self) return ct_fail(CT_ERR_INVALID, "clamp", "self is NULL");
+  if (!lo && !hi) return ct_fail(CT_ERR_INVALID, "clamp", "torch.clamp: At least one of 'min' or 'max' must not be None");
+  in[0] = self;
+  if (lo && hi) {
+    in[1] = lo, in[2] = hi;
+    id = tensor_bounds ? CT__PW_CLAMP_T : CT__PW_CLAMP_S;
+  } else {
+    in[1] = lo ? lo : hi;
+    id = lo ? (tensor_bounds ? CT__PW_CLAMP_MIN_T : CT__PW_CLAMP_MIN_S) : (tensor_bounds ? CT__PW_CLAMP_MAX_T : CT__PW_CLAMP_MAX_S);
+  }
+  return ct__pw_run(id, out, inplace, lo && hi ? 3 : 2, in, NULL, result);
+}
+static ct_status ct__pw_clamp_s(ct_tensor *out, int inplace, ct_tensor *self, ct_scalar lo, ct_scalar hi, ct_tensor **result) {
+  ct__wrapped wl, wh;
+  return ct__pw_clamp(out, inplace, self, lo.kind == CT_SCALAR_NONE ? NULL : ct__wrap_scalar(&wl, lo),
+                      hi.kind == CT_SCALAR_NONE ? NULL : ct__wrap_scalar(&wh, hi), 0, result);
+}
+static ct_tensor *ct__bk_clamp(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_clamp_s(NULL, 0, self, lo, hi, &r);
+  return r;
+}
+static ct_status ct__bk_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi) {
+  (void)ks;
+  return ct__pw_clamp_s(self, 1, self, lo, hi, NULL);
+}
+static ct_status ct__bk_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_clamp_s(out, 0, self, lo, hi, NULL);
+}
+static ct_tensor *ct__bk_clamp_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_clamp(NULL, 0, self, lo, hi, 1, &r);
+  return r;
+}
+static ct_status ct__bk_clamp_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi) {
+  (void)ks;
+  return ct__pw_clamp(self, 1, self, lo, hi, 1, NULL);
+}
+static ct_status ct__bk_clamp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_clamp(out, 0, self, lo, hi, 1, NULL);
+}
+
+/* ================= derivative helpers (gen/derivatives/binary.spec) ================= */
+static ct_scalar ct__pw_one_minus(ct_scalar w) {
+  if (w.kind == CT_SCALAR_INT) return ct_int(1 - w.v.i);
+  return ct_float(1.0 - ct_scalar_to_double(w));
+}
+/* div with a rounding mode: as div for None, else grad * 0 (PyTorch) */
+static ct_tensor *ct__pw_div_mode_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other, const char *mode, int wrt_other) {
+  if (mode) return ct_mul_scalar(grad, ct_int(0));
+  return wrt_other ? ct__div_other_backward(grad, self, other) : ct_div(grad, other);
+}
+static ct_tensor *ct__pw_div_scalar_mode_backward(ct_tensor *grad, ct_scalar other, const char *mode) {
+  return mode ? ct_mul_scalar(grad, ct_int(0)) : ct_div_scalar(grad, other);
+}
+/* d(x^e)/dx for a scalar e: 0 when e == 0, else grad * e * x^(e-1) */
+static ct_tensor *ct__pw_pow_scalar_backward(ct_tensor *grad, ct_tensor *self, ct_scalar e) {
+  ct_scalar em1;
+  if (ct_scalar_to_double(e) == 0) return ct_mul_scalar(grad, ct_int(0));
+  em1 = e.kind == CT_SCALAR_INT ? ct_int(e.v.i - 1) : ct_float(ct_scalar_to_double(e) - 1);
+  return ct_mul(grad, ct_mul_scalar(ct_pow_scalar(self, em1), e));
+}
+static ct_tensor *ct__pw_pow_self_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *e) {
+  return ct_where_scalar_self(ct_eq_scalar(e, ct_int(0)), ct_int(0),
+                              ct_mul(grad, ct_mul(e, ct_pow(self, ct_sub_scalar(e, ct_int(1))))));
+}
+/* d(x^e)/de = x^e log x, and 0 where x == 0 and e >= 0 */
+static ct_tensor *ct__pw_pow_exponent_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *e, ct_tensor *result) {
+  ct_tensor *cond = ct_logical_and(ct_eq_scalar(self, ct_int(0)), ct_ge_scalar(e, ct_int(0)));
+  return ct_mul(grad, ct_where_scalar_self(cond, ct_int(0), ct_mul(result, ct_log(self))));
+}
+/* pow(Scalar base, Tensor e): d/de = base^e log(base), 0 where base == 0 and e >= 0 */
+static ct_tensor *ct__pw_pow_base_backward(ct_tensor *grad, ct_scalar base, ct_tensor *e, ct_tensor *result) {
+  double b = ct_scalar_to_double(base);
+  ct_tensor *g;
+  if (!e || !result) return NULL;
+  g = ct_mul_scalar(ct_mul(grad, result), ct_float(log(b)));
+  return b == 0 ? ct_where_scalar_self(ct_ge_scalar(e, ct_int(0)), ct_int(0), g) : g;
+}
+/* maximum (is_max) / minimum: x gets grad where it wins, half on ties */
+static ct_tensor *ct__pw_minmax_backward(ct_tensor *grad, ct_tensor *x, ct_tensor *y, int is_max) {
+  ct_tensor *g = ct_where(ct_eq(x, y), ct_div_scalar(grad, ct_int(2)), grad);
+  return ct_masked_fill(g, is_max ? ct_lt(x, y) : ct_gt(x, y), ct_int(0));
+}
+static ct_tensor *ct__pw_atan2_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other, int wrt_other) {
+  ct_tensor *den = ct_add(ct_mul(self, self), ct_mul(other, other));
+  return wrt_other ? ct_neg(ct_div(ct_mul(grad, self), den)) : ct_div(ct_mul(grad, other), den);
+}
+static ct_tensor *ct__pw_clamp_backward(ct_tensor *grad, ct_tensor *self, ct_scalar lo, ct_scalar hi) {
+  ct_tensor *keep = NULL;
+  if (lo.kind != CT_SCALAR_NONE) keep = ct_ge_scalar(self, lo);
+  if (hi.kind != CT_SCALAR_NONE) keep = keep ? ct_logical_and(keep, ct_le_scalar(self, hi)) : ct_le_scalar(self, hi);
+  return keep ? ct_where_scalar_other(keep, grad, ct_int(0)) : grad;
+}
+static ct_tensor *ct__pw_clamp_tensor_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *lo, ct_tensor *hi) {
+  ct_tensor *keep = NULL;
+  if (lo) keep = ct_ge(self, lo);
+  if (hi) keep = keep ? ct_logical_and(keep, ct_le(self, hi)) : ct_le(self, hi);
+  return keep ? ct_where_scalar_other(keep, grad, ct_int(0)) : grad;
+}
+/* the bounds' gradients, as PyTorch's clamp_backward_min_max */
+static ct_tensor *ct__pw_clamp_bound_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, int wrt_max) {
+  ct_tensor *take;
+  if (lo && hi)
+    take = wrt_max ? ct_logical_or(ct_gt(self, hi), ct_lt(hi, lo)) : ct_logical_and(ct_lt(self, lo), ct_lt(lo, hi));
+  else
+    take = wrt_max ? ct_gt(self, hi) : ct_lt(self, lo);
+  return ct_where_scalar_other(take, grad, ct_int(0));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_BINARY_IMPL */
 /* ---- ctorch/ops/reduce.h: implementation ---- */
@@ -7035,6 +8294,584 @@ CT_EXTERN_C_END
 #define CT__OPS_LINALG_IMPL
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+/* ---- the strided kernel ---- */
+typedef struct ct__la_gemm {
+  int64_t batch, m, n, k;
+  const char *a, *b; /* element [0,0,0] of each operand */
+  char *c;
+  int64_t as[3], bs[3], cs[3]; /* element strides: batch, row, column */
+  double alpha_f, beta_f;
+  uint64_t alpha_i, beta_i; /* integer dtypes: wrapping arithmetic */
+  int use_beta;             /* 0: C's old values are never read (beta == 0 ignores NaN, as PyTorch) */
+} ct__la_gemm;
+
+#define CT__LA_NB 128 /* columns per block: the accumulators of one row block */
+
+#define CT__LA_GEMM_LOOP(NAME, T, ACC, LOAD, STORE, ALPHA, BETA)                                   \
+  static void NAME(const ct__la_gemm *g) {                                                         \
+    const ACC alpha = (ACC)(ALPHA), beta = (ACC)(BETA);                                            \
+    const T *A = (const T *)g->a, *B = (const T *)g->b;                                            \
+    T *C = (T *)g->c;                                                                              \
+    ACC acc[CT__LA_NB];                                                                            \
+    int64_t bt, i, j, j0, k, nb;                                                                   \
+    for (bt = 0; bt < g->batch; bt++)                                                              \
+      for (i = 0; i < g->m; i++)                                                                   \
+        for (j0 = 0; j0 < g->n; j0 += CT__LA_NB) {                                                 \
+          T *crow = C + bt * g->cs[0] + i * g->cs[1] + j0 * g->cs[2];                              \
+          nb = g->n - j0 < CT__LA_NB ? g->n - j0 : CT__LA_NB;                                      \
+          for (j = 0; j < nb; j++) acc[j] = 0;                                                     \
+          for (k = 0; k < g->k; k++) {                                                             \
+            const ACC av = (ACC)LOAD(A[bt * g->as[0] + i * g->as[1] + k * g->as[2]]);              \
+            const T *brow = B + bt * g->bs[0] + k * g->bs[1] + j0 * g->bs[2];                      \
+            if (g->bs[2] == 1 && nb == CT__LA_NB) { /* a fixed trip count: vectorised at -O2 */    \
+              for (j = 0; j < CT__LA_NB; j++) acc[j] += av * (ACC)LOAD(brow[j]);                   \
+            } else if (g->bs[2] == 1) {                                                            \
+              for (j = 0; j < nb; j++) acc[j] += av * (ACC)LOAD(brow[j]);                          \
+            } else {                                                                               \
+              for (j = 0; j < nb; j++) acc[j] += av * (ACC)LOAD(brow[j * g->bs[2]]);               \
+            }                                                                                      \
+          }                                                                                        \
+          for (j = 0; j < nb; j++) {                                                               \
+            T *cp = crow + j * g->cs[2];                                                           \
+            ACC v = alpha * acc[j];                                                                \
+            if (g->use_beta) v += beta * (ACC)LOAD(*cp);                                           \
+            *cp = (T)STORE(v);                                                                     \
+          }                                                                                        \
+        }                                                                                          \
+  }
+#define CT__LA_DEF_FLOAT(sfx, T, ACC, LOAD, STORE) CT__LA_GEMM_LOOP(ct__la_gemm_##sfx, T, ACC, LOAD, STORE, g->alpha_f, g->beta_f)
+CT__FLOAT_TYPES(CT__LA_DEF_FLOAT)
+#define CT__LA_LOAD_INT(x) ((uint64_t)(int64_t)(x))
+#define CT__LA_DEF_INT(sfx, T, U) CT__LA_GEMM_LOOP(ct__la_gemm_##sfx, T, uint64_t, CT__LA_LOAD_INT, CT__STORE_ID, g->alpha_i, g->beta_i)
+CT__INT_TYPES(CT__LA_DEF_INT)
+
+typedef void (*ct__la_gemm_fn)(const ct__la_gemm *);
+/* in ct_dtype order: f32 f64 f16 bf16 i64 i32 u8 bool */
+static const ct__la_gemm_fn ct__la_gemm_loops[CT_DTYPE_NUM] = {ct__la_gemm_f32, ct__la_gemm_f64, ct__la_gemm_f16, ct__la_gemm_bf16,
+                                                              ct__la_gemm_i64, ct__la_gemm_i32, ct__la_gemm_u8,  NULL};
+
+/* A number as a wrapping integer (NaN and out-of-range floats are not UB). */
+static uint64_t ct__la_scalar_bits(ct_scalar s) {
+  if (s.kind == CT_SCALAR_FLOAT) {
+    double f = s.v.f;
+    if (f != f) return 0;
+    if (f >= 9.2e18) return (uint64_t)INT64_MAX;
+    if (f <= -9.2e18) return (uint64_t)INT64_MIN;
+    return (uint64_t)(int64_t)f;
+  }
+  return s.kind == CT_SCALAR_INT ? (uint64_t)s.v.i : s.kind == CT_SCALAR_BOOL ? (uint64_t)s.v.b : 1;
+}
+static int ct__la_is_zero(ct_scalar s) {
+  return (s.kind == CT_SCALAR_FLOAT && s.v.f == 0) || (s.kind == CT_SCALAR_INT && s.v.i == 0) ||
+         (s.kind == CT_SCALAR_BOOL && !s.v.b);
+}
+static double ct__la_scalar_f(ct_scalar s) { return s.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(s); }
+
+/* A 0..3-D operand's strides as (batch, row, column); a vector is a row
+ * (A of dot: 1 x K) or a column (B of dot and mv, C of mv). */
+static void ct__la_strides3(const ct_tensor *t, int vector_is_row, int64_t s[3]) {
+  s[0] = s[1] = s[2] = 0;
+  if (t->ndim == 3) s[0] = t->strides[0], s[1] = t->strides[1], s[2] = t->strides[2];
+  else if (t->ndim == 2) s[1] = t->strides[0], s[2] = t->strides[1];
+  else if (t->ndim == 1) s[vector_is_row ? 2 : 1] = t->strides[0];
+}
+
+/* One product: result = beta * self + alpha * (a @ b). */
+typedef struct ct__la_call {
+  const char *op;
+  ct_tensor *self; /* the added term (addmm, baddbmm), broadcast to the result; or NULL */
+  ct_tensor *a, *b;
+  ct_scalar beta, alpha;
+  ct_dtype dtype; /* the result's */
+  int ndim;       /* the result's: 0 dot, 1 mv, 2 mm, 3 bmm */
+  int64_t shape[3];
+  int64_t batch, m, n, k;
+} ct__la_call;
+
+static ct_status ct__la_dtype_mismatch(const char *op, ct_dtype want, ct_dtype got) {
+  return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name(want), ct__dtype_torch_name(got));
+}
+
+/* self must broadcast to the result's shape (PyTorch expands it) */
+static ct_status ct__la_check_expand(const char *op, const ct_tensor *self, int ndim, const int64_t *shape) {
+  char b1[160], b2[160];
+  int i;
+  if (self->ndim > ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "expand(%s, size=%s): the number of sizes provided (%d) must be greater or equal to the "
+                   "number of dimensions in the tensor (%d)", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2), ndim, self->ndim);
+  for (i = 0; i < self->ndim; i++) {
+    int64_t want = shape[ndim - self->ndim + i], have = self->sizes[i];
+    if (have != want && have != 1)
+      return ct_fail(CT_ERR_SHAPE, op, "The expanded size of the tensor (%lld) must match the existing size (%lld) at "
+                     "non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s", (long long)want, (long long)have,
+                     ndim - self->ndim + i, ct_shape_format(ndim, shape, b1, sizeof b1),
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  }
+  return CT_OK;
+}
+
+/* Runs a checked call into a new tensor (out NULL), into out (out=) or
+ * into self (inplace). Operands that share storage with the written tensor
+ * are read before anything is written (through a temporary). */
+static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, ct_tensor **result) {
+  const char *op = c->op;
+  ct_tensor *dst, *work;
+  ct_status st = CT_OK;
+  int use_beta = c->self && !ct__la_is_zero(c->beta);
+  char b1[160], b2[160];
+  if (!ct__la_gemm_loops[c->dtype])
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", c->ndim == 3 ? "bmm" : c->ndim == 2 ? "addmm_impl_cpu_"
+                   : c->ndim == 1 ? "addmv_impl_cpu" : "dot", ct__dtype_torch_name(c->dtype));
+  if (inplace) {
+    dst = c->self;
+    if (dst->ndim != c->ndim || memcmp(dst->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim))
+      return ct_fail(CT_ERR_SHAPE, op, "Bad in-place call: input tensor size %s and output tensor size %s should match",
+                     ct_shape_format(dst->ndim, dst->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
+    if (dst->dtype != c->dtype)
+      return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                     ct_dtype_name((ct_dtype)dst->dtype), ct_dtype_name(c->dtype));
+    if (ct__check_writable(op, dst) != CT_OK) return ct_last_error();
+  } else if (out) {
+    if (out->dtype != c->dtype)
+      return c->ndim == 0 ? ct_fail(CT_ERR_DTYPE, op, "result dtype %s does not match input dtype %s",
+                                    ct__dtype_torch_name((ct_dtype)out->dtype), ct__dtype_torch_name(c->dtype))
+                          : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
+                                    ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
+    if (!ct__same_device(op, out, c->a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
+    if ((out == c->a || out == c->b || out == c->self) &&
+        (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
+      return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
+    if ((st = ct__resize_out(op, out, c->ndim, c->shape)) != CT_OK) return st;
+    dst = out;
+  } else {
+    dst = ct__empty(op, c->ndim, c->shape, c->dtype, c->a->device);
+    if (!dst) return ct_last_error();
+  }
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    ct__la_gemm g;
+    int alias = dst->storage == c->a->storage || dst->storage == c->b->storage;
+    work = alias ? ct__empty(op, c->ndim, c->shape, c->dtype, dst->device) : dst;
+    if (!work) {
+      st = ct_last_error();
+    } else if (use_beta && work != c->self && (st = ct__copy_impl(work, c->self)) != CT_OK) {
+      /* self broadcast and cast into the result first */
+    } else {
+      /* B with strided rows (a transposed matrix) and reused by several rows of A: pack it
+       * row-major first, so the inner loop streams through memory */
+      ct_tensor *b = c->b, *packed = NULL;
+      int64_t bst[3];
+      ct__la_strides3(b, 0, bst);
+      if (c->n > 1 && c->m >= 4 && c->k > 0 && bst[2] != 1) {
+        packed = ct__copy_as(op, b, (ct_dtype)b->dtype);
+        if (packed) b = packed;
+        else ct_clear_error(); /* no memory to pack: the strided loop still works */
+      }
+      g.batch = c->batch, g.m = c->m, g.n = c->n, g.k = c->k;
+      g.a = (const char *)ct_data_ptr(c->a);
+      g.b = (const char *)ct_data_ptr(b);
+      g.c = (char *)ct_data_ptr(work);
+      ct__la_strides3(c->a, 1, g.as);
+      ct__la_strides3(b, 0, g.bs);
+      ct__la_strides3(work, 0, g.cs);
+      g.alpha_f = ct__la_scalar_f(c->alpha), g.beta_f = ct__la_scalar_f(c->beta);
+      g.alpha_i = ct__la_scalar_bits(c->alpha), g.beta_i = ct__la_scalar_bits(c->beta);
+      g.use_beta = use_beta;
+      if (g.k == 0) g.a = g.b = g.c; /* never read; keeps pointer arithmetic off NULL */
+      ct__la_gemm_loops[c->dtype](&g);
+      ct_release(packed);
+      if (work != dst) st = ct__copy_impl(dst, work);
+    }
+    if (work != dst) ct_release(work);
+  }
+  if (out || inplace) {
+    if (st == CT_OK) ct__bump_version(dst);
+    return st;
+  }
+  if (st != CT_OK) {
+    ct_release(dst);
+    return st;
+  }
+  *result = dst;
+  return CT_OK;
+}
+
+static ct_status ct__la_same_dtype(const char *op, const ct_tensor *a, const ct_tensor *b) {
+  return a->dtype == b->dtype ? CT_OK : ct__la_dtype_mismatch(op, (ct_dtype)a->dtype, (ct_dtype)b->dtype);
+}
+
+/* ---- dot ---- */
+static ct_status ct__la_dot(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "dot";
+  ct__la_call c;
+  if (a->ndim != 1 || b->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+  if (a->sizes[0] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of "
+                   "elements, but got %lld and %lld elements respectively", (long long)a->sizes[0], (long long)b->sizes[0],
+                   (long long)a->sizes[0], (long long)b->sizes[0]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "dot : expected both vectors to have same dtype, but found %s and %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype));
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = a, c.b = b, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
+  c.ndim = 0, c.batch = c.m = c.n = 1, c.k = a->sizes[0];
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_dot(self, tensor, NULL, &r);
+  return r;
+}
+static ct_status ct__k_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  (void)ks;
+  return ct__la_dot(self, tensor, out, NULL);
+}
+
+/* ---- mv ---- */
+static ct_status ct__la_mv(ct_tensor *a, ct_tensor *v, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "mv";
+  ct__la_call c;
+  if (a->ndim != 2 || v->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "vector + matrix @ vector expected, got 1, %d, %d", a->ndim, v->ndim);
+  if (a->sizes[1] != v->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
+  if (ct__la_same_dtype(op, a, v) != CT_OK || !ct__same_device(op, a, v)) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = a, c.b = v, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
+  c.ndim = 1, c.shape[0] = a->sizes[0];
+  c.batch = 1, c.m = a->sizes[0], c.n = 1, c.k = a->sizes[1];
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_mv(self, vec, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  (void)ks;
+  return ct__la_mv(self, vec, out, NULL);
+}
+
+/* ---- mm and addmm ---- */
+static ct_status ct__la_mm_check(const char *op, const char *n1, ct_tensor *a, ct_tensor *b) {
+  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "%s must be a matrix, got a %dD tensor", n1, a->ndim);
+  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
+  if (a->sizes[1] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s (expected mat1 and mat2 to have the same dtype, but "
+                   "got: %s != %s)", ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype),
+                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  return CT_OK;
+}
+static void ct__la_mm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
+  memset(c, 0, sizeof *c);
+  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
+  c->ndim = 2, c->shape[0] = a->sizes[0], c->shape[1] = b->sizes[1];
+  c->batch = 1, c->m = a->sizes[0], c->n = b->sizes[1], c->k = a->sizes[1];
+}
+static ct_status ct__la_mm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  ct__la_call c;
+  if (ct__la_mm_check("mm", "self", a, b) != CT_OK) return ct_last_error();
+  ct__la_mm_call(&c, "mm", a, b);
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_mm(self, mat2, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  (void)ks;
+  return ct__la_mm(self, mat2, out, NULL);
+}
+
+static ct_status ct__la_addmm(ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                              int inplace, ct_tensor **result) {
+  static const char *op = "addmm";
+  ct__la_call c;
+  if (ct__la_mm_check(op, "mat1", m1, m2) != CT_OK) return ct_last_error();
+  if (self->dtype != m1->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)m2->dtype));
+  if (!ct__same_device(op, self, m1)) return ct_last_error();
+  ct__la_mm_call(&c, op, m1, m2);
+  if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
+  c.self = self, c.beta = beta, c.alpha = alpha;
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_addmm(self, mat1, mat2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  (void)ks;
+  return ct__la_addmm(self, mat1, mat2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha,
+                                 ct_tensor *out) {
+  (void)ks;
+  return ct__la_addmm(self, mat1, mat2, beta, alpha, out, 0, NULL);
+}
+
+/* ---- bmm and baddbmm ---- */
+static ct_status ct__la_bmm_check(const char *op, ct_tensor *a, ct_tensor *b) {
+  if (a->ndim != 3) return ct_fail(CT_ERR_RANK, op, "batch1 must be a 3D tensor, got a %dD tensor", a->ndim);
+  if (b->ndim != 3) return ct_fail(CT_ERR_RANK, op, "batch2 must be a 3D tensor, got a %dD tensor", b->ndim);
+  if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2])
+    return ct_fail(CT_ERR_SHAPE, op, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
+                   "[%lld, %lld].", (long long)a->sizes[0], (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (ct__la_same_dtype(op, a, b) != CT_OK || !ct__same_device(op, a, b)) return ct_last_error();
+  return CT_OK;
+}
+static void ct__la_bmm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
+  memset(c, 0, sizeof *c);
+  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
+  c->ndim = 3, c->shape[0] = a->sizes[0], c->shape[1] = a->sizes[1], c->shape[2] = b->sizes[2];
+  c->batch = a->sizes[0], c->m = a->sizes[1], c->n = b->sizes[2], c->k = a->sizes[2];
+}
+static ct_status ct__la_bmm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  ct__la_call c;
+  if (ct__la_bmm_check("bmm", a, b) != CT_OK) return ct_last_error();
+  ct__la_bmm_call(&c, "bmm", a, b);
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_bmm(self, mat2, NULL, &r);
+  return r;
+}
+static ct_status ct__k_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  (void)ks;
+  return ct__la_bmm(self, mat2, out, NULL);
+}
+
+static ct_status ct__la_baddbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                                int inplace, ct_tensor **result) {
+  static const char *op = "baddbmm";
+  ct__la_call c;
+  if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
+  if (!ct__same_device(op, self, b1)) return ct_last_error();
+  /* any dtype of self: it is cast to the result's (batch1's), as PyTorch */
+  ct__la_bmm_call(&c, op, b1, b2);
+  if (!inplace && ct__la_check_expand(op, self, 3, c.shape) != CT_OK) return ct_last_error();
+  c.self = self, c.beta = beta, c.alpha = alpha;
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_baddbmm(self, batch1, batch2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                ct_scalar alpha) {
+  (void)ks;
+  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                   ct_scalar alpha, ct_tensor *out) {
+  (void)ks;
+  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
+}
+
+/* ================= composite kernels (CompositeImplicitAutograd) ================= */
+
+/* outer: self.reshape(n, 1) * vec2, as PyTorch (so it promotes like mul) */
+static ct_tensor *ct__k_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  ct_tensor *r = NULL;
+  int64_t shape[2];
+  (void)ks;
+  if (self->ndim != 1 || vec2->ndim != 1)
+    return ct_fail(CT_ERR_RANK, "outer", "outer: Expected 1-D argument %s, but got %d-D", self->ndim != 1 ? "self" : "vec2",
+                   self->ndim != 1 ? self->ndim : vec2->ndim),
+           (ct_tensor *)NULL;
+  shape[0] = self->sizes[0], shape[1] = 1;
+  CT_SCOPE { r = ct_keep(ct_mul(ct_reshape(self, 2, shape), vec2)); }
+  return r;
+}
+
+/* PyTorch's should_fold: an N-D (N >= 3) operand times a 1-D or 2-D one
+ * folds the batch into mm / mv when that needs no copy of the big operand
+ * (or when the small one requires grad, which keeps its gradient an mm). */
+static int ct__la_should_fold(const ct_tensor *t1, const ct_tensor *t2) {
+  int larger = t1->ndim >= t2->ndim, dim_big, dim_small, i;
+  const ct_tensor *big = larger ? t1 : t2;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  dim_big = big->ndim;
+  dim_small = larger ? t2->ndim : t1->ndim;
+  if (!(dim_big >= 3 && dim_small <= 2)) return 0;
+  if (ct__needs_grad(larger ? t2 : t1)) return 1;
+  if (t1->ndim == 2) return 0; /* the result would need a transposing copy */
+  if (big->numel == 0) return 1;
+  for (i = 0; i < dim_big; i++) sizes[i] = big->sizes[i], strides[i] = big->strides[i];
+  if (!larger) { /* big is t2.mT */
+    sizes[dim_big - 1] = big->sizes[dim_big - 2], sizes[dim_big - 2] = big->sizes[dim_big - 1];
+    strides[dim_big - 1] = big->strides[dim_big - 2], strides[dim_big - 2] = big->strides[dim_big - 1];
+  }
+  for (i = 0; i < dim_big - 2; i++)
+    if (strides[i] != strides[i + 1] * sizes[i + 1]) return 0;
+  return 1;
+}
+static ct_tensor *ct__la_matmul_fold(ct_tensor *a, ct_tensor *b) {
+  int transpose = b->ndim > a->ndim;
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *t1 = transpose ? ct_transpose(b, -1, -2) : a;
+    ct_tensor *t2 = !transpose ? b : a->ndim == 2 ? ct_t(a) : a;
+    ct_tensor *o = NULL;
+    if (t1 && t2) {
+      int64_t oshape[CT_MAX_DIMS], fshape[2], folded = 1;
+      int on = t1->ndim - 1, i;
+      for (i = 0; i < on; i++) folded *= oshape[i] = t1->sizes[i];
+      fshape[0] = folded, fshape[1] = t1->sizes[on];
+      t1 = ct_reshape(t1, 2, fshape);
+      if (t2->ndim == 2) {
+        oshape[on++] = t2->sizes[1];
+        o = ct_view(ct_mm(t1, t2), on, oshape);
+        if (transpose) o = ct_contiguous(ct_transpose(o, -1, -2));
+      } else {
+        o = ct_view(ct_mv(t1, t2), on, oshape);
+      }
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+/* batched: broadcast the batch dims, flatten them, bmm, view back */
+static ct_tensor *ct__la_matmul_batched(ct_tensor *a, ct_tensor *b) {
+  int da = a->ndim, db = b->ndim, nb, i;
+  int64_t n = da > 1 ? a->sizes[da - 2] : 1, m1 = a->sizes[da - 1];
+  int64_t m2 = db > 1 ? b->sizes[db - 2] : b->sizes[0], p = db > 1 ? b->sizes[db - 1] : 1;
+  int64_t batch[CT_MAX_DIMS + 2], ea[CT_MAX_DIMS + 2], eb[CT_MAX_DIMS + 2], fa[3], fb[3], prod = 1;
+  ct_tensor *r = NULL;
+  nb = ct_broadcast_shapes("matmul", da > 2 ? da - 2 : 0, a->sizes, db > 2 ? db - 2 : 0, b->sizes, batch);
+  if (nb < 0) return NULL;
+  if (nb + 2 > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, "matmul", "the broadcast batch has %d dims: the result would exceed rank %d", nb, CT_MAX_DIMS),
+           (ct_tensor *)NULL;
+  for (i = 0; i < nb; i++) prod *= ea[i] = eb[i] = batch[i];
+  ea[nb] = n, ea[nb + 1] = m1, eb[nb] = m2, eb[nb + 1] = p;
+  fa[0] = fb[0] = prod, fa[1] = n, fa[2] = m1, fb[1] = m2, fb[2] = p;
+  CT_SCOPE {
+    ct_tensor *x = ct_reshape(ct_expand(a, nb + 2, ea), 3, fa);
+    ct_tensor *y = ct_reshape(ct_expand(db == 1 ? ct_unsqueeze(b, -1) : b, nb + 2, eb), 3, fb);
+    ct_tensor *o = ct_bmm(x, y);
+    int on = nb;
+    if (da > 1) batch[on++] = n;
+    if (db > 1) batch[on++] = p;
+    r = ct_keep(ct_view(o, on, batch));
+  }
+  return r;
+}
+/* matmul: torch.matmul's shape cases */
+static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (a->ndim == 0 || b->ndim == 0)
+    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
+                   b->ndim),
+           (ct_tensor *)NULL;
+  if (a->ndim == 1 && b->ndim == 1) return ct_dot(a, b);
+  if (a->ndim == 2 && b->ndim == 1) return ct_mv(a, b);
+  if (a->ndim == 2 && b->ndim == 2) return ct_mm(a, b);
+  if (a->ndim == 1 && b->ndim == 2) {
+    CT_SCOPE { r = ct_keep(ct_squeeze_dim(ct_mm(ct_unsqueeze(a, 0), b), 0)); }
+    return r;
+  }
+  if (ct__la_should_fold(a, b)) return ct__la_matmul_fold(a, b);
+  return ct__la_matmul_batched(a, b);
+}
+
+/* PyTorch's output.add_(bias), out of place (the output may be a view, which
+ * ctorch's autograd does not rebase): bias may not grow the output, and the
+ * sum keeps the output's dtype. */
+static ct_tensor *ct__la_add_bias(ct_tensor *o, ct_tensor *bias) {
+  int64_t shape[CT_MAX_DIMS];
+  char b1[160], b2[160];
+  int n = ct_broadcast_shapes("linear", o->ndim, o->sizes, bias->ndim, bias->sizes, shape);
+  if (n < 0) return NULL;
+  if (n != o->ndim || memcmp(shape, o->sizes, sizeof(int64_t) * (size_t)n))
+    return ct_fail(CT_ERR_SHAPE, "linear", "output with shape %s doesn't match the broadcast shape %s (adding bias)",
+                   ct_shape_format(o->ndim, o->sizes, b1, sizeof b1), ct_shape_format(n, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  return ct_to_dtype(ct_add(o, bias), (ct_dtype)o->dtype);
+}
+/* linear: input @ weight.t() + bias, through addmm where PyTorch does */
+static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *wt = ct_t(weight), *o = NULL;
+    if (wt && bias && input->ndim == 2) {
+      o = ct_addmm(bias, input, wt);
+    } else if (wt && bias && input->ndim == 3 && ct_is_contiguous(input)) {
+      int64_t flat[2], shape[3];
+      flat[0] = input->sizes[0] * input->sizes[1], flat[1] = input->sizes[2];
+      o = ct_addmm(bias, ct_view(input, 2, flat), wt);
+      if (o) {
+        shape[0] = input->sizes[0], shape[1] = input->sizes[1], shape[2] = o->sizes[1];
+        o = ct_view(o, 3, shape);
+      }
+    } else if (wt) {
+      o = ct_matmul(input, wt);
+      if (o && bias) o = ct__la_add_bias(o, bias);
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+
+/* ---- out= forms of the composites: compute, then resize out and copy ---- */
+static int ct__la_out_grad_ok(const char *op, ct_tensor *const *in, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (ct__grad_mode() && ct__needs_grad(in[i])) return ct__out_not_differentiable(op), 0;
+  return 1;
+}
+static ct_status ct__la_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
+  ct_status st = CT_OK;
+  if (!r) return ct_last_error();
+  if (out->dtype != r->dtype)
+    st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                 ct_dtype_name((ct_dtype)out->dtype));
+  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+    st = ct_last_error();
+  else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
+    ct__bump_version(out);
+  ct_release(r);
+  return st;
+}
+static ct_status ct__k_matmul_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  ct_tensor *in[3];
+  in[0] = a, in[1] = b, in[2] = out;
+  return ct__la_out_grad_ok("matmul", in, 3) ? ct__la_into_out("matmul", ct__k_matmul(ks, a, b), out) : ct_last_error();
+}
+static ct_status ct__k_outer_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  ct_tensor *in[3];
+  in[0] = a, in[1] = b, in[2] = out;
+  return ct__la_out_grad_ok("outer", in, 3) ? ct__la_into_out("outer", ct__k_outer(ks, a, b), out) : ct_last_error();
+}
+static ct_status ct__k_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
+  ct_tensor *in[4];
+  in[0] = input, in[1] = weight, in[2] = out, in[3] = bias;
+  return ct__la_out_grad_ok("linear", in, bias ? 4 : 3) ? ct__la_into_out("linear", ct__k_linear(ks, input, weight, bias), out)
+                                                         : ct_last_error();
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_LINALG_IMPL */
@@ -9116,7 +10953,702 @@ CT_EXTERN_C_END
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_RANDOM_IMPL)
 #define CT__OPS_RANDOM_IMPL
 #include <math.h>
+#include <time.h>
 CT_EXTERN_C_BEGIN
+
+struct ct_generator {
+  uint64_t seed, offset;
+  ct_device device;
+  int is_default;
+};
+
+CTDEF void ct_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
+  uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3], k0 = key[0], k1 = key[1];
+  int r;
+  for (r = 0; r < 10; r++) {
+    uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
+    uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+    c1 = (uint32_t)p1;
+    c3 = (uint32_t)p0;
+    c0 = n0;
+    c2 = n2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  out[0] = c0, out[1] = c1, out[2] = c2, out[3] = c3;
+}
+
+/* ---- generator state ---- */
+#define CT__RN_MAX_INDEX 16
+static ct_generator ct__rn_defaults[CT_DEVICE_NUM][CT__RN_MAX_INDEX];
+static unsigned char ct__rn_default_ready[CT_DEVICE_NUM][CT__RN_MAX_INDEX];
+
+CTDEF ct_generator *ct_generator_new(ct_device device) {
+  ct_generator *g;
+  if (device.type < 0 || device.type >= CT_DEVICE_NUM || device.index < 0)
+    return ct_fail(CT_ERR_DEVICE, "ct_generator_new", "invalid device (type %d, index %d)", device.type, device.index),
+           (ct_generator *)NULL;
+  g = (ct_generator *)calloc(1, sizeof *g);
+  if (!g) return ct_fail(CT_ERR_OOM, "ct_generator_new", "out of memory"), (ct_generator *)NULL;
+  g->seed = CT_DEFAULT_SEED;
+  g->device = device;
+  return g;
+}
+CTDEF void ct_generator_free(ct_generator *g) {
+  if (g && !g->is_default) free(g);
+}
+CTDEF ct_generator *ct_default_generator(ct_device device) {
+  ct_generator *g;
+  if (device.type < 0 || device.type >= CT_DEVICE_NUM || device.index < 0 || device.index >= CT__RN_MAX_INDEX)
+    return ct_fail(CT_ERR_DEVICE, "ct_default_generator", "no default generator for device (type %d, index %d)", device.type,
+                   device.index),
+           (ct_generator *)NULL;
+  g = &ct__rn_defaults[device.type][device.index];
+  ct__lock();
+  if (!ct__rn_default_ready[device.type][device.index]) {
+    g->seed = CT_DEFAULT_SEED;
+    g->offset = 0;
+    g->device = device;
+    g->is_default = 1;
+    ct__rn_default_ready[device.type][device.index] = 1;
+  }
+  ct__unlock();
+  return g;
+}
+CTDEF ct_status ct_manual_seed(ct_generator *g, uint64_t seed) {
+  if (!g) return ct__fail_null("ct_manual_seed", "g");
+  ct__lock();
+  g->seed = seed;
+  g->offset = 0;
+  ct__unlock();
+  return CT_OK;
+}
+CTDEF uint64_t ct_generator_seed(const ct_generator *g) {
+  uint64_t s;
+  if (!g) return ct__fail_null("ct_generator_seed", "g"), 0;
+  ct__lock();
+  s = g->seed;
+  ct__unlock();
+  return s;
+}
+CTDEF uint64_t ct_generator_offset(const ct_generator *g) {
+  uint64_t o;
+  if (!g) return ct__fail_null("ct_generator_offset", "g"), 0;
+  ct__lock();
+  o = g->offset;
+  ct__unlock();
+  return o;
+}
+CTDEF ct_status ct_generator_set_offset(ct_generator *g, uint64_t offset) {
+  if (!g) return ct__fail_null("ct_generator_set_offset", "g");
+  ct__lock();
+  g->offset = offset;
+  ct__unlock();
+  return CT_OK;
+}
+CTDEF ct_device ct_generator_device(const ct_generator *g) { return g ? g->device : CT_CPU; }
+CTDEF void ct_manual_seed_all(uint64_t seed) {
+  int t, i;
+  for (t = 0; t < CT_DEVICE_NUM; t++)
+    for (i = 0; i < CT__RN_MAX_INDEX; i++) {
+      ct_generator *g = ct_default_generator(ct_device_make((ct_device_type)t, i));
+      if (g) ct_manual_seed(g, seed);
+    }
+}
+CTDEF uint64_t ct_seed(void) {
+  static int counter;
+  uint64_t s = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32) ^ (uint64_t)(uintptr_t)&counter ^ (uint64_t)++counter * 0x9E3779B97F4A7C15ull;
+  s ^= s >> 31; /* splitmix64 finaliser */
+  s *= 0xBF58476D1CE4E5B9ull;
+  s ^= s >> 27;
+  ct_manual_seed_all(s);
+  return s;
+}
+
+/* ---- an op's stream: words at consecutive indices from its reserved range ---- */
+typedef struct ct__rn_stream {
+  uint32_t key[2];
+  uint64_t base, block;
+  uint32_t buf[4];
+  int valid;
+} ct__rn_stream;
+
+/* The generator an op uses on tensor t: gen, or the device's default. */
+static ct_generator *ct__rn_pick(const char *op, ct_generator *gen, const ct_tensor *t) {
+  if (!gen) return ct_default_generator(t->device);
+  if (gen->device.type != t->device.type && t->device.type != CT_DEVICE_META)
+    return ct_fail(CT_ERR_DEVICE, op, "Expected a '%s' device type for generator but found '%s'",
+                   ct_device_type_name((ct_device_type)t->device.type), ct_device_type_name((ct_device_type)gen->device.type)),
+           (ct_generator *)NULL;
+  return gen;
+}
+/* Reserve ceil(words / 4) blocks of g for one op. */
+static void ct__rn_reserve(ct_generator *g, uint64_t words, ct__rn_stream *s) {
+  uint64_t seed;
+  ct__lock();
+  seed = g->seed;
+  s->base = g->offset;
+  g->offset += words / 4 + (words % 4 != 0);
+  ct__unlock();
+  s->key[0] = (uint32_t)seed;
+  s->key[1] = (uint32_t)(seed >> 32);
+  s->valid = 0;
+}
+static uint32_t ct__rn_word(ct__rn_stream *s, uint64_t j) {
+  uint64_t b = s->base + j / 4;
+  if (!s->valid || b != s->block) {
+    uint32_t ctr[4];
+    ctr[0] = (uint32_t)b, ctr[1] = (uint32_t)(b >> 32), ctr[2] = ctr[3] = 0;
+    ct_philox4x32_10(ctr, s->key, s->buf);
+    s->block = b;
+    s->valid = 1;
+  }
+  return s->buf[j & 3];
+}
+static double ct__rn_u24(ct__rn_stream *s, uint64_t j) { return (double)(ct__rn_word(s, j) >> 8) * (1.0 / 16777216.0); }
+static uint64_t ct__rn_u64(ct__rn_stream *s, uint64_t j) {
+  uint64_t hi = ct__rn_word(s, j);
+  return hi << 32 | ct__rn_word(s, j + 1);
+}
+static double ct__rn_u53(ct__rn_stream *s, uint64_t j) { return (double)(ct__rn_u64(s, j) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* ---- writing values in logical order ----
+ * Contiguous results are written in place; others go through a contiguous
+ * temporary and copy_ (which handles any strides). */
+typedef struct ct__rn_sink {
+  ct_tensor *self, *buf;
+  char *data;
+  size_t es;
+  ct_dtype dtype;
+} ct__rn_sink;
+static ct_status ct__rn_sink_open(const char *op, ct_tensor *self, ct__rn_sink *k) {
+  k->self = self;
+  k->dtype = (ct_dtype)self->dtype;
+  k->es = ct_dtype_size(k->dtype);
+  k->buf = ct_is_contiguous(self) ? ct_retain(self) : ct__empty(op, self->ndim, self->sizes, k->dtype, self->device);
+  if (!k->buf) return ct_last_error();
+  k->data = (char *)ct_data_ptr(k->buf);
+  return CT_OK;
+}
+static ct_status ct__rn_sink_close(ct__rn_sink *k, ct_status st) {
+  if (st == CT_OK && k->buf != k->self) st = ct__copy_impl(k->self, k->buf);
+  ct_release(k->buf);
+  if (st == CT_OK) ct__bump_version(k->self);
+  return st;
+}
+static void ct__rn_put(ct__rn_sink *k, int64_t i, double v) { ct__store_double(k->data + (size_t)i * k->es, k->dtype, v); }
+static void ct__rn_put_int(ct__rn_sink *k, int64_t i, int64_t v) {
+  char *p = k->data + (size_t)i * k->es;
+  switch (k->dtype) {
+  case CT_I64: *(int64_t *)p = v; break;
+  case CT_I32: *(int32_t *)p = (int32_t)v; break;
+  case CT_U8: *(uint8_t *)p = (uint8_t)v; break;
+  case CT_BOOL: *(bool *)p = v != 0; break;
+  default: ct__store_double(p, k->dtype, (double)v); break;
+  }
+}
+
+/* common prologue of a sampling op writing self: checks, generator, stream */
+static ct_status ct__rn_begin(const char *op, ct_tensor *self, ct_generator *gen, uint64_t words_per_elem, ct__rn_stream *s,
+                              ct_generator **out_gen) {
+  ct_generator *g;
+  if (ct__check_writable(op, self) != CT_OK) return ct_last_error();
+  g = ct__rn_pick(op, gen, self);
+  if (!g) return ct_last_error();
+  *out_gen = g;
+  if (!ct__is_meta(self) && self->numel > 0) ct__rn_reserve(g, (uint64_t)self->numel * words_per_elem, s);
+  return CT_OK;
+}
+static int ct__rn_skip(const ct_tensor *self) { return ct__is_meta(self) || self->numel == 0; }
+
+static ct_status ct__rn_floating_only(const char *op, const char *what, const ct_tensor *self) {
+  if (ct_dtype_is_floating((ct_dtype)self->dtype)) return CT_OK;
+  return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", what, ct__dtype_torch_name((ct_dtype)self->dtype));
+}
+
+/* ---- uniform_ ---- */
+static ct_status ct__k_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *gen) {
+  static const char *op = "uniform_";
+  ct__rn_stream s;
+  ct__rn_sink k;
+  ct_generator *g;
+  int wide = self->dtype == CT_F64;
+  int64_t i;
+  (void)ks;
+  if (ct__rn_floating_only(op, "check_uniform_bounds", self) != CT_OK) return ct_last_error();
+  if (!(from <= to)) return ct_fail(CT_ERR_INVALID, op, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", from, to);
+  if (!isfinite(to - from)) return ct_fail(CT_ERR_INVALID, op, "uniform_ expects to-from <= std::numeric_limits<double>::max(), but found to=%g and from=%g which result in to-from to exceed the limit", to, from);
+  if (ct__rn_begin(op, self, gen, wide ? 2 : 1, &s, &g) != CT_OK) return ct_last_error();
+  if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
+  if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
+  for (i = 0; i < self->numel; i++) {
+    double u = wide ? ct__rn_u53(&s, 2 * (uint64_t)i) : ct__rn_u24(&s, (uint64_t)i);
+    ct__rn_put(&k, i, fma(to - from, u, from));
+    if (from < to && ct__load_double(k.data + (size_t)i * k.es, k.dtype) >= to) ct__rn_put(&k, i, from);
+  }
+  return ct__rn_sink_close(&k, CT_OK);
+}
+
+/* ---- normal_ (Box-Muller, see the note) ---- */
+static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *gen) {
+  static const char *op = "normal_";
+  ct__rn_stream s;
+  ct__rn_sink k;
+  ct_generator *g;
+  int64_t i;
+  (void)ks;
+  if (ct__rn_floating_only(op, "normal_kernel_cpu", self) != CT_OK) return ct_last_error();
+  if (!(std >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std);
+  /* two elements per block: reserve 2 words per element, rounded up to whole blocks */
+  if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
+  if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
+  if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
+  for (i = 0; i < self->numel; i += 2) {
+    uint64_t w = 2 * (uint64_t)i; /* = 4 * pair */
+    double u1 = ct__rn_u53(&s, w), u2 = ct__rn_u53(&s, w + 2);
+    double r = sqrt(-2.0 * log(1.0 - u1)), t = 6.283185307179586 * u2;
+    ct__rn_put(&k, i, fma(std, r * cos(t), mean));
+    if (i + 1 < self->numel) ct__rn_put(&k, i + 1, fma(std, r * sin(t), mean));
+  }
+  return ct__rn_sink_close(&k, CT_OK);
+}
+
+/* ---- normal with tensor mean and/or std: fma(std, z, mean), z the float64
+ * stream of normal_ over the (broadcast) result, so normal(full(m), s) is
+ * bit for bit normal_(m, s) ---- */
+static ct_tensor *ct__rn_full64(const char *op, ct_tensor *t, int ndim, const int64_t *shape) {
+  ct_tensor *r = ct__empty(op, ndim, shape, CT_F64, t->device);
+  if (r && ct__copy_impl(r, t) != CT_OK) ct_release(r), r = NULL; /* broadcasts and converts */
+  return r;
+}
+static ct_tensor *ct__rn_normal_t(const char *op, ct_tensor *mean, double mean_f, ct_tensor *std, double std_f, ct_generator *gen) {
+  ct_tensor *like = mean ? mean : std, *r, *z = NULL, *m = NULL, *sd = NULL;
+  int64_t shape[CT_MAX_DIMS], i;
+  int ndim = like->ndim;
+  const double *zp, *mp, *sp;
+  if (ct__rn_floating_only(op, "normal_kernel_cpu", like) != CT_OK) return NULL;
+  if (!std && !(std_f >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std_f), (ct_tensor *)NULL;
+  memcpy(shape, like->sizes, sizeof(int64_t) * (size_t)ndim);
+  if (mean && std) {
+    if (!ct__same_device(op, mean, std)) return NULL;
+    if ((ndim = ct_broadcast_shapes(op, mean->ndim, mean->sizes, std->ndim, std->sizes, shape)) < 0) return NULL;
+  }
+  r = ct__empty(op, ndim, shape, (ct_dtype)like->dtype, like->device);
+  if (!r) return NULL;
+  if (ct__is_meta(r)) {
+    if (!ct__rn_pick(op, gen, r)) ct_release(r), r = NULL;
+    return r;
+  }
+  if ((std && !(sd = ct__rn_full64(op, std, ndim, shape))) || (mean && !(m = ct__rn_full64(op, mean, ndim, shape)))) goto fail;
+  for (i = 0, sp = sd ? (const double *)ct_data_ptr(sd) : NULL; sp && i < r->numel; i++)
+    if (!(sp[i] >= 0)) {
+      ct_fail(CT_ERR_INVALID, op, "normal expects all elements of std >= 0.0");
+      goto fail;
+    }
+  z = ct__empty(op, ndim, shape, CT_F64, r->device);
+  if (!z || ct__k_normal_(0, z, 0, 1, gen) != CT_OK) goto fail;
+  zp = (const double *)ct_data_ptr(z), mp = m ? (const double *)ct_data_ptr(m) : NULL, sp = sd ? (const double *)ct_data_ptr(sd) : NULL;
+  for (i = 0; i < r->numel; i++)
+    ct__store_double((char *)ct_data_ptr(r) + (size_t)i * ct_dtype_size((ct_dtype)r->dtype), (ct_dtype)r->dtype,
+                     fma(sp ? sp[i] : std_f, zp[i], mp ? mp[i] : mean_f));
+  ct_release(z), ct_release(m), ct_release(sd);
+  return r;
+fail:
+  ct_release(z), ct_release(m), ct_release(sd), ct_release(r);
+  return NULL;
+}
+static ct_tensor *ct__k_normal_tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", mean, 0, NULL, std, gen);
+}
+static ct_tensor *ct__k_normal_float_tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", NULL, mean, std, 0, gen);
+}
+static ct_tensor *ct__k_normal_tensor_tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_normal_t("normal", mean, 0, std, 0, gen);
+}
+
+/* ---- random_.from: integers in [from, to) (to None: the dtype's top) ---- */
+static int ct__rn_int_bounds(ct_dtype d, int64_t *lo, int64_t *hi) { /* representable integers [lo, hi] */
+  switch (d) {
+  case CT_F64: *lo = -((int64_t)1 << 53), *hi = (int64_t)1 << 53; return 1;
+  case CT_F32: *lo = -((int64_t)1 << 24), *hi = (int64_t)1 << 24; return 1;
+  case CT_F16: *lo = -((int64_t)1 << 11), *hi = (int64_t)1 << 11; return 1;
+  case CT_BF16: *lo = -((int64_t)1 << 8), *hi = (int64_t)1 << 8; return 1;
+  case CT_I64: *lo = INT64_MIN, *hi = INT64_MAX; return 0;
+  case CT_I32: *lo = INT32_MIN, *hi = INT32_MAX; return 0;
+  case CT_U8: *lo = 0, *hi = 255; return 0;
+  default: *lo = 0, *hi = 1; return 0;
+  }
+}
+static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *gen) {
+  static const char *op = "random_";
+  ct__rn_stream s;
+  ct__rn_sink k;
+  ct_generator *g;
+  int64_t lo, hi, i;
+  uint64_t range; /* to - from; 0 means 2^64 */
+  (void)ks;
+  ct__rn_int_bounds((ct_dtype)self->dtype, &lo, &hi);
+  if (to == CT_INT_NONE) { /* [from, top]: top is the largest exact integer (floats) or the maximum */
+    if (from < lo || from > hi)
+      return ct_fail(CT_ERR_INVALID, op, "from %lld is out of the range of %s", (long long)from, ct__dtype_torch_name((ct_dtype)self->dtype));
+    range = (uint64_t)hi - (uint64_t)from + 1;
+  } else {
+    if (from >= to)
+      return ct_fail(CT_ERR_INVALID, op, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld", (long long)from,
+                     (long long)to);
+    if (from < lo || from > hi || to - 1 > hi || to - 1 < lo)
+      return ct_fail(CT_ERR_INVALID, op, "random_ expects 'from' and 'to' - 1 to be in [%lld, %lld] for %s, but got from=%lld, to=%lld",
+                     (long long)lo, (long long)hi, ct__dtype_torch_name((ct_dtype)self->dtype), (long long)from, (long long)to);
+    range = (uint64_t)to - (uint64_t)from;
+  }
+  if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
+  if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
+  if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
+  for (i = 0; i < self->numel; i++) {
+    uint64_t x = ct__rn_u64(&s, 2 * (uint64_t)i);
+    ct__rn_put_int(&k, i, (int64_t)((uint64_t)from + (range ? x % range : x)));
+  }
+  return ct__rn_sink_close(&k, CT_OK);
+}
+
+static ct_status ct__k_random_to_(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *gen) {
+  return ct__k_random_from_(ks, self, 0, to, gen);
+}
+static ct_status ct__k_random_(ct_keyset ks, ct_tensor *self, ct_generator *gen) {
+  return ct__k_random_from_(ks, self, 0, CT_INT_NONE, gen);
+}
+
+/* ---- bernoulli ---- */
+static ct_status ct__rn_check_p(const char *op, double p) {
+  if (p >= 0 && p <= 1) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, op, "bernoulli expects p to be in [0, 1], but got p=%g", p);
+}
+/* self = 1 where u53 < p (p a number, or probs[i] read in logical order) */
+static ct_status ct__rn_bernoulli_fill(const char *op, ct_tensor *self, double p, const double *probs, ct_generator *gen) {
+  ct__rn_stream s;
+  ct__rn_sink k;
+  ct_generator *g;
+  int64_t i;
+  if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
+  if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
+  if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
+  for (i = 0; i < self->numel; i++) ct__rn_put_int(&k, i, ct__rn_u53(&s, 2 * (uint64_t)i) < (probs ? probs[i] : p));
+  return ct__rn_sink_close(&k, CT_OK);
+}
+static ct_status ct__k_bernoulli_float_(ct_keyset ks, ct_tensor *self, double p, ct_generator *gen) {
+  (void)ks;
+  if (ct__rn_check_p("bernoulli_", p) != CT_OK) return ct_last_error();
+  return ct__rn_bernoulli_fill("bernoulli_", self, p, NULL, gen);
+}
+static ct_tensor *ct__k_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *gen) {
+  ct_tensor *r;
+  (void)ks;
+  if (ct__rn_check_p("bernoulli", p) != CT_OK) return NULL;
+  r = ct__empty_like("bernoulli", self, (ct_dtype)self->dtype);
+  if (r && ct__rn_bernoulli_fill("bernoulli", r, p, NULL, gen) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+/* bernoulli(Tensor self): self holds the probabilities; the result has its dtype */
+static ct_tensor *ct__k_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *gen) {
+  static const char *op = "bernoulli";
+  ct_tensor *r = NULL, *p = NULL;
+  const double *probs;
+  int64_t i;
+  (void)ks;
+  if (ct__rn_floating_only(op, "bernoulli_tensor_cpu_self_", self) != CT_OK) return NULL;
+  r = ct__empty_like(op, self, (ct_dtype)self->dtype);
+  if (!r) return NULL;
+  if (ct__is_meta(r)) {
+    if (!ct__rn_pick(op, gen, self)) ct_release(r), r = NULL;
+    return r;
+  }
+  p = ct__copy_as(op, self, CT_F64); /* contiguous float64 probabilities */
+  if (!p) goto fail;
+  probs = (const double *)ct_data_ptr(p);
+  for (i = 0; i < p->numel; i++)
+    if (!(probs[i] >= 0 && probs[i] <= 1)) {
+      ct_fail(CT_ERR_INVALID, op, "Expected p_in >= 0 && p_in <= 1 to be true, but got false (element %lld is %g)", (long long)i,
+              probs[i]);
+      goto fail;
+    }
+  if (ct__rn_bernoulli_fill(op, r, 0, probs, gen) != CT_OK) goto fail;
+  ct_release(p);
+  return r;
+fail:
+  ct_release(p);
+  ct_release(r);
+  return NULL;
+}
+
+/* ---- rand_like / randn_like: a new contiguous tensor of self's shape ---- */
+static ct_tensor *ct__rn_like(const char *op, ct_tensor *self, ct_dtype dtype, ct_generator *gen, int normal) {
+  ct_tensor *r;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  r = ct__empty(op, self->ndim, self->sizes, dtype == CT_DTYPE_NONE ? (ct_dtype)self->dtype : dtype, self->device);
+  if (r && (normal ? ct__k_normal_(0, r, 0, 1, gen) : ct__k_uniform_(0, r, 0, 1, gen)) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_like("rand_like", self, dtype, gen, 0);
+}
+static ct_tensor *ct__k_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *gen) {
+  (void)ks;
+  return ct__rn_like("randn_like", self, dtype, gen, 1);
+}
+
+/* ---- factories' out= forms ---- */
+static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size) {
+  int i;
+  if (size.n < 0 || size.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "size has %lld dims (at most %d)", (long long)size.n, CT_MAX_DIMS);
+  for (i = 0; i < size.n; i++)
+    if (size.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "Trying to create tensor with negative dimension %lld", (long long)size.data[i]);
+  if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
+  return ct__resize_out(op, out, (int)size.n, size.data);
+}
+static ct_status ct__k_rand_out(ct_keyset ks, ct_int_list size, ct_generator *gen, ct_tensor *out) {
+  if (ct__rn_floating_only("rand", "check_uniform_bounds", out) != CT_OK || ct__rn_resize("rand", out, size) != CT_OK)
+    return ct_last_error();
+  return ct__k_uniform_(ks, out, 0, 1, gen);
+}
+static ct_status ct__k_randn_out(ct_keyset ks, ct_int_list size, ct_generator *gen, ct_tensor *out) {
+  if (ct__rn_floating_only("randn", "normal_kernel_cpu", out) != CT_OK || ct__rn_resize("randn", out, size) != CT_OK)
+    return ct_last_error();
+  return ct__k_normal_(ks, out, 0, 1, gen);
+}
+static ct_status ct__k_randint_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *gen, ct_tensor *out) {
+  if (low >= high)
+    return ct_fail(CT_ERR_INVALID, "randint", "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                   (long long)low, (long long)high);
+  if (ct__rn_resize("randint", out, size) != CT_OK) return ct_last_error();
+  return ct__k_random_from_(ks, out, low, high, gen);
+}
+static ct_status ct__k_randperm_out(ct_keyset ks, int64_t n, ct_generator *gen, ct_tensor *out) {
+  static const char *op = "randperm";
+  ct__rn_stream s;
+  ct_generator *g;
+  ct_tensor *perm;
+  int64_t lo, hi, i, *r;
+  ct_int_list size;
+  ct_status st;
+  (void)ks;
+  if (n < 0) return ct_fail(CT_ERR_INVALID, op, "n must be non-negative, got %lld", (long long)n);
+  ct__rn_int_bounds((ct_dtype)out->dtype, &lo, &hi);
+  if (out->dtype == CT_BOOL || n - 1 > hi)
+    return ct_fail(CT_ERR_INVALID, op, "n is too large for result tensor type: '%s'", ct__dtype_torch_name((ct_dtype)out->dtype));
+  size.data = &n, size.n = 1;
+  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  g = ct__rn_pick(op, gen, out);
+  if (!g) return ct_last_error();
+  if (ct__is_meta(out) || n == 0) return ct__bump_version(out), CT_OK;
+  ct__rn_reserve(g, 2 * (uint64_t)n, &s);
+  perm = ct__empty(op, 1, &n, CT_I64, CT_CPU);
+  if (!perm) return ct_last_error();
+  r = (int64_t *)ct_data_ptr(perm);
+  for (i = 0; i < n; i++) r[i] = i;
+  for (i = 0; i < n; i++) {
+    int64_t j = i + (int64_t)(ct__rn_u64(&s, 2 * (uint64_t)i) % (uint64_t)(n - i)), t = r[i];
+    r[i] = r[j], r[j] = t;
+  }
+  st = ct__copy_impl(out, perm);
+  ct_release(perm);
+  if (st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+static ct_status ct__k_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  static const char *op = "eye";
+  int64_t shape[2], i;
+  ct_int_list size;
+  (void)ks;
+  if (n < 0) return ct_fail(CT_ERR_INVALID, op, "n must be greater or equal to 0, got %lld", (long long)n);
+  if (m < 0) return ct_fail(CT_ERR_INVALID, op, "m must be greater or equal to 0, got %lld", (long long)m);
+  shape[0] = n, shape[1] = m;
+  size.data = shape, size.n = 2;
+  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__k_fill_(0, out, ct_int(0)) != CT_OK) return ct_last_error();
+  if (!ct__is_meta(out)) {
+    char *base = (char *)ct_data_ptr(out);
+    size_t es = ct_dtype_size((ct_dtype)out->dtype);
+    for (i = 0; i < n && i < m; i++)
+      ct__store_double(base + (size_t)(i * out->strides[0] + i * out->strides[1]) * es, (ct_dtype)out->dtype, 1.0);
+  }
+  return CT_OK;
+}
+static ct_status ct__k_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) { return ct__k_eye_m_out(ks, n, n, out); }
+
+static int64_t ct__rn_scalar_i64(ct_scalar s) { /* NaN and out-of-range floats are not UB */
+  double f;
+  if (s.kind != CT_SCALAR_FLOAT) return ct_scalar_to_int(s);
+  f = s.v.f;
+  return f != f ? 0 : f >= 9.2e18 ? INT64_MAX : f <= -9.2e18 ? INT64_MIN : (int64_t)f;
+}
+/* linspace as PyTorch's CPU kernel: the first half counts up from start, the
+ * second half down from end, each value one fused multiply-add (PyTorch's
+ * vectorised CPU kernel is compiled with FMA); float32 (and half types) step
+ * in float, float64 in double, integers in double and truncate. */
+static ct_status ct__k_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  static const char *op = "linspace";
+  ct__rn_sink k;
+  ct_dtype d = (ct_dtype)out->dtype;
+  ct_int_list size;
+  int64_t i, half = steps / 2;
+  (void)ks;
+  if (steps < 0) return ct_fail(CT_ERR_INVALID, op, "number of steps must be non-negative");
+  if (start.kind == CT_SCALAR_NONE || end.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, op, "start and end must be numbers");
+  size.data = &steps, size.n = 1;
+  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__is_meta(out) || steps == 0) return ct__bump_version(out), CT_OK;
+  if (ct__rn_sink_open(op, out, &k) != CT_OK) return ct_last_error();
+  if (d == CT_F64 || !ct_dtype_is_floating(d)) {
+    double a = ct_scalar_to_double(start), b = ct_scalar_to_double(end), step;
+    if (!ct_dtype_is_floating(d)) a = (double)ct__rn_scalar_i64(start), b = (double)ct__rn_scalar_i64(end); /* Scalar.to<int64_t> */
+    step = steps > 1 ? (b - a) / (double)(steps - 1) : 0;
+    for (i = 0; i < steps; i++) {
+      double v = steps == 1 ? a : i < half ? fma(step, (double)i, a) : fma(-step, (double)(steps - i - 1), b);
+      if (d == CT_F64) ct__rn_put(&k, i, v);
+      else ct__rn_put_int(&k, i, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+    }
+  } else {
+    float a = (float)ct_scalar_to_double(start), b = (float)ct_scalar_to_double(end);
+    float step = steps > 1 ? (b - a) / (float)(steps - 1) : 0.0f;
+    for (i = 0; i < steps; i++) {
+      float v = steps == 1 ? a : i < half ? fmaf(step, (float)i, a) : fmaf(-step, (float)(steps - i - 1), b);
+      ct__rn_put(&k, i, (double)v);
+    }
+  }
+  return ct__rn_sink_close(&k, CT_OK);
+}
+
+/* ---- dropout ----
+ * native_dropout returns (output, mask): mask is bool (kept elements), the
+ * output input * mask / (1 - p) in training, input itself (a copy) and an
+ * all-true mask in evaluation. Its derivative is native_dropout_backward,
+ * a composite of ct ops, so every order of derivative works. */
+static double ct__rn_dropout_scale(double p, bool train) { return !train ? 1.0 : p >= 1 ? 0.0 : 1.0 / (1.0 - p); }
+static ct_status ct__rn_check_dropout_p(double p) {
+  if (p >= 0 && p <= 1) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, "dropout", "dropout probability has to be between 0 and 1, but got %g", p);
+}
+static ct_tensor *ct__k_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *gen, ct_tensor **mask) {
+  static const char *op = "native_dropout";
+  ct_tensor *out = NULL, *m = NULL, *x = NULL;
+  ct__rn_stream s;
+  ct_generator *g = NULL;
+  double keep = 1.0 - p, scale = ct__rn_dropout_scale(p, train);
+  int64_t i;
+  (void)ks;
+  *mask = NULL;
+  if (ct__rn_check_dropout_p(p) != CT_OK || ct__rn_floating_only(op, "native_dropout", input) != CT_OK) return NULL;
+  out = ct__empty_like(op, input, (ct_dtype)input->dtype);
+  m = ct__empty_like(op, input, CT_BOOL);
+  if (!out || !m) goto fail;
+  if (ct__is_meta(out)) goto done;
+  if (!train) {
+    if (ct__copy_impl(out, input) != CT_OK || ct__k_fill_(0, m, ct_bool(true)) != CT_OK) goto fail;
+    goto done;
+  }
+  if (!(g = ct__rn_pick(op, gen, input))) goto fail;
+  if (input->numel == 0) goto done;
+  x = ct__copy_as(op, input, (ct_dtype)input->dtype); /* contiguous, read in logical order */
+  if (!x) goto fail;
+  ct__rn_reserve(g, 2 * (uint64_t)input->numel, &s);
+  {
+    size_t es = ct_dtype_size((ct_dtype)input->dtype);
+    const char *src = (const char *)ct_data_ptr(x);
+    char *dst = (char *)ct_data_ptr(out);
+    bool *mk = (bool *)ct_data_ptr(m);
+    for (i = 0; i < input->numel; i++) {
+      mk[i] = ct__rn_u53(&s, 2 * (uint64_t)i) < keep;
+      ct__store_double(dst + (size_t)i * es, (ct_dtype)input->dtype,
+                       mk[i] ? ct__load_double(src + (size_t)i * es, (ct_dtype)input->dtype) * scale : 0.0);
+    }
+  }
+  ct_release(x);
+done:
+  *mask = m;
+  return out;
+fail:
+  ct_release(x);
+  ct_release(out);
+  ct_release(m);
+  return NULL;
+}
+/* grad * mask * scale */
+static ct_tensor *ct__k_native_dropout_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *mask, double scale) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE { r = ct_keep(ct_mul_scalar(ct_mul(grad, mask), ct_float(scale))); }
+  return r;
+}
+/* dropout (composite, as PyTorch's _dropout): identity in evaluation or for
+ * p = 0, zeros for p = 1, else native_dropout's output. */
+static ct_tensor *ct__k_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *gen) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__rn_check_dropout_p(p) != CT_OK) return NULL;
+  if (!train || p == 0 || input->numel == 0) return ct_retain(input);
+  CT_SCOPE {
+    if (p == 1) r = ct_keep(ct_mul(input, ct_zeros_like(input)));
+    else r = ct_keep(ct_native_dropout_ex(input, p, train, gen, NULL));
+  }
+  return r;
+}
+
+/* ---- the functional factories (not dispatched; see the note) ---- */
+static ct_tensor *ct__rn_factory_empty(const char *op, int n, const int64_t *size, ct_generator *gen, ct_dtype dtype,
+                                       ct_dtype dflt) {
+  int64_t zero = 0;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  if (n < 0 || (n > 0 && !size)) return ct__fail_null(op, "size"), (ct_tensor *)NULL;
+  return ct__empty(op, 1, &zero, dtype == CT_DTYPE_NONE ? dflt : dtype, gen ? gen->device : CT_CPU);
+}
+static ct_tensor *ct__rn_factory_done(ct_tensor *t, ct_status st) {
+  if (st != CT_OK) {
+    ct_release(t);
+    return NULL;
+  }
+  return ct__track(t);
+}
+CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("rand", size_len, size, generator, dtype, CT_F32);
+  return t ? ct__rn_factory_done(t, ct_rand_out(t, size_len, size, generator)) : NULL;
+}
+CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size) { return ct_rand_ex(size_len, size, NULL, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("randn", size_len, size, generator, dtype, CT_F32);
+  return t ? ct__rn_factory_done(t, ct_randn_out(t, size_len, size, generator)) : NULL;
+}
+CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size) { return ct_randn_ex(size_len, size, NULL, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator,
+                               ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("randint", size_len, size, generator, dtype, CT_I64);
+  return t ? ct__rn_factory_done(t, ct_randint_out(t, low, high, size_len, size, generator)) : NULL;
+}
+CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size) {
+  return ct_randint_ex(low, high, size_len, size, NULL, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("randperm", 0, NULL, generator, dtype, CT_I64);
+  return t ? ct__rn_factory_done(t, ct_randperm_out(t, n, generator)) : NULL;
+}
+CTDEF ct_tensor *ct_randperm(int64_t n) { return ct_randperm_ex(n, NULL, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("eye", 0, NULL, NULL, dtype, CT_F32);
+  return t ? ct__rn_factory_done(t, ct_eye_m_out(t, n, m)) : NULL;
+}
+CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m) { return ct_eye_m_ex(n, m, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype) { return ct_eye_m_ex(n, n, dtype); }
+CTDEF ct_tensor *ct_eye(int64_t n) { return ct_eye_m_ex(n, n, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("linspace", 0, NULL, NULL, dtype, CT_F32);
+  return t ? ct__rn_factory_done(t, ct_linspace_out(t, start, end, steps)) : NULL;
+}
+CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps) { return ct_linspace_ex(start, end, steps, CT_DTYPE_NONE); }
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_RANDOM_IMPL */
@@ -9153,9 +11685,6 @@ static struct {
   ct_op *sum_IntList_out;
   ct_op *mean;
   ct_op *mean_dim;
-  ct_op *mm;
-  ct_op *mm_out;
-  ct_op *matmul;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -9284,6 +11813,154 @@ static struct {
   ct_op *nan_to_num;
   ct_op *nan_to_num_;
   ct_op *nan_to_num_out;
+  ct_op *div_Tensor_mode;
+  ct_op *div__Tensor_mode;
+  ct_op *div_out_mode;
+  ct_op *div_Scalar_mode;
+  ct_op *div__Scalar_mode;
+  ct_op *floor_divide;
+  ct_op *floor_divide__Tensor;
+  ct_op *floor_divide_out;
+  ct_op *floor_divide_Scalar;
+  ct_op *floor_divide__Scalar;
+  ct_op *pow_Tensor_Tensor;
+  ct_op *pow__Tensor;
+  ct_op *pow_Tensor_Tensor_out;
+  ct_op *pow_Tensor_Scalar;
+  ct_op *pow__Scalar;
+  ct_op *pow_Tensor_Scalar_out;
+  ct_op *pow_Scalar;
+  ct_op *pow_Scalar_out;
+  ct_op *remainder_Tensor;
+  ct_op *remainder__Tensor;
+  ct_op *remainder_Tensor_out;
+  ct_op *remainder_Scalar;
+  ct_op *remainder__Scalar;
+  ct_op *remainder_Scalar_out;
+  ct_op *remainder_Scalar_Tensor;
+  ct_op *remainder_Scalar_Tensor_out;
+  ct_op *fmod_Tensor;
+  ct_op *fmod__Tensor;
+  ct_op *fmod_Tensor_out;
+  ct_op *fmod_Scalar;
+  ct_op *fmod__Scalar;
+  ct_op *fmod_Scalar_out;
+  ct_op *maximum;
+  ct_op *maximum_out;
+  ct_op *minimum;
+  ct_op *minimum_out;
+  ct_op *atan2;
+  ct_op *atan2_;
+  ct_op *atan2_out;
+  ct_op *eq_Tensor;
+  ct_op *eq__Tensor;
+  ct_op *eq_Tensor_out;
+  ct_op *eq_Scalar;
+  ct_op *eq__Scalar;
+  ct_op *eq_Scalar_out;
+  ct_op *ne_Tensor;
+  ct_op *ne__Tensor;
+  ct_op *ne_Tensor_out;
+  ct_op *ne_Scalar;
+  ct_op *ne__Scalar;
+  ct_op *ne_Scalar_out;
+  ct_op *lt_Tensor;
+  ct_op *lt__Tensor;
+  ct_op *lt_Tensor_out;
+  ct_op *lt_Scalar;
+  ct_op *lt__Scalar;
+  ct_op *lt_Scalar_out;
+  ct_op *le_Tensor;
+  ct_op *le__Tensor;
+  ct_op *le_Tensor_out;
+  ct_op *le_Scalar;
+  ct_op *le__Scalar;
+  ct_op *le_Scalar_out;
+  ct_op *gt_Tensor;
+  ct_op *gt__Tensor;
+  ct_op *gt_Tensor_out;
+  ct_op *gt_Scalar;
+  ct_op *gt__Scalar;
+  ct_op *gt_Scalar_out;
+  ct_op *ge_Tensor;
+  ct_op *ge__Tensor;
+  ct_op *ge_Tensor_out;
+  ct_op *ge_Scalar;
+  ct_op *ge__Scalar;
+  ct_op *ge_Scalar_out;
+  ct_op *logical_and;
+  ct_op *logical_and_;
+  ct_op *logical_and_out;
+  ct_op *logical_or;
+  ct_op *logical_or_;
+  ct_op *logical_or_out;
+  ct_op *logical_xor;
+  ct_op *logical_xor_;
+  ct_op *logical_xor_out;
+  ct_op *logical_not;
+  ct_op *logical_not_;
+  ct_op *logical_not_out;
+  ct_op *where_self;
+  ct_op *where_self_out;
+  ct_op *where_ScalarSelf;
+  ct_op *where_ScalarOther;
+  ct_op *where_Scalar;
+  ct_op *masked_fill_Scalar;
+  ct_op *masked_fill__Scalar;
+  ct_op *masked_fill_Scalar_out;
+  ct_op *masked_fill_Tensor;
+  ct_op *masked_fill__Tensor;
+  ct_op *masked_fill_Tensor_out;
+  ct_op *lerp_Scalar;
+  ct_op *lerp__Scalar;
+  ct_op *lerp_Scalar_out;
+  ct_op *lerp_Tensor;
+  ct_op *lerp__Tensor;
+  ct_op *lerp_Tensor_out;
+  ct_op *addcmul;
+  ct_op *addcmul_;
+  ct_op *addcmul_out;
+  ct_op *addcdiv;
+  ct_op *addcdiv_;
+  ct_op *addcdiv_out;
+  ct_op *clamp;
+  ct_op *clamp_;
+  ct_op *clamp_out;
+  ct_op *clamp_Tensor;
+  ct_op *clamp__Tensor;
+  ct_op *clamp_Tensor_out;
+  ct_op *clamp_min;
+  ct_op *clamp_min_;
+  ct_op *clamp_min_out;
+  ct_op *clamp_min_Tensor;
+  ct_op *clamp_min__Tensor;
+  ct_op *clamp_min_Tensor_out;
+  ct_op *clamp_max;
+  ct_op *clamp_max_;
+  ct_op *clamp_max_out;
+  ct_op *clamp_max_Tensor;
+  ct_op *clamp_max__Tensor;
+  ct_op *clamp_max_Tensor_out;
+  ct_op *dot;
+  ct_op *dot_out;
+  ct_op *mv;
+  ct_op *mv_out;
+  ct_op *mm;
+  ct_op *mm_out;
+  ct_op *bmm;
+  ct_op *bmm_out;
+  ct_op *addmm;
+  ct_op *addmm_;
+  ct_op *addmm_out;
+  ct_op *baddbmm;
+  ct_op *baddbmm_;
+  ct_op *baddbmm_out;
+  ct_op *outer;
+  ct_op *outer_out;
+  ct_op *matmul;
+  ct_op *matmul_out;
+  ct_op *linear;
+  ct_op *linear_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -9320,6 +11997,29 @@ static struct {
   ct_op *_adaptive_avg_pool2d_backward;
   ct_op *max_pool2d_with_indices_backward;
   ct_op *max_pool2d_double_backward;
+  ct_op *uniform_;
+  ct_op *normal_;
+  ct_op *random__from;
+  ct_op *random__to;
+  ct_op *random_;
+  ct_op *bernoulli__float;
+  ct_op *bernoulli;
+  ct_op *bernoulli_p;
+  ct_op *normal_Tensor_float;
+  ct_op *normal_float_Tensor;
+  ct_op *normal_Tensor_Tensor;
+  ct_op *rand_like;
+  ct_op *randn_like;
+  ct_op *rand_generator_out;
+  ct_op *randn_generator_out;
+  ct_op *randint_low_generator_out;
+  ct_op *randperm_generator_out;
+  ct_op *eye_out;
+  ct_op *eye_m_out;
+  ct_op *linspace_out;
+  ct_op *native_dropout;
+  ct_op *native_dropout_backward;
+  ct_op *dropout;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -9808,61 +12508,6 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
     v[2] = ct_value_bool(keepdim);
     v[3] = ct_value_dtype(dtype);
     r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  const ct_op *op = ct__op.mm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  const ct_op *op = ct__op.mm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* matmul(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.matmul;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
   }
   ct__tls.depth--;
   return r;
@@ -12154,6 +14799,2778 @@ static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   ct__tls.depth--;
   return r;
 }
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  const ct_op *op = ct__op.div_out_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, other, rounding_mode, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.floor_divide_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.maximum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.maximum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.minimum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.minimum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.atan2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_and_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_or_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_xor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_not_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_self;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.where_self_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_ScalarSelf;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.where_ScalarOther;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  const ct_op *op = ct__op.where_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcdiv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min(Tensor self, Scalar min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max(Tensor self, Scalar max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dot(Tensor self, Tensor tensor) -> Tensor */
+static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  const ct_op *op = ct__op.dot;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  const ct_op *op = ct__op.dot_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv(Tensor self, Tensor vec) -> Tensor */
+static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  const ct_op *op = ct__op.mv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  const ct_op *op = ct__op.mv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.mm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.mm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.bmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.bmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.addmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, mat1, mat2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.baddbmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, batch1, batch2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* outer(Tensor self, Tensor vec2) -> Tensor */
+static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  const ct_op *op = ct__op.outer;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec2, ct_tensor *out) {
+  const ct_op *op = ct__op.outer_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.matmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.matmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
+static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  const ct_op *op = ct__op.linear;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
+  const ct_op *op = ct__op.linear_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *op = ct__op.softmax_int;
@@ -12926,6 +18343,450 @@ static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tenso
   ct__tls.depth--;
   return r;
 }
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  const ct_op *op = ct__op.uniform_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(from);
+    v[2] = ct_value_double(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, mean, std, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(mean);
+    v[2] = ct_value_double(std);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__from;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(from);
+    v[2] = to == CT_INT_NONE ? ct_value_none() : ct_value_int(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__to;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, self, to, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(to);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.random_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli__float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli_p;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_double(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_float_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_double(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.rand_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.randn_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.rand_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randn_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randint_low_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, low, high, size, generator, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_int(low);
+    v[1] = ct_value_int(high);
+    v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[3] = ct_value_generator(generator);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randperm_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, n, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, n, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_m_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, n, m, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_int(m);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  const ct_op *op = ct__op.linspace_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, start, end, steps, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_scalar(start);
+    v[1] = ct_value_scalar(end);
+    v[2] = ct_value_int(steps);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
+static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  const ct_op *op = ct__op.native_dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, input, p, train, generator, mask);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = mask;
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  const ct_op *op = ct__op.native_dropout_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, grad_output, mask, scale);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_double(scale);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator) {
+  const ct_op *op = ct__op.dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, input, p, train, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -13182,32 +19043,6 @@ CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim
 }
 CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
-  keys |= mat2->keys;
-  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
-}
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
-  keys |= mat2->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
-}
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset keys = 0;
@@ -14119,6 +19954,1274 @@ CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, d
   keys |= out->keys;
   return ct__dispatch_nan_to_num_out(ct__call_keys(keys), self, nan, posinf, neginf, out);
 }
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor_mode", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_div_Tensor_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_div__Tensor_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.out_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.out_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_div_out_mode(ct__call_keys(keys), self, other, rounding_mode, out);
+}
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_div_Scalar_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_div__Scalar_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_floor_divide(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_floor_divide__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_floor_divide_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_floor_divide_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_floor_divide__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Tensor(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  return ct__dispatch_pow__Tensor(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_pow__Scalar(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_remainder__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_remainder_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_remainder__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Scalar_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_fmod_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_fmod__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_fmod_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_fmod__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_maximum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_maximum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_minimum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_minimum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_atan2(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_atan2_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_atan2_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_eq_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_eq__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_eq_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_eq__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ne_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ne__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ne_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ne__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_lt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_lt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_lt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_lt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_le_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_le__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_le_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_le__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_gt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_gt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_gt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_gt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ge_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ge__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ge_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ge__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_and(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_and_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_and_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_or(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_or_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_or_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_xor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_xor_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_xor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logical_not(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_logical_not_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_logical_not_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_not_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_self(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self_out", "condition"), ct_last_error();
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_where_self_out(ct__call_keys(keys), condition, self, other, out);
+}
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarSelf", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.ScalarSelf", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_ScalarSelf(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarOther", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.ScalarOther", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_where_ScalarOther(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.Scalar", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  return ct__track(ct__dispatch_where_Scalar(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_masked_fill_Scalar(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
+  keys |= mask->keys;
+  return ct__dispatch_masked_fill__Scalar(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor", "value"), (ct_tensor *)NULL;
+  keys |= value->keys;
+  return ct__track(ct__dispatch_masked_fill_Tensor(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill_.Tensor", "value"), ct_last_error();
+  keys |= value->keys;
+  return ct__dispatch_masked_fill__Tensor(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor_out", "value"), ct_last_error();
+  keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  return ct__track(ct__dispatch_lerp_Scalar(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
+  keys |= end->keys;
+  return ct__dispatch_lerp__Scalar(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Scalar_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  return ct__track(ct__dispatch_lerp_Tensor(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp_.Tensor", "weight"), ct_last_error();
+  keys |= weight->keys;
+  return ct__dispatch_lerp__Tensor(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor_out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Tensor_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcmul(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcmul_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcmul_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcdiv(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcdiv_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcdiv_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_Tensor(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__dispatch_clamp__Tensor(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_Tensor_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_min(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_min_(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor", "min"), (ct_tensor *)NULL;
+  keys |= min->keys;
+  return ct__track(ct__dispatch_clamp_min_Tensor(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
+  keys |= min->keys;
+  return ct__dispatch_clamp_min__Tensor(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor_out", "min"), ct_last_error();
+  keys |= min->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_max(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_max_(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_out(ct__call_keys(keys), self, max, out);
+}
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor", "max"), (ct_tensor *)NULL;
+  keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_max_Tensor(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
+  keys |= max->keys;
+  return ct__dispatch_clamp_max__Tensor(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor_out", "max"), ct_last_error();
+  keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(keys), self, max, out);
+}
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
+  keys |= tensor->keys;
+  return ct__track(ct__dispatch_dot(ct__call_keys(keys), self, tensor));
+}
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
+  keys |= tensor->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_dot_out(ct__call_keys(keys), self, tensor, out);
+}
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
+  keys |= vec->keys;
+  return ct__track(ct__dispatch_mv(ct__call_keys(keys), self, vec));
+}
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
+  keys |= vec->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mv_out(ct__call_keys(keys), self, vec, out);
+}
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_bmm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_bmm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_addmm(ct__call_keys(keys), self, mat1, mat2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  return ct__dispatch_addmm_(ct__call_keys(keys), self, mat1, mat2, beta, alpha);
+}
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex_(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addmm_out(ct__call_keys(keys), self, mat1, mat2, beta, alpha, out);
+}
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_out_ex(out, self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
+  keys |= batch2->keys;
+  return ct__track(ct__dispatch_baddbmm(ct__call_keys(keys), self, batch1, batch2, beta, alpha));
+}
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  return ct__dispatch_baddbmm_(ct__call_keys(keys), self, batch1, batch2, beta, alpha);
+}
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex_(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_baddbmm_out(ct__call_keys(keys), self, batch1, batch2, beta, alpha, out);
+}
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
+  keys |= vec2->keys;
+  return ct__track(ct__dispatch_outer(ct__call_keys(keys), self, vec2));
+}
+CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer.out", "vec2"), ct_last_error();
+  keys |= vec2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("outer.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_outer_out(ct__call_keys(keys), self, vec2, out);
+}
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("matmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_matmul_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_linear(ct__call_keys(keys), input, weight, bias));
+}
+CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear.out", "input"), ct_last_error();
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear.out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linear_out(ct__call_keys(keys), input, weight, bias, out);
+}
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
@@ -14698,6 +21801,220 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   keys |= indices->keys;
   return ct__track(ct__dispatch_max_pool2d_double_backward(ct__call_keys(keys), input_grad, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_uniform_(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
+  return ct_uniform_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_normal_(ct__call_keys(keys), self, mean, std, generator);
+}
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
+  return ct_normal_ex_(self, mean, std, NULL);
+}
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
+  return ct_random_from_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__to(ct__call_keys(keys), self, to, generator);
+}
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
+  return ct_random_to_ex_(self, to, NULL);
+}
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random_(ct__call_keys(keys), self, generator);
+}
+CTDEF ct_status ct_random_(ct_tensor *self) {
+  return ct_random_ex_(self, NULL);
+}
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_bernoulli__float(ct__call_keys(keys), self, p, generator);
+}
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
+  return ct_bernoulli_float_ex_(self, p, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli(ct__call_keys(keys), self, generator));
+}
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
+  return ct_bernoulli_ex(self, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(keys), self, p, generator));
+}
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
+  return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
+  return ct_normal_tensor_float_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
+  return ct_normal_float_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
+  return ct_normal_tensor_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_rand_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
+  return ct_rand_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_randn_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
+  return ct_randn_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rand.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_rand_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randn.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randn_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low_generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randint.low_generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randint_low_generator_out(ct__call_keys(keys), low, high, size_l, generator, out);
+}
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randperm_generator_out(ct__call_keys(keys), n, generator, out);
+}
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_out(ct__call_keys(keys), n, out);
+}
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_m_out(ct__call_keys(keys), n, m, out);
+}
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linspace_out(ct__call_keys(keys), start, end, steps, out);
+}
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (mask) *mask = NULL;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  ct__r = ct__dispatch_native_dropout(ct__call_keys(keys), input, p, train, generator, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (mask) *mask = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask) {
+  return ct_native_dropout_ex(input, p, train, NULL, mask);
+}
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(keys), grad_output, mask, scale));
+}
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  return ct__track(ct__dispatch_dropout(ct__call_keys(keys), input, p, train, generator));
+}
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
+  return ct_dropout_ex(input, p, train, NULL);
+}
 
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_FUNCTIONS_IMPL */
@@ -14713,10 +22030,10 @@ typedef struct ct__node_add_Tensor {
 } ct__node_add_Tensor;
 
 static ct_status ct__backward_add_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add_Tensor *n = (ct__node_add_Tensor *)node;
+  ct__node_add_Tensor *ct__nd = (ct__node_add_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -14726,22 +22043,22 @@ static ct_status ct__backward_add_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_add_Tensor, NULL};
 
 static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_add_Tensor *n = NULL;
+  ct__node_add_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -14753,10 +22070,10 @@ typedef struct ct__node_add__Tensor {
 } ct__node_add__Tensor;
 
 static ct_status ct__backward_add__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add__Tensor *n = (ct__node_add__Tensor *)node;
+  ct__node_add__Tensor *ct__nd = (ct__node_add__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -14766,23 +22083,23 @@ static ct_status ct__backward_add__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_add__Tensor = {"AddBackward0", ct__backward_add__Tensor, NULL};
 
 static ct_status ct__autograd_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_add__Tensor *n = NULL;
+  ct__node_add__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("add_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -14804,9 +22121,9 @@ typedef struct ct__node_add_Scalar {
 } ct__node_add_Scalar;
 
 static ct_status ct__backward_add_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add_Scalar *n = (ct__node_add_Scalar *)node;
+  ct__node_add_Scalar *ct__nd = (ct__node_add_Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -14815,20 +22132,20 @@ static ct_status ct__backward_add_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_add_Scalar, NULL};
 
 static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_add_Scalar *n = NULL;
+  ct__node_add_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -14839,9 +22156,9 @@ typedef struct ct__node_add__Scalar {
 } ct__node_add__Scalar;
 
 static ct_status ct__backward_add__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add__Scalar *n = (ct__node_add__Scalar *)node;
+  ct__node_add__Scalar *ct__nd = (ct__node_add__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -14850,21 +22167,21 @@ static ct_status ct__backward_add__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_add__Scalar = {"AddBackward0", ct__backward_add__Scalar, NULL};
 
 static ct_status ct__autograd_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_add__Scalar *n = NULL;
+  ct__node_add__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("add_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -14876,10 +22193,10 @@ typedef struct ct__node_sub_Tensor {
 } ct__node_sub_Tensor;
 
 static ct_status ct__backward_sub_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub_Tensor *n = (ct__node_sub_Tensor *)node;
+  ct__node_sub_Tensor *ct__nd = (ct__node_sub_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -14889,22 +22206,22 @@ static ct_status ct__backward_sub_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_sub_Tensor, NULL};
 
 static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_sub_Tensor *n = NULL;
+  ct__node_sub_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -14916,10 +22233,10 @@ typedef struct ct__node_sub__Tensor {
 } ct__node_sub__Tensor;
 
 static ct_status ct__backward_sub__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub__Tensor *n = (ct__node_sub__Tensor *)node;
+  ct__node_sub__Tensor *ct__nd = (ct__node_sub__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -14929,23 +22246,23 @@ static ct_status ct__backward_sub__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sub__Tensor = {"SubBackward0", ct__backward_sub__Tensor, NULL};
 
 static ct_status ct__autograd_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_sub__Tensor *n = NULL;
+  ct__node_sub__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("sub_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -14967,9 +22284,9 @@ typedef struct ct__node_sub_Scalar {
 } ct__node_sub_Scalar;
 
 static ct_status ct__backward_sub_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub_Scalar *n = (ct__node_sub_Scalar *)node;
+  ct__node_sub_Scalar *ct__nd = (ct__node_sub_Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -14978,20 +22295,20 @@ static ct_status ct__backward_sub_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_sub_Scalar, NULL};
 
 static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_sub_Scalar *n = NULL;
+  ct__node_sub_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15002,9 +22319,9 @@ typedef struct ct__node_sub__Scalar {
 } ct__node_sub__Scalar;
 
 static ct_status ct__backward_sub__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub__Scalar *n = (ct__node_sub__Scalar *)node;
+  ct__node_sub__Scalar *ct__nd = (ct__node_sub__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -15013,21 +22330,21 @@ static ct_status ct__backward_sub__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sub__Scalar = {"SubBackward0", ct__backward_sub__Scalar, NULL};
 
 static ct_status ct__autograd_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_sub__Scalar *n = NULL;
+  ct__node_sub__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sub_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15040,17 +22357,17 @@ typedef struct ct__node_mul_Tensor {
 } ct__node_mul_Tensor;
 
 static void ct__release_mul_Tensor(ct_node *node) {
-  ct__node_mul_Tensor *n = (ct__node_mul_Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_mul_Tensor *ct__nd = (ct__node_mul_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul_Tensor *n = (ct__node_mul_Tensor *)node;
+  ct__node_mul_Tensor *ct__nd = (ct__node_mul_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, other);
@@ -15060,23 +22377,23 @@ static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mul_Tensor, ct__release_mul_Tensor};
 
 static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_mul_Tensor *n = NULL;
+  ct__node_mul_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    ct__save(&n->self, self);
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15089,17 +22406,17 @@ typedef struct ct__node_mul__Tensor {
 } ct__node_mul__Tensor;
 
 static void ct__release_mul__Tensor(ct_node *node) {
-  ct__node_mul__Tensor *n = (ct__node_mul__Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_mul__Tensor *ct__nd = (ct__node_mul__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul__Tensor *n = (ct__node_mul__Tensor *)node;
+  ct__node_mul__Tensor *ct__nd = (ct__node_mul__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, other);
@@ -15109,24 +22426,24 @@ static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_mul__Tensor = {"MulBackward0", ct__backward_mul__Tensor, ct__release_mul__Tensor};
 
 static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_mul__Tensor *n = NULL;
+  ct__node_mul__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("mul_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15149,10 +22466,10 @@ typedef struct ct__node_mul_Scalar {
 } ct__node_mul_Scalar;
 
 static ct_status ct__backward_mul_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul_Scalar *n = (ct__node_mul_Scalar *)node;
+  ct__node_mul_Scalar *ct__nd = (ct__node_mul_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, other);
@@ -15161,21 +22478,21 @@ static ct_status ct__backward_mul_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mul_Scalar, NULL};
 
 static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_mul_Scalar *n = NULL;
+  ct__node_mul_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15187,10 +22504,10 @@ typedef struct ct__node_mul__Scalar {
 } ct__node_mul__Scalar;
 
 static ct_status ct__backward_mul__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul__Scalar *n = (ct__node_mul__Scalar *)node;
+  ct__node_mul__Scalar *ct__nd = (ct__node_mul__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, other);
@@ -15199,22 +22516,22 @@ static ct_status ct__backward_mul__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_mul__Scalar = {"MulBackward0", ct__backward_mul__Scalar, NULL};
 
 static ct_status ct__autograd_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_mul__Scalar *n = NULL;
+  ct__node_mul__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mul_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15227,17 +22544,17 @@ typedef struct ct__node_div_Tensor {
 } ct__node_div_Tensor;
 
 static void ct__release_div_Tensor(ct_node *node) {
-  ct__node_div_Tensor *n = (ct__node_div_Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_div_Tensor *ct__nd = (ct__node_div_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div_Tensor *n = (ct__node_div_Tensor *)node;
+  ct__node_div_Tensor *ct__nd = (ct__node_div_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, other);
@@ -15247,23 +22564,23 @@ static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_div_Tensor, ct__release_div_Tensor};
 
 static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_div_Tensor *n = NULL;
+  ct__node_div_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    ct__save(&n->self, self);
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15276,17 +22593,17 @@ typedef struct ct__node_div__Tensor {
 } ct__node_div__Tensor;
 
 static void ct__release_div__Tensor(ct_node *node) {
-  ct__node_div__Tensor *n = (ct__node_div__Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_div__Tensor *ct__nd = (ct__node_div__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div__Tensor *n = (ct__node_div__Tensor *)node;
+  ct__node_div__Tensor *ct__nd = (ct__node_div__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, other);
@@ -15296,24 +22613,24 @@ static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_div__Tensor = {"DivBackward0", ct__backward_div__Tensor, ct__release_div__Tensor};
 
 static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_div__Tensor *n = NULL;
+  ct__node_div__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("div_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15336,10 +22653,10 @@ typedef struct ct__node_div_Scalar {
 } ct__node_div_Scalar;
 
 static ct_status ct__backward_div_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div_Scalar *n = (ct__node_div_Scalar *)node;
+  ct__node_div_Scalar *ct__nd = (ct__node_div_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div_scalar(grad, other);
@@ -15348,21 +22665,21 @@ static ct_status ct__backward_div_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_div_Scalar, NULL};
 
 static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_div_Scalar *n = NULL;
+  ct__node_div_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15374,10 +22691,10 @@ typedef struct ct__node_div__Scalar {
 } ct__node_div__Scalar;
 
 static ct_status ct__backward_div__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div__Scalar *n = (ct__node_div__Scalar *)node;
+  ct__node_div__Scalar *ct__nd = (ct__node_div__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div_scalar(grad, other);
@@ -15386,22 +22703,22 @@ static ct_status ct__backward_div__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_div__Scalar = {"DivBackward0", ct__backward_div__Scalar, NULL};
 
 static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_div__Scalar *n = NULL;
+  ct__node_div__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("div_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15414,16 +22731,16 @@ typedef struct ct__node_threshold_backward {
 } ct__node_threshold_backward;
 
 static void ct__release_threshold_backward(ct_node *node) {
-  ct__node_threshold_backward *n = (ct__node_threshold_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_threshold_backward *ct__nd = (ct__node_threshold_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_threshold_backward *n = (ct__node_threshold_backward *)node;
+  ct__node_threshold_backward *ct__nd = (ct__node_threshold_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar threshold = n->threshold;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar threshold = ct__nd->threshold;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, self, threshold);
@@ -15433,23 +22750,23 @@ static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackward0", ct__backward_threshold_backward, ct__release_threshold_backward};
 
 static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
-  ct__node_threshold_backward *n = NULL;
+  ct__node_threshold_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    n->threshold = threshold;
+    ct__nd = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->threshold = threshold;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_threshold_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, threshold);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15461,10 +22778,10 @@ typedef struct ct__node_sum {
 } ct__node_sum;
 
 static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum *n = (ct__node_sum *)node;
+  ct__node_sum *ct__nd = (ct__node_sum *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
@@ -15473,21 +22790,21 @@ static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
 
 static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *n = NULL;
+  ct__node_sum *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15501,12 +22818,12 @@ typedef struct ct__node_sum_dim_IntList {
 } ct__node_sum_dim_IntList;
 
 static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum_dim_IntList *n = (ct__node_sum_dim_IntList *)node;
+  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list dim = ct__ints(&n->dim);
-  bool keepdim = n->keepdim;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
@@ -15515,23 +22832,23 @@ static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
 
 static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *n = NULL;
+  ct__node_sum_dim_IntList *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->keepdim = keepdim;
+    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15547,75 +22864,15 @@ static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_
   return r;
 }
 
-/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
-typedef struct ct__node_mm {
-  ct_node base;
-  ct__saved self;
-  ct__saved mat2;
-} ct__node_mm;
-
-static void ct__release_mm(ct_node *node) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->mat2);
-}
-static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mm_mat1_backward(grad, mat2);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat2_backward(grad, self);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
-
-static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_mm *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat2);
-    ct__save(&n->self, self);
-    ct__save(&n->mat2, mat2);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
 /* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
 typedef struct ct__node_copy_ {
   ct_node base;
 } ct__node_copy_;
 
 static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_copy_ *n = (ct__node_copy_ *)node;
+  ct__node_copy_ *ct__nd = (ct__node_copy_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -15625,22 +22882,22 @@ static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_, NULL};
 
 static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
-  ct__node_copy_ *n = NULL;
+  ct__node_copy_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("copy_", self)) != CT_OK) return r;
-    n = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, src);
+    ct__nd = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15651,9 +22908,9 @@ typedef struct ct__node_fill__Scalar {
 } ct__node_fill__Scalar;
 
 static ct_status ct__backward_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_fill__Scalar *n = (ct__node_fill__Scalar *)node;
+  ct__node_fill__Scalar *ct__nd = (ct__node_fill__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -15662,21 +22919,21 @@ static ct_status ct__backward_fill__Scalar(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_fill__Scalar = {"FillBackward0", ct__backward_fill__Scalar, NULL};
 
 static ct_status ct__autograd_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
-  ct__node_fill__Scalar *n = NULL;
+  ct__node_fill__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("fill_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, value);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15687,9 +22944,9 @@ typedef struct ct__node_clone {
 } ct__node_clone;
 
 static ct_status ct__backward_clone(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_clone *n = (ct__node_clone *)node;
+  ct__node_clone *ct__nd = (ct__node_clone *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -15698,20 +22955,20 @@ static ct_status ct__backward_clone(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone, NULL};
 
 static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
-  ct__node_clone *n = NULL;
+  ct__node_clone *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15723,10 +22980,10 @@ typedef struct ct__node__to_copy {
 } ct__node__to_copy;
 
 static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__to_copy *n = (ct__node__to_copy *)node;
+  ct__node__to_copy *ct__nd = (ct__node__to_copy *)node;
   ct_tensor *grad = grads[0];
-  const ct_dtype self_dtype = n->self_dtype;
-  (void)n;
+  const ct_dtype self_dtype = ct__nd->self_dtype;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_to_dtype(grad, self_dtype);
@@ -15735,21 +22992,21 @@ static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__to_copy, NULL};
 
 static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node__to_copy *n = NULL;
+  ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->self_dtype = (ct_dtype)self->dtype;
+    ct__nd = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->self_dtype = (ct_dtype)self->dtype;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15761,10 +23018,10 @@ typedef struct ct__node_view {
 } ct__node_view;
 
 static ct_status ct__backward_view(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_view *n = (ct__node_view *)node;
+  ct__node_view *ct__nd = (ct__node_view *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -15773,22 +23030,22 @@ static ct_status ct__backward_view(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, NULL};
 
 static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
-  ct__node_view *n = NULL;
+  ct__node_view *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_view(ks & CT__BELOW_AUTOGRAD, self, size);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15801,11 +23058,11 @@ typedef struct ct__node_transpose_int {
 } ct__node_transpose_int;
 
 static ct_status ct__backward_transpose_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_transpose_int *n = (ct__node_transpose_int *)node;
+  ct__node_transpose_int *ct__nd = (ct__node_transpose_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim0 = n->dim0;
-  int64_t dim1 = n->dim1;
-  (void)n;
+  int64_t dim0 = ct__nd->dim0;
+  int64_t dim1 = ct__nd->dim1;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_transpose(grad, dim0, dim1);
@@ -15814,23 +23071,23 @@ static ct_status ct__backward_transpose_int(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__backward_transpose_int, NULL};
 
 static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
-  ct__node_transpose_int *n = NULL;
+  ct__node_transpose_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim0 = dim0;
-    n->dim1 = dim1;
+    ct__nd = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim0 = dim0;
+    ct__nd->dim1 = dim1;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_transpose_int(ks & CT__BELOW_AUTOGRAD, self, dim0, dim1);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15841,9 +23098,9 @@ typedef struct ct__node_t {
 } ct__node_t;
 
 static ct_status ct__backward_t(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_t *n = (ct__node_t *)node;
+  ct__node_t *ct__nd = (ct__node_t *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_t(grad);
@@ -15852,21 +23109,21 @@ static ct_status ct__backward_t(ct_node *node, ct_tensor *const *grads, ct_tenso
 static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
 
 static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
-  ct__node_t *n = NULL;
+  ct__node_t *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15878,10 +23135,10 @@ typedef struct ct__node_permute {
 } ct__node_permute;
 
 static ct_status ct__backward_permute(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_permute *n = (ct__node_permute *)node;
+  ct__node_permute *ct__nd = (ct__node_permute *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list dims = ct__ints(&n->dims);
-  (void)n;
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__permute_backward(grad, dims);
@@ -15890,22 +23147,22 @@ static ct_status ct__backward_permute(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_permute, NULL};
 
 static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
-  ct__node_permute *n = NULL;
+  ct__node_permute *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_ints(&n->dims, dims, "permute") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->dims, dims, "permute") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_permute(ks & CT__BELOW_AUTOGRAD, self, dims);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15917,10 +23174,10 @@ typedef struct ct__node_expand {
 } ct__node_expand;
 
 static ct_status ct__backward_expand(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_expand *n = (ct__node_expand *)node;
+  ct__node_expand *ct__nd = (ct__node_expand *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_to(grad, &self_sizes);
@@ -15929,22 +23186,22 @@ static ct_status ct__backward_expand(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_expand, NULL};
 
 static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
-  ct__node_expand *n = NULL;
+  ct__node_expand *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expand(ks & CT__BELOW_AUTOGRAD, self, size, implicit);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15956,10 +23213,10 @@ typedef struct ct__node_unsqueeze {
 } ct__node_unsqueeze;
 
 static ct_status ct__backward_unsqueeze(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_unsqueeze *n = (ct__node_unsqueeze *)node;
+  ct__node_unsqueeze *ct__nd = (ct__node_unsqueeze *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_squeeze_dim(grad, dim);
@@ -15968,22 +23225,22 @@ static ct_status ct__backward_unsqueeze(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backward_unsqueeze, NULL};
 
 static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_unsqueeze *n = NULL;
+  ct__node_unsqueeze *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim = dim;
+    ct__nd = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_unsqueeze(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -15995,10 +23252,10 @@ typedef struct ct__node_squeeze {
 } ct__node_squeeze;
 
 static ct_status ct__backward_squeeze(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_squeeze *n = (ct__node_squeeze *)node;
+  ct__node_squeeze *ct__nd = (ct__node_squeeze *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -16007,22 +23264,22 @@ static ct_status ct__backward_squeeze(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_squeeze, NULL};
 
 static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
-  ct__node_squeeze *n = NULL;
+  ct__node_squeeze *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_squeeze(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16034,10 +23291,10 @@ typedef struct ct__node_squeeze_dim {
 } ct__node_squeeze_dim;
 
 static ct_status ct__backward_squeeze_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_squeeze_dim *n = (ct__node_squeeze_dim *)node;
+  ct__node_squeeze_dim *ct__nd = (ct__node_squeeze_dim *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -16046,22 +23303,22 @@ static ct_status ct__backward_squeeze_dim(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backward_squeeze_dim, NULL};
 
 static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_squeeze_dim *n = NULL;
+  ct__node_squeeze_dim *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_squeeze_dim(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16075,12 +23332,12 @@ typedef struct ct__node_select_int {
 } ct__node_select_int;
 
 static ct_status ct__backward_select_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_select_int *n = (ct__node_select_int *)node;
+  ct__node_select_int *ct__nd = (ct__node_select_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t index = n->index;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t index = ct__nd->index;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select_backward(grad, CT__SHAPE(self_sizes), dim, index);
@@ -16089,24 +23346,24 @@ static ct_status ct__backward_select_int(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward_select_int, NULL};
 
 static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
-  ct__node_select_int *n = NULL;
+  ct__node_select_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    n->dim = dim;
-    n->index = index;
+    ct__nd = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->index = index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_select_int(ks & CT__BELOW_AUTOGRAD, self, dim, index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16119,11 +23376,11 @@ typedef struct ct__node_select_backward {
 } ct__node_select_backward;
 
 static ct_status ct__backward_select_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_select_backward *n = (ct__node_select_backward *)node;
+  ct__node_select_backward *ct__nd = (ct__node_select_backward *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t index = n->index;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t index = ct__nd->index;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select(grad, dim, index);
@@ -16132,22 +23389,22 @@ static ct_status ct__backward_select_backward(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0", ct__backward_select_backward, NULL};
 
 static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
-  ct__node_select_backward *n = NULL;
+  ct__node_select_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
-    n = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    n->dim = dim;
-    n->index = index;
+    ct__nd = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__nd->dim = dim;
+    ct__nd->index = index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_select_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16163,14 +23420,14 @@ typedef struct ct__node_slice_Tensor {
 } ct__node_slice_Tensor;
 
 static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_slice_Tensor *n = (ct__node_slice_Tensor *)node;
+  ct__node_slice_Tensor *ct__nd = (ct__node_slice_Tensor *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t start = n->start;
-  int64_t end = n->end;
-  int64_t step = n->step;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t start = ct__nd->start;
+  int64_t end = ct__nd->end;
+  int64_t step = ct__nd->step;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_backward(grad, CT__SHAPE(self_sizes), dim, start, end, step);
@@ -16179,26 +23436,26 @@ static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backward_slice_Tensor, NULL};
 
 static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct__node_slice_Tensor *n = NULL;
+  ct__node_slice_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    n->dim = dim;
-    n->start = start;
-    n->end = end;
-    n->step = step;
+    ct__nd = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->start = start;
+    ct__nd->end = end;
+    ct__nd->step = step;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, start, end, step);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16213,13 +23470,13 @@ typedef struct ct__node_slice_backward {
 } ct__node_slice_backward;
 
 static ct_status ct__backward_slice_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_slice_backward *n = (ct__node_slice_backward *)node;
+  ct__node_slice_backward *ct__nd = (ct__node_slice_backward *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t start = n->start;
-  int64_t end = n->end;
-  int64_t step = n->step;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t start = ct__nd->start;
+  int64_t end = ct__nd->end;
+  int64_t step = ct__nd->step;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice(grad, dim, start, end, step);
@@ -16228,24 +23485,24 @@ static ct_status ct__backward_slice_backward(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", ct__backward_slice_backward, NULL};
 
 static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct__node_slice_backward *n = NULL;
+  ct__node_slice_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
-    n = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    n->dim = dim;
-    n->start = start;
-    n->end = end;
-    n->step = step;
+    ct__nd = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__nd->dim = dim;
+    ct__nd->start = start;
+    ct__nd->end = end;
+    ct__nd->step = step;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, start, end, step);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16256,8 +23513,8 @@ typedef struct ct__node_as_strided {
 } ct__node_as_strided;
 
 static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_as_strided *n = (ct__node_as_strided *)node;
-  (void)n;
+  ct__node_as_strided *ct__nd = (ct__node_as_strided *)node;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0))
@@ -16267,21 +23524,21 @@ static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backward_as_strided, NULL};
 
 static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
-  ct__node_as_strided *n = NULL;
+  ct__node_as_strided *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_as_strided(ks & CT__BELOW_AUTOGRAD, self, size, stride, storage_offset);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16292,9 +23549,9 @@ typedef struct ct__node_alias {
 } ct__node_alias;
 
 static ct_status ct__backward_alias(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_alias *n = (ct__node_alias *)node;
+  ct__node_alias *ct__nd = (ct__node_alias *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -16303,21 +23560,21 @@ static ct_status ct__backward_alias(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias, NULL};
 
 static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
-  ct__node_alias *n = NULL;
+  ct__node_alias *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16338,9 +23595,9 @@ typedef struct ct__node_neg {
 } ct__node_neg;
 
 static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg *n = (ct__node_neg *)node;
+  ct__node_neg *ct__nd = (ct__node_neg *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
@@ -16349,20 +23606,20 @@ static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
 
 static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg *n = NULL;
+  ct__node_neg *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16373,9 +23630,9 @@ typedef struct ct__node_neg_ {
 } ct__node_neg_;
 
 static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg_ *n = (ct__node_neg_ *)node;
+  ct__node_neg_ *ct__nd = (ct__node_neg_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
@@ -16384,21 +23641,21 @@ static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
 
 static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg_ *n = NULL;
+  ct__node_neg_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
-    n = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16421,15 +23678,15 @@ typedef struct ct__node_abs {
 } ct__node_abs;
 
 static void ct__release_abs(ct_node *node) {
-  ct__node_abs *n = (ct__node_abs *)node;
-  ct__saved_reset(&n->self);
+  ct__node_abs *ct__nd = (ct__node_abs *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_abs *n = (ct__node_abs *)node;
+  ct__node_abs *ct__nd = (ct__node_abs *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
@@ -16438,21 +23695,21 @@ static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__release_abs};
 
 static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
-  ct__node_abs *n = NULL;
+  ct__node_abs *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16464,15 +23721,15 @@ typedef struct ct__node_abs_ {
 } ct__node_abs_;
 
 static void ct__release_abs_(ct_node *node) {
-  ct__node_abs_ *n = (ct__node_abs_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_abs_ *ct__nd = (ct__node_abs_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_abs_ *n = (ct__node_abs_ *)node;
+  ct__node_abs_ *ct__nd = (ct__node_abs_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
@@ -16481,22 +23738,22 @@ static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_abs_ = {"AbsBackward0", ct__backward_abs_, ct__release_abs_};
 
 static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
-  ct__node_abs_ *n = NULL;
+  ct__node_abs_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("abs_", self)) != CT_OK) return r;
-    n = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16518,9 +23775,9 @@ typedef struct ct__node_sign {
 } ct__node_sign;
 
 static ct_status ct__backward_sign(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sign *n = (ct__node_sign *)node;
+  ct__node_sign *ct__nd = (ct__node_sign *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -16529,20 +23786,20 @@ static ct_status ct__backward_sign(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, NULL};
 
 static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
-  ct__node_sign *n = NULL;
+  ct__node_sign *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16553,9 +23810,9 @@ typedef struct ct__node_sign_ {
 } ct__node_sign_;
 
 static ct_status ct__backward_sign_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sign_ *n = (ct__node_sign_ *)node;
+  ct__node_sign_ *ct__nd = (ct__node_sign_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -16564,21 +23821,21 @@ static ct_status ct__backward_sign_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_sign_ = {"SignBackward0", ct__backward_sign_, NULL};
 
 static ct_status ct__autograd_sign_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sign_ *n = NULL;
+  ct__node_sign_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sign_", self)) != CT_OK) return r;
-    n = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16601,15 +23858,15 @@ typedef struct ct__node_square {
 } ct__node_square;
 
 static void ct__release_square(ct_node *node) {
-  ct__node_square *n = (ct__node_square *)node;
-  ct__saved_reset(&n->self);
+  ct__node_square *ct__nd = (ct__node_square *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_square *n = (ct__node_square *)node;
+  ct__node_square *ct__nd = (ct__node_square *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
@@ -16618,21 +23875,21 @@ static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_square, ct__release_square};
 
 static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
-  ct__node_square *n = NULL;
+  ct__node_square *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16644,15 +23901,15 @@ typedef struct ct__node_square_ {
 } ct__node_square_;
 
 static void ct__release_square_(ct_node *node) {
-  ct__node_square_ *n = (ct__node_square_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_square_ *ct__nd = (ct__node_square_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_square_ *n = (ct__node_square_ *)node;
+  ct__node_square_ *ct__nd = (ct__node_square_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
@@ -16661,22 +23918,22 @@ static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_square_ = {"SquareBackward0", ct__backward_square_, ct__release_square_};
 
 static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
-  ct__node_square_ *n = NULL;
+  ct__node_square_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("square_", self)) != CT_OK) return r;
-    n = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16699,15 +23956,15 @@ typedef struct ct__node_exp {
 } ct__node_exp;
 
 static void ct__release_exp(ct_node *node) {
-  ct__node_exp *n = (ct__node_exp *)node;
-  ct__saved_reset(&n->result);
+  ct__node_exp *ct__nd = (ct__node_exp *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp *n = (ct__node_exp *)node;
+  ct__node_exp *ct__nd = (ct__node_exp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
@@ -16716,21 +23973,21 @@ static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
 
 static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp *n = NULL;
+  ct__node_exp *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16742,15 +23999,15 @@ typedef struct ct__node_exp_ {
 } ct__node_exp_;
 
 static void ct__release_exp_(ct_node *node) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_exp_ *ct__nd = (ct__node_exp_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
+  ct__node_exp_ *ct__nd = (ct__node_exp_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
@@ -16759,22 +24016,22 @@ static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
 
 static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp_ *n = NULL;
+  ct__node_exp_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
-    n = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16797,15 +24054,15 @@ typedef struct ct__node_exp2 {
 } ct__node_exp2;
 
 static void ct__release_exp2(ct_node *node) {
-  ct__node_exp2 *n = (ct__node_exp2 *)node;
-  ct__saved_reset(&n->result);
+  ct__node_exp2 *ct__nd = (ct__node_exp2 *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp2 *n = (ct__node_exp2 *)node;
+  ct__node_exp2 *ct__nd = (ct__node_exp2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
@@ -16814,21 +24071,21 @@ static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, ct__release_exp2};
 
 static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp2 *n = NULL;
+  ct__node_exp2 *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16840,15 +24097,15 @@ typedef struct ct__node_exp2_ {
 } ct__node_exp2_;
 
 static void ct__release_exp2_(ct_node *node) {
-  ct__node_exp2_ *n = (ct__node_exp2_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_exp2_ *ct__nd = (ct__node_exp2_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp2_ *n = (ct__node_exp2_ *)node;
+  ct__node_exp2_ *ct__nd = (ct__node_exp2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
@@ -16857,22 +24114,22 @@ static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_exp2_ = {"Exp2Backward0", ct__backward_exp2_, ct__release_exp2_};
 
 static ct_status ct__autograd_exp2_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp2_ *n = NULL;
+  ct__node_exp2_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("exp2_", self)) != CT_OK) return r;
-    n = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16895,15 +24152,15 @@ typedef struct ct__node_log {
 } ct__node_log;
 
 static void ct__release_log(ct_node *node) {
-  ct__node_log *n = (ct__node_log *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log *ct__nd = (ct__node_log *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log *n = (ct__node_log *)node;
+  ct__node_log *ct__nd = (ct__node_log *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
@@ -16912,21 +24169,21 @@ static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__release_log};
 
 static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
-  ct__node_log *n = NULL;
+  ct__node_log *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16938,15 +24195,15 @@ typedef struct ct__node_log_ {
 } ct__node_log_;
 
 static void ct__release_log_(ct_node *node) {
-  ct__node_log_ *n = (ct__node_log_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log_ *ct__nd = (ct__node_log_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log_ *n = (ct__node_log_ *)node;
+  ct__node_log_ *ct__nd = (ct__node_log_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
@@ -16955,22 +24212,22 @@ static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_log_ = {"LogBackward0", ct__backward_log_, ct__release_log_};
 
 static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log_ *n = NULL;
+  ct__node_log_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log_", self)) != CT_OK) return r;
-    n = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -16993,15 +24250,15 @@ typedef struct ct__node_log2 {
 } ct__node_log2;
 
 static void ct__release_log2(ct_node *node) {
-  ct__node_log2 *n = (ct__node_log2 *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log2 *ct__nd = (ct__node_log2 *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log2 *n = (ct__node_log2 *)node;
+  ct__node_log2 *ct__nd = (ct__node_log2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
@@ -17010,21 +24267,21 @@ static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, ct__release_log2};
 
 static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
-  ct__node_log2 *n = NULL;
+  ct__node_log2 *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17036,15 +24293,15 @@ typedef struct ct__node_log2_ {
 } ct__node_log2_;
 
 static void ct__release_log2_(ct_node *node) {
-  ct__node_log2_ *n = (ct__node_log2_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log2_ *ct__nd = (ct__node_log2_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log2_ *n = (ct__node_log2_ *)node;
+  ct__node_log2_ *ct__nd = (ct__node_log2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
@@ -17053,22 +24310,22 @@ static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_log2_ = {"Log2Backward0", ct__backward_log2_, ct__release_log2_};
 
 static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log2_ *n = NULL;
+  ct__node_log2_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log2_", self)) != CT_OK) return r;
-    n = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17091,15 +24348,15 @@ typedef struct ct__node_log1p {
 } ct__node_log1p;
 
 static void ct__release_log1p(ct_node *node) {
-  ct__node_log1p *n = (ct__node_log1p *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log1p *ct__nd = (ct__node_log1p *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log1p *n = (ct__node_log1p *)node;
+  ct__node_log1p *ct__nd = (ct__node_log1p *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
@@ -17108,21 +24365,21 @@ static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p, ct__release_log1p};
 
 static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
-  ct__node_log1p *n = NULL;
+  ct__node_log1p *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17134,15 +24391,15 @@ typedef struct ct__node_log1p_ {
 } ct__node_log1p_;
 
 static void ct__release_log1p_(ct_node *node) {
-  ct__node_log1p_ *n = (ct__node_log1p_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log1p_ *ct__nd = (ct__node_log1p_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log1p_ *n = (ct__node_log1p_ *)node;
+  ct__node_log1p_ *ct__nd = (ct__node_log1p_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
@@ -17151,22 +24408,22 @@ static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_log1p_ = {"Log1pBackward0", ct__backward_log1p_, ct__release_log1p_};
 
 static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log1p_ *n = NULL;
+  ct__node_log1p_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log1p_", self)) != CT_OK) return r;
-    n = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17189,15 +24446,15 @@ typedef struct ct__node_expm1 {
 } ct__node_expm1;
 
 static void ct__release_expm1(ct_node *node) {
-  ct__node_expm1 *n = (ct__node_expm1 *)node;
-  ct__saved_reset(&n->result);
+  ct__node_expm1 *ct__nd = (ct__node_expm1 *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_expm1 *n = (ct__node_expm1 *)node;
+  ct__node_expm1 *ct__nd = (ct__node_expm1 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
@@ -17206,21 +24463,21 @@ static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1, ct__release_expm1};
 
 static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
-  ct__node_expm1 *n = NULL;
+  ct__node_expm1 *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17232,15 +24489,15 @@ typedef struct ct__node_expm1_ {
 } ct__node_expm1_;
 
 static void ct__release_expm1_(ct_node *node) {
-  ct__node_expm1_ *n = (ct__node_expm1_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_expm1_ *ct__nd = (ct__node_expm1_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_expm1_ *n = (ct__node_expm1_ *)node;
+  ct__node_expm1_ *ct__nd = (ct__node_expm1_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
@@ -17249,22 +24506,22 @@ static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_expm1_ = {"Expm1Backward0", ct__backward_expm1_, ct__release_expm1_};
 
 static ct_status ct__autograd_expm1_(ct_keyset ks, ct_tensor *self) {
-  ct__node_expm1_ *n = NULL;
+  ct__node_expm1_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("expm1_", self)) != CT_OK) return r;
-    n = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17287,15 +24544,15 @@ typedef struct ct__node_sqrt {
 } ct__node_sqrt;
 
 static void ct__release_sqrt(ct_node *node) {
-  ct__node_sqrt *n = (ct__node_sqrt *)node;
-  ct__saved_reset(&n->result);
+  ct__node_sqrt *ct__nd = (ct__node_sqrt *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sqrt *n = (ct__node_sqrt *)node;
+  ct__node_sqrt *ct__nd = (ct__node_sqrt *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
@@ -17304,21 +24561,21 @@ static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, ct__release_sqrt};
 
 static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
-  ct__node_sqrt *n = NULL;
+  ct__node_sqrt *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17330,15 +24587,15 @@ typedef struct ct__node_sqrt_ {
 } ct__node_sqrt_;
 
 static void ct__release_sqrt_(ct_node *node) {
-  ct__node_sqrt_ *n = (ct__node_sqrt_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_sqrt_ *ct__nd = (ct__node_sqrt_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sqrt_ *n = (ct__node_sqrt_ *)node;
+  ct__node_sqrt_ *ct__nd = (ct__node_sqrt_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
@@ -17347,22 +24604,22 @@ static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_sqrt_ = {"SqrtBackward0", ct__backward_sqrt_, ct__release_sqrt_};
 
 static ct_status ct__autograd_sqrt_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sqrt_ *n = NULL;
+  ct__node_sqrt_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sqrt_", self)) != CT_OK) return r;
-    n = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17385,15 +24642,15 @@ typedef struct ct__node_rsqrt {
 } ct__node_rsqrt;
 
 static void ct__release_rsqrt(ct_node *node) {
-  ct__node_rsqrt *n = (ct__node_rsqrt *)node;
-  ct__saved_reset(&n->result);
+  ct__node_rsqrt *ct__nd = (ct__node_rsqrt *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_rsqrt *n = (ct__node_rsqrt *)node;
+  ct__node_rsqrt *ct__nd = (ct__node_rsqrt *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
@@ -17402,21 +24659,21 @@ static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt, ct__release_rsqrt};
 
 static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
-  ct__node_rsqrt *n = NULL;
+  ct__node_rsqrt *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17428,15 +24685,15 @@ typedef struct ct__node_rsqrt_ {
 } ct__node_rsqrt_;
 
 static void ct__release_rsqrt_(ct_node *node) {
-  ct__node_rsqrt_ *n = (ct__node_rsqrt_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_rsqrt_ *ct__nd = (ct__node_rsqrt_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_rsqrt_ *n = (ct__node_rsqrt_ *)node;
+  ct__node_rsqrt_ *ct__nd = (ct__node_rsqrt_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
@@ -17445,22 +24702,22 @@ static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_rsqrt_ = {"RsqrtBackward0", ct__backward_rsqrt_, ct__release_rsqrt_};
 
 static ct_status ct__autograd_rsqrt_(ct_keyset ks, ct_tensor *self) {
-  ct__node_rsqrt_ *n = NULL;
+  ct__node_rsqrt_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("rsqrt_", self)) != CT_OK) return r;
-    n = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17483,15 +24740,15 @@ typedef struct ct__node_reciprocal {
 } ct__node_reciprocal;
 
 static void ct__release_reciprocal(ct_node *node) {
-  ct__node_reciprocal *n = (ct__node_reciprocal *)node;
-  ct__saved_reset(&n->result);
+  ct__node_reciprocal *ct__nd = (ct__node_reciprocal *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reciprocal *n = (ct__node_reciprocal *)node;
+  ct__node_reciprocal *ct__nd = (ct__node_reciprocal *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
@@ -17500,21 +24757,21 @@ static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__backward_reciprocal, ct__release_reciprocal};
 
 static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
-  ct__node_reciprocal *n = NULL;
+  ct__node_reciprocal *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17526,15 +24783,15 @@ typedef struct ct__node_reciprocal_ {
 } ct__node_reciprocal_;
 
 static void ct__release_reciprocal_(ct_node *node) {
-  ct__node_reciprocal_ *n = (ct__node_reciprocal_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_reciprocal_ *ct__nd = (ct__node_reciprocal_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reciprocal_ *n = (ct__node_reciprocal_ *)node;
+  ct__node_reciprocal_ *ct__nd = (ct__node_reciprocal_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
@@ -17543,22 +24800,22 @@ static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_reciprocal_ = {"ReciprocalBackward0", ct__backward_reciprocal_, ct__release_reciprocal_};
 
 static ct_status ct__autograd_reciprocal_(ct_keyset ks, ct_tensor *self) {
-  ct__node_reciprocal_ *n = NULL;
+  ct__node_reciprocal_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("reciprocal_", self)) != CT_OK) return r;
-    n = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17581,15 +24838,15 @@ typedef struct ct__node_sin {
 } ct__node_sin;
 
 static void ct__release_sin(ct_node *node) {
-  ct__node_sin *n = (ct__node_sin *)node;
-  ct__saved_reset(&n->self);
+  ct__node_sin *ct__nd = (ct__node_sin *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sin *n = (ct__node_sin *)node;
+  ct__node_sin *ct__nd = (ct__node_sin *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
@@ -17598,21 +24855,21 @@ static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__release_sin};
 
 static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
-  ct__node_sin *n = NULL;
+  ct__node_sin *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17624,15 +24881,15 @@ typedef struct ct__node_sin_ {
 } ct__node_sin_;
 
 static void ct__release_sin_(ct_node *node) {
-  ct__node_sin_ *n = (ct__node_sin_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_sin_ *ct__nd = (ct__node_sin_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sin_ *n = (ct__node_sin_ *)node;
+  ct__node_sin_ *ct__nd = (ct__node_sin_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
@@ -17641,22 +24898,22 @@ static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sin_ = {"SinBackward0", ct__backward_sin_, ct__release_sin_};
 
 static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sin_ *n = NULL;
+  ct__node_sin_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sin_", self)) != CT_OK) return r;
-    n = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17679,15 +24936,15 @@ typedef struct ct__node_cos {
 } ct__node_cos;
 
 static void ct__release_cos(ct_node *node) {
-  ct__node_cos *n = (ct__node_cos *)node;
-  ct__saved_reset(&n->self);
+  ct__node_cos *ct__nd = (ct__node_cos *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_cos *n = (ct__node_cos *)node;
+  ct__node_cos *ct__nd = (ct__node_cos *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
@@ -17696,21 +24953,21 @@ static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__release_cos};
 
 static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
-  ct__node_cos *n = NULL;
+  ct__node_cos *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17722,15 +24979,15 @@ typedef struct ct__node_cos_ {
 } ct__node_cos_;
 
 static void ct__release_cos_(ct_node *node) {
-  ct__node_cos_ *n = (ct__node_cos_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_cos_ *ct__nd = (ct__node_cos_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_cos_ *n = (ct__node_cos_ *)node;
+  ct__node_cos_ *ct__nd = (ct__node_cos_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
@@ -17739,22 +24996,22 @@ static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_cos_ = {"CosBackward0", ct__backward_cos_, ct__release_cos_};
 
 static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
-  ct__node_cos_ *n = NULL;
+  ct__node_cos_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("cos_", self)) != CT_OK) return r;
-    n = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17777,15 +25034,15 @@ typedef struct ct__node_tan {
 } ct__node_tan;
 
 static void ct__release_tan(ct_node *node) {
-  ct__node_tan *n = (ct__node_tan *)node;
-  ct__saved_reset(&n->result);
+  ct__node_tan *ct__nd = (ct__node_tan *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tan *n = (ct__node_tan *)node;
+  ct__node_tan *ct__nd = (ct__node_tan *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
@@ -17794,21 +25051,21 @@ static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__release_tan};
 
 static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
-  ct__node_tan *n = NULL;
+  ct__node_tan *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17820,15 +25077,15 @@ typedef struct ct__node_tan_ {
 } ct__node_tan_;
 
 static void ct__release_tan_(ct_node *node) {
-  ct__node_tan_ *n = (ct__node_tan_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_tan_ *ct__nd = (ct__node_tan_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tan_ *n = (ct__node_tan_ *)node;
+  ct__node_tan_ *ct__nd = (ct__node_tan_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
@@ -17837,22 +25094,22 @@ static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_tan_ = {"TanBackward0", ct__backward_tan_, ct__release_tan_};
 
 static ct_status ct__autograd_tan_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tan_ *n = NULL;
+  ct__node_tan_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tan_", self)) != CT_OK) return r;
-    n = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17875,15 +25132,15 @@ typedef struct ct__node_tanh {
 } ct__node_tanh;
 
 static void ct__release_tanh(ct_node *node) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
-  ct__saved_reset(&n->result);
+  ct__node_tanh *ct__nd = (ct__node_tanh *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
+  ct__node_tanh *ct__nd = (ct__node_tanh *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
@@ -17892,21 +25149,21 @@ static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
 
 static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh *n = NULL;
+  ct__node_tanh *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17918,15 +25175,15 @@ typedef struct ct__node_tanh_ {
 } ct__node_tanh_;
 
 static void ct__release_tanh_(ct_node *node) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_tanh_ *ct__nd = (ct__node_tanh_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
+  ct__node_tanh_ *ct__nd = (ct__node_tanh_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
@@ -17935,22 +25192,22 @@ static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
 
 static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh_ *n = NULL;
+  ct__node_tanh_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
-    n = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -17973,15 +25230,15 @@ typedef struct ct__node_erf {
 } ct__node_erf;
 
 static void ct__release_erf(ct_node *node) {
-  ct__node_erf *n = (ct__node_erf *)node;
-  ct__saved_reset(&n->self);
+  ct__node_erf *ct__nd = (ct__node_erf *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_erf *n = (ct__node_erf *)node;
+  ct__node_erf *ct__nd = (ct__node_erf *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
@@ -17990,21 +25247,21 @@ static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__release_erf};
 
 static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
-  ct__node_erf *n = NULL;
+  ct__node_erf *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18016,15 +25273,15 @@ typedef struct ct__node_erf_ {
 } ct__node_erf_;
 
 static void ct__release_erf_(ct_node *node) {
-  ct__node_erf_ *n = (ct__node_erf_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_erf_ *ct__nd = (ct__node_erf_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_erf_ *n = (ct__node_erf_ *)node;
+  ct__node_erf_ *ct__nd = (ct__node_erf_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
@@ -18033,22 +25290,22 @@ static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_erf_ = {"ErfBackward0", ct__backward_erf_, ct__release_erf_};
 
 static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
-  ct__node_erf_ *n = NULL;
+  ct__node_erf_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("erf_", self)) != CT_OK) return r;
-    n = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18071,15 +25328,15 @@ typedef struct ct__node_sigmoid {
 } ct__node_sigmoid;
 
 static void ct__release_sigmoid(ct_node *node) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
-  ct__saved_reset(&n->result);
+  ct__node_sigmoid *ct__nd = (ct__node_sigmoid *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
+  ct__node_sigmoid *ct__nd = (ct__node_sigmoid *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
@@ -18088,21 +25345,21 @@ static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
 
 static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid *n = NULL;
+  ct__node_sigmoid *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18114,15 +25371,15 @@ typedef struct ct__node_sigmoid_ {
 } ct__node_sigmoid_;
 
 static void ct__release_sigmoid_(ct_node *node) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_sigmoid_ *ct__nd = (ct__node_sigmoid_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
+  ct__node_sigmoid_ *ct__nd = (ct__node_sigmoid_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
@@ -18131,22 +25388,22 @@ static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
 
 static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid_ *n = NULL;
+  ct__node_sigmoid_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
-    n = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18169,15 +25426,15 @@ typedef struct ct__node_relu {
 } ct__node_relu;
 
 static void ct__release_relu(ct_node *node) {
-  ct__node_relu *n = (ct__node_relu *)node;
-  ct__saved_reset(&n->result);
+  ct__node_relu *ct__nd = (ct__node_relu *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu *n = (ct__node_relu *)node;
+  ct__node_relu *ct__nd = (ct__node_relu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
@@ -18186,21 +25443,21 @@ static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
 
 static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu *n = NULL;
+  ct__node_relu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18212,15 +25469,15 @@ typedef struct ct__node_relu_ {
 } ct__node_relu_;
 
 static void ct__release_relu_(ct_node *node) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_relu_ *ct__nd = (ct__node_relu_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
+  ct__node_relu_ *ct__nd = (ct__node_relu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
@@ -18229,22 +25486,22 @@ static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
 
 static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu_ *n = NULL;
+  ct__node_relu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
-    n = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18269,17 +25526,17 @@ typedef struct ct__node_hardtanh {
 } ct__node_hardtanh;
 
 static void ct__release_hardtanh(ct_node *node) {
-  ct__node_hardtanh *n = (ct__node_hardtanh *)node;
-  ct__saved_reset(&n->self);
+  ct__node_hardtanh *ct__nd = (ct__node_hardtanh *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_hardtanh *n = (ct__node_hardtanh *)node;
+  ct__node_hardtanh *ct__nd = (ct__node_hardtanh *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar min_val = n->min_val;
-  ct_scalar max_val = n->max_val;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min_val = ct__nd->min_val;
+  ct_scalar max_val = ct__nd->max_val;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
@@ -18288,23 +25545,23 @@ static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward_hardtanh, ct__release_hardtanh};
 
 static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct__node_hardtanh *n = NULL;
+  ct__node_hardtanh *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->min_val = min_val;
-    n->max_val = max_val;
+    ct__nd = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min_val = min_val;
+    ct__nd->max_val = max_val;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardtanh(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18318,17 +25575,17 @@ typedef struct ct__node_hardtanh_ {
 } ct__node_hardtanh_;
 
 static void ct__release_hardtanh_(ct_node *node) {
-  ct__node_hardtanh_ *n = (ct__node_hardtanh_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_hardtanh_ *ct__nd = (ct__node_hardtanh_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_hardtanh_ *n = (ct__node_hardtanh_ *)node;
+  ct__node_hardtanh_ *ct__nd = (ct__node_hardtanh_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar min_val = n->min_val;
-  ct_scalar max_val = n->max_val;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min_val = ct__nd->min_val;
+  ct_scalar max_val = ct__nd->max_val;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
@@ -18337,24 +25594,24 @@ static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_hardtanh_ = {"HardtanhBackward0", ct__backward_hardtanh_, ct__release_hardtanh_};
 
 static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct__node_hardtanh_ *n = NULL;
+  ct__node_hardtanh_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("hardtanh_", self)) != CT_OK) return r;
-    n = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->min_val = min_val;
-    n->max_val = max_val;
+    ct__nd = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min_val = min_val;
+    ct__nd->max_val = max_val;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardtanh_(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18378,16 +25635,16 @@ typedef struct ct__node_leaky_relu {
 } ct__node_leaky_relu;
 
 static void ct__release_leaky_relu(ct_node *node) {
-  ct__node_leaky_relu *n = (ct__node_leaky_relu *)node;
-  ct__saved_reset(&n->self);
+  ct__node_leaky_relu *ct__nd = (ct__node_leaky_relu *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_leaky_relu *n = (ct__node_leaky_relu *)node;
+  ct__node_leaky_relu *ct__nd = (ct__node_leaky_relu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar negative_slope = n->negative_slope;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar negative_slope = ct__nd->negative_slope;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
@@ -18396,22 +25653,22 @@ static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backward_leaky_relu, ct__release_leaky_relu};
 
 static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
-  ct__node_leaky_relu *n = NULL;
+  ct__node_leaky_relu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->negative_slope = negative_slope;
+    ct__nd = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->negative_slope = negative_slope;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_leaky_relu(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18424,16 +25681,16 @@ typedef struct ct__node_leaky_relu_ {
 } ct__node_leaky_relu_;
 
 static void ct__release_leaky_relu_(ct_node *node) {
-  ct__node_leaky_relu_ *n = (ct__node_leaky_relu_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_leaky_relu_ *ct__nd = (ct__node_leaky_relu_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_leaky_relu_ *n = (ct__node_leaky_relu_ *)node;
+  ct__node_leaky_relu_ *ct__nd = (ct__node_leaky_relu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar negative_slope = n->negative_slope;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar negative_slope = ct__nd->negative_slope;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
@@ -18442,23 +25699,23 @@ static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_leaky_relu_ = {"LeakyReluBackward0", ct__backward_leaky_relu_, ct__release_leaky_relu_};
 
 static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
-  ct__node_leaky_relu_ *n = NULL;
+  ct__node_leaky_relu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("leaky_relu_", self)) != CT_OK) return r;
-    n = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->negative_slope = negative_slope;
+    ct__nd = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->negative_slope = negative_slope;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_leaky_relu_(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18484,18 +25741,18 @@ typedef struct ct__node_elu {
 } ct__node_elu;
 
 static void ct__release_elu(ct_node *node) {
-  ct__node_elu *n = (ct__node_elu *)node;
-  ct__saved_reset(&n->self);
+  ct__node_elu *ct__nd = (ct__node_elu *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_elu *n = (ct__node_elu *)node;
+  ct__node_elu *ct__nd = (ct__node_elu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar alpha = n->alpha;
-  ct_scalar scale = n->scale;
-  ct_scalar input_scale = n->input_scale;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar alpha = ct__nd->alpha;
+  ct_scalar scale = ct__nd->scale;
+  ct_scalar input_scale = ct__nd->input_scale;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
@@ -18504,24 +25761,24 @@ static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__release_elu};
 
 static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct__node_elu *n = NULL;
+  ct__node_elu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->alpha = alpha;
-    n->scale = scale;
-    n->input_scale = input_scale;
+    ct__nd = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->alpha = alpha;
+    ct__nd->scale = scale;
+    ct__nd->input_scale = input_scale;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_elu(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18536,18 +25793,18 @@ typedef struct ct__node_elu_ {
 } ct__node_elu_;
 
 static void ct__release_elu_(ct_node *node) {
-  ct__node_elu_ *n = (ct__node_elu_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_elu_ *ct__nd = (ct__node_elu_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_elu_ *n = (ct__node_elu_ *)node;
+  ct__node_elu_ *ct__nd = (ct__node_elu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar alpha = n->alpha;
-  ct_scalar scale = n->scale;
-  ct_scalar input_scale = n->input_scale;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar alpha = ct__nd->alpha;
+  ct_scalar scale = ct__nd->scale;
+  ct_scalar input_scale = ct__nd->input_scale;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
@@ -18556,25 +25813,25 @@ static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_elu_ = {"EluBackward0", ct__backward_elu_, ct__release_elu_};
 
 static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct__node_elu_ *n = NULL;
+  ct__node_elu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("elu_", self)) != CT_OK) return r;
-    n = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->alpha = alpha;
-    n->scale = scale;
-    n->input_scale = input_scale;
+    ct__nd = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->alpha = alpha;
+    ct__nd->scale = scale;
+    ct__nd->input_scale = input_scale;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_elu_(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18598,16 +25855,16 @@ typedef struct ct__node__gelu_int {
 } ct__node__gelu_int;
 
 static void ct__release__gelu_int(ct_node *node) {
-  ct__node__gelu_int *n = (ct__node__gelu_int *)node;
-  ct__saved_reset(&n->self);
+  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int *n = (ct__node__gelu_int *)node;
+  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  int64_t approximate = n->approximate;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t approximate = ct__nd->approximate;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
@@ -18616,22 +25873,22 @@ static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
 
 static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int *n = NULL;
+  ct__node__gelu_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->approximate = approximate;
+    ct__nd = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->approximate = approximate;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18644,16 +25901,16 @@ typedef struct ct__node__gelu_int_ {
 } ct__node__gelu_int_;
 
 static void ct__release__gelu_int_(ct_node *node) {
-  ct__node__gelu_int_ *n = (ct__node__gelu_int_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int_ *n = (ct__node__gelu_int_ *)node;
+  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  int64_t approximate = n->approximate;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t approximate = ct__nd->approximate;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
@@ -18662,23 +25919,23 @@ static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
 
 static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int_ *n = NULL;
+  ct__node__gelu_int_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
-    n = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->approximate = approximate;
+    ct__nd = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->approximate = approximate;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18701,15 +25958,15 @@ typedef struct ct__node_silu {
 } ct__node_silu;
 
 static void ct__release_silu(ct_node *node) {
-  ct__node_silu *n = (ct__node_silu *)node;
-  ct__saved_reset(&n->self);
+  ct__node_silu *ct__nd = (ct__node_silu *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_silu *n = (ct__node_silu *)node;
+  ct__node_silu *ct__nd = (ct__node_silu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
@@ -18718,21 +25975,21 @@ static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, ct__release_silu};
 
 static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
-  ct__node_silu *n = NULL;
+  ct__node_silu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18744,15 +26001,15 @@ typedef struct ct__node_silu_ {
 } ct__node_silu_;
 
 static void ct__release_silu_(ct_node *node) {
-  ct__node_silu_ *n = (ct__node_silu_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_silu_ *ct__nd = (ct__node_silu_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_silu_ *n = (ct__node_silu_ *)node;
+  ct__node_silu_ *ct__nd = (ct__node_silu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
@@ -18761,22 +26018,22 @@ static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_silu_ = {"SiluBackward0", ct__backward_silu_, ct__release_silu_};
 
 static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_silu_ *n = NULL;
+  ct__node_silu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("silu_", self)) != CT_OK) return r;
-    n = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18801,17 +26058,17 @@ typedef struct ct__node_softplus {
 } ct__node_softplus;
 
 static void ct__release_softplus(ct_node *node) {
-  ct__node_softplus *n = (ct__node_softplus *)node;
-  ct__saved_reset(&n->self);
+  ct__node_softplus *ct__nd = (ct__node_softplus *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_softplus *n = (ct__node_softplus *)node;
+  ct__node_softplus *ct__nd = (ct__node_softplus *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar beta = n->beta;
-  ct_scalar threshold = n->threshold;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar threshold = ct__nd->threshold;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_softplus_backward(grad, self, beta, threshold);
@@ -18820,23 +26077,23 @@ static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward_softplus, ct__release_softplus};
 
 static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
-  ct__node_softplus *n = NULL;
+  ct__node_softplus *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->beta = beta;
-    n->threshold = threshold;
+    ct__nd = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->beta = beta;
+    ct__nd->threshold = threshold;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_softplus(ks & CT__BELOW_AUTOGRAD, self, beta, threshold);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18859,15 +26116,15 @@ typedef struct ct__node_mish {
 } ct__node_mish;
 
 static void ct__release_mish(ct_node *node) {
-  ct__node_mish *n = (ct__node_mish *)node;
-  ct__saved_reset(&n->self);
+  ct__node_mish *ct__nd = (ct__node_mish *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mish *n = (ct__node_mish *)node;
+  ct__node_mish *ct__nd = (ct__node_mish *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
@@ -18876,21 +26133,21 @@ static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, ct__release_mish};
 
 static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
-  ct__node_mish *n = NULL;
+  ct__node_mish *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18902,15 +26159,15 @@ typedef struct ct__node_mish_ {
 } ct__node_mish_;
 
 static void ct__release_mish_(ct_node *node) {
-  ct__node_mish_ *n = (ct__node_mish_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_mish_ *ct__nd = (ct__node_mish_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mish_ *n = (ct__node_mish_ *)node;
+  ct__node_mish_ *ct__nd = (ct__node_mish_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
@@ -18919,22 +26176,22 @@ static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_mish_ = {"MishBackward0", ct__backward_mish_, ct__release_mish_};
 
 static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
-  ct__node_mish_ *n = NULL;
+  ct__node_mish_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mish_", self)) != CT_OK) return r;
-    n = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18956,9 +26213,9 @@ typedef struct ct__node_floor {
 } ct__node_floor;
 
 static ct_status ct__backward_floor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_floor *n = (ct__node_floor *)node;
+  ct__node_floor *ct__nd = (ct__node_floor *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -18967,20 +26224,20 @@ static ct_status ct__backward_floor(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor, NULL};
 
 static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
-  ct__node_floor *n = NULL;
+  ct__node_floor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -18991,9 +26248,9 @@ typedef struct ct__node_floor_ {
 } ct__node_floor_;
 
 static ct_status ct__backward_floor_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_floor_ *n = (ct__node_floor_ *)node;
+  ct__node_floor_ *ct__nd = (ct__node_floor_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19002,21 +26259,21 @@ static ct_status ct__backward_floor_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_floor_ = {"FloorBackward0", ct__backward_floor_, NULL};
 
 static ct_status ct__autograd_floor_(ct_keyset ks, ct_tensor *self) {
-  ct__node_floor_ *n = NULL;
+  ct__node_floor_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("floor_", self)) != CT_OK) return r;
-    n = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19038,9 +26295,9 @@ typedef struct ct__node_ceil {
 } ct__node_ceil;
 
 static ct_status ct__backward_ceil(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_ceil *n = (ct__node_ceil *)node;
+  ct__node_ceil *ct__nd = (ct__node_ceil *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19049,20 +26306,20 @@ static ct_status ct__backward_ceil(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, NULL};
 
 static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
-  ct__node_ceil *n = NULL;
+  ct__node_ceil *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19073,9 +26330,9 @@ typedef struct ct__node_ceil_ {
 } ct__node_ceil_;
 
 static ct_status ct__backward_ceil_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_ceil_ *n = (ct__node_ceil_ *)node;
+  ct__node_ceil_ *ct__nd = (ct__node_ceil_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19084,21 +26341,21 @@ static ct_status ct__backward_ceil_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_ceil_ = {"CeilBackward0", ct__backward_ceil_, NULL};
 
 static ct_status ct__autograd_ceil_(ct_keyset ks, ct_tensor *self) {
-  ct__node_ceil_ *n = NULL;
+  ct__node_ceil_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("ceil_", self)) != CT_OK) return r;
-    n = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19120,9 +26377,9 @@ typedef struct ct__node_round {
 } ct__node_round;
 
 static ct_status ct__backward_round(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_round *n = (ct__node_round *)node;
+  ct__node_round *ct__nd = (ct__node_round *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19131,20 +26388,20 @@ static ct_status ct__backward_round(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round, NULL};
 
 static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
-  ct__node_round *n = NULL;
+  ct__node_round *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19155,9 +26412,9 @@ typedef struct ct__node_round_ {
 } ct__node_round_;
 
 static ct_status ct__backward_round_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_round_ *n = (ct__node_round_ *)node;
+  ct__node_round_ *ct__nd = (ct__node_round_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19166,21 +26423,21 @@ static ct_status ct__backward_round_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_round_ = {"RoundBackward0", ct__backward_round_, NULL};
 
 static ct_status ct__autograd_round_(ct_keyset ks, ct_tensor *self) {
-  ct__node_round_ *n = NULL;
+  ct__node_round_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("round_", self)) != CT_OK) return r;
-    n = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19202,9 +26459,9 @@ typedef struct ct__node_round_decimals {
 } ct__node_round_decimals;
 
 static ct_status ct__backward_round_decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_round_decimals *n = (ct__node_round_decimals *)node;
+  ct__node_round_decimals *ct__nd = (ct__node_round_decimals *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19213,20 +26470,20 @@ static ct_status ct__backward_round_decimals(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backward_round_decimals, NULL};
 
 static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
-  ct__node_round_decimals *n = NULL;
+  ct__node_round_decimals *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19237,9 +26494,9 @@ typedef struct ct__node_round__decimals {
 } ct__node_round__decimals;
 
 static ct_status ct__backward_round__decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_round__decimals *n = (ct__node_round__decimals *)node;
+  ct__node_round__decimals *ct__nd = (ct__node_round__decimals *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19248,21 +26505,21 @@ static ct_status ct__backward_round__decimals(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_round__decimals = {"RoundBackward0", ct__backward_round__decimals, NULL};
 
 static ct_status ct__autograd_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
-  ct__node_round__decimals *n = NULL;
+  ct__node_round__decimals *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("round_.decimals", self)) != CT_OK) return r;
-    n = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round__decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19284,9 +26541,9 @@ typedef struct ct__node_trunc {
 } ct__node_trunc;
 
 static ct_status ct__backward_trunc(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_trunc *n = (ct__node_trunc *)node;
+  ct__node_trunc *ct__nd = (ct__node_trunc *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19295,20 +26552,20 @@ static ct_status ct__backward_trunc(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc, NULL};
 
 static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
-  ct__node_trunc *n = NULL;
+  ct__node_trunc *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19319,9 +26576,9 @@ typedef struct ct__node_trunc_ {
 } ct__node_trunc_;
 
 static ct_status ct__backward_trunc_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_trunc_ *n = (ct__node_trunc_ *)node;
+  ct__node_trunc_ *ct__nd = (ct__node_trunc_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -19330,21 +26587,21 @@ static ct_status ct__backward_trunc_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_trunc_ = {"TruncBackward0", ct__backward_trunc_, NULL};
 
 static ct_status ct__autograd_trunc_(ct_keyset ks, ct_tensor *self) {
-  ct__node_trunc_ *n = NULL;
+  ct__node_trunc_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("trunc_", self)) != CT_OK) return r;
-    n = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19367,15 +26624,15 @@ typedef struct ct__node_nan_to_num {
 } ct__node_nan_to_num;
 
 static void ct__release_nan_to_num(ct_node *node) {
-  ct__node_nan_to_num *n = (ct__node_nan_to_num *)node;
-  ct__saved_reset(&n->self);
+  ct__node_nan_to_num *ct__nd = (ct__node_nan_to_num *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_nan_to_num *n = (ct__node_nan_to_num *)node;
+  ct__node_nan_to_num *ct__nd = (ct__node_nan_to_num *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
@@ -19384,21 +26641,21 @@ static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backward_nan_to_num, ct__release_nan_to_num};
 
 static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
-  ct__node_nan_to_num *n = NULL;
+  ct__node_nan_to_num *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19410,15 +26667,15 @@ typedef struct ct__node_nan_to_num_ {
 } ct__node_nan_to_num_;
 
 static void ct__release_nan_to_num_(ct_node *node) {
-  ct__node_nan_to_num_ *n = (ct__node_nan_to_num_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_nan_to_num_ *ct__nd = (ct__node_nan_to_num_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_nan_to_num_ *n = (ct__node_nan_to_num_ *)node;
+  ct__node_nan_to_num_ *ct__nd = (ct__node_nan_to_num_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
@@ -19427,22 +26684,22 @@ static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backward_nan_to_num_, ct__release_nan_to_num_};
 
 static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
-  ct__node_nan_to_num_ *n = NULL;
+  ct__node_nan_to_num_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("nan_to_num_", self)) != CT_OK) return r;
-    n = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19458,6 +26715,3791 @@ static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   return r;
 }
 
+/* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Tensor_mode;
+
+static void ct__release_div_Tensor_mode(ct_node *node) {
+  ct__node_div_Tensor_mode *ct__nd = (ct__node_div_Tensor_mode *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Tensor_mode *ct__nd = (ct__node_div_Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backward_div_Tensor_mode, ct__release_div_Tensor_mode};
+
+static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div_Tensor_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Tensor_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Tensor_mode;
+
+static void ct__release_div__Tensor_mode(ct_node *node) {
+  ct__node_div__Tensor_mode *ct__nd = (ct__node_div__Tensor_mode *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Tensor_mode *ct__nd = (ct__node_div__Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backward_div__Tensor_mode, ct__release_div__Tensor_mode};
+
+static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div__Tensor_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
+    ct__nd = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("div.out_mode");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_out_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Scalar_mode;
+
+static ct_status ct__backward_div_Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Scalar_mode *ct__nd = (ct__node_div_Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = ct__nd->other;
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backward_div_Scalar_mode, NULL};
+
+static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div_Scalar_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Scalar_mode;
+
+static ct_status ct__backward_div__Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Scalar_mode *ct__nd = (ct__node_div__Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = ct__nd->other;
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backward_div__Scalar_mode, NULL};
+
+static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div__Scalar_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
+    ct__nd = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_floor_divide {
+  ct_node base;
+} ct__node_floor_divide;
+
+static ct_status ct__backward_floor_divide(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide *ct__nd = (ct__node_floor_divide *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__backward_floor_divide, NULL};
+
+static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Tensor {
+  ct_node base;
+} ct__node_floor_divide__Tensor;
+
+static ct_status ct__backward_floor_divide__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Tensor *ct__nd = (ct__node_floor_divide__Tensor *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0", ct__backward_floor_divide__Tensor, NULL};
+
+static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("floor_divide.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- floor_divide.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_floor_divide_Scalar {
+  ct_node base;
+} ct__node_floor_divide_Scalar;
+
+static ct_status ct__backward_floor_divide_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide_Scalar *ct__nd = (ct__node_floor_divide_Scalar *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0", ct__backward_floor_divide_Scalar, NULL};
+
+static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Scalar {
+  ct_node base;
+} ct__node_floor_divide__Scalar;
+
+static ct_status ct__backward_floor_divide__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Scalar *ct__nd = (ct__node_floor_divide__Scalar *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Scalar = {"FloorDivideBackward0", ct__backward_floor_divide__Scalar, NULL};
+
+static ct_status ct__autograd_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("floor_divide_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_floor_divide__Scalar *)ct__node_new(&ct__kind_floor_divide__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Tensor_Tensor;
+
+static void ct__release_pow_Tensor_Tensor(ct_node *node) {
+  ct__node_pow_Tensor_Tensor *ct__nd = (ct__node_pow_Tensor_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Tensor *ct__nd = (ct__node_pow_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__backward_pow_Tensor_Tensor, ct__release_pow_Tensor_Tensor};
+
+static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow_Tensor_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    ct__nd = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, exponent);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow__Tensor;
+
+static void ct__release_pow__Tensor(ct_node *node) {
+  ct__node_pow__Tensor *ct__nd = (ct__node_pow__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Tensor *ct__nd = (ct__node_pow__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Tensor = {"PowBackward0", ct__backward_pow__Tensor, ct__release_pow__Tensor};
+
+static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    if ((r = ct__check_inplace("pow_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_pow__Tensor *)ct__node_new(&ct__kind_pow__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, exponent);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow_Tensor_Scalar;
+
+static void ct__release_pow_Tensor_Scalar(ct_node *node) {
+  ct__node_pow_Tensor_Scalar *ct__nd = (ct__node_pow_Tensor_Scalar *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_pow_Tensor_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Scalar *ct__nd = (ct__node_pow_Tensor_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar exponent = ct__nd->exponent;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__backward_pow_Tensor_Scalar, ct__release_pow_Tensor_Scalar};
+
+static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow_Tensor_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow__Scalar;
+
+static void ct__release_pow__Scalar(ct_node *node) {
+  ct__node_pow__Scalar *ct__nd = (ct__node_pow__Scalar *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_pow__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Scalar *ct__nd = (ct__node_pow__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar exponent = ct__nd->exponent;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Scalar = {"PowBackward0", ct__backward_pow__Scalar, ct__release_pow__Scalar};
+
+static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("pow_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Scalar(Scalar self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Scalar {
+  ct_node base;
+  ct_scalar self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Scalar;
+
+static void ct__release_pow_Scalar(ct_node *node) {
+  ct__node_pow_Scalar *ct__nd = (ct__node_pow_Scalar *)node;
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Scalar *ct__nd = (ct__node_pow_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar self = ct__nd->self;
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_base_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_pow_Scalar, ct__release_pow_Scalar};
+
+static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  ct__node_pow_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent))) {
+    ct__nd = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, exponent);
+    ct__nd->self = self;
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder_Tensor;
+
+static void ct__release_remainder_Tensor(ct_node *node) {
+  ct__node_remainder_Tensor *ct__nd = (ct__node_remainder_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Tensor *ct__nd = (ct__node_remainder_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct__backward_remainder_Tensor, ct__release_remainder_Tensor};
+
+static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder__Tensor;
+
+static void ct__release_remainder__Tensor(ct_node *node) {
+  ct__node_remainder__Tensor *ct__nd = (ct__node_remainder__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Tensor *ct__nd = (ct__node_remainder__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct__backward_remainder__Tensor, ct__release_remainder__Tensor};
+
+static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("remainder_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_remainder__Tensor *)ct__node_new(&ct__kind_remainder__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar {
+  ct_node base;
+} ct__node_remainder_Scalar;
+
+static ct_status ct__backward_remainder_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar *ct__nd = (ct__node_remainder_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct__backward_remainder_Scalar, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Scalar {
+  ct_node base;
+} ct__node_remainder__Scalar;
+
+static ct_status ct__backward_remainder__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Scalar *ct__nd = (ct__node_remainder__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Scalar = {"RemainderBackward0", ct__backward_remainder__Scalar, NULL};
+
+static ct_status ct__autograd_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("remainder_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_remainder__Scalar *)ct__node_new(&ct__kind_remainder__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar_Tensor {
+  ct_node base;
+} ct__node_remainder_Scalar_Tensor;
+
+static ct_status ct__backward_remainder_Scalar_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar_Tensor *ct__nd = (ct__node_remainder_Scalar_Tensor *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "remainder.Scalar_Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward0", ct__backward_remainder_Scalar_Tensor, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct__node_remainder_Scalar_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(other))) {
+    ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_fmod_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod_Tensor;
+
+static void ct__release_fmod_Tensor(ct_node *node) {
+  ct__node_fmod_Tensor *ct__nd = (ct__node_fmod_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Tensor *ct__nd = (ct__node_fmod_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_fmod_Tensor, ct__release_fmod_Tensor};
+
+static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod__Tensor;
+
+static void ct__release_fmod__Tensor(ct_node *node) {
+  ct__node_fmod__Tensor *ct__nd = (ct__node_fmod__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Tensor *ct__nd = (ct__node_fmod__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward_fmod__Tensor, ct__release_fmod__Tensor};
+
+static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("fmod_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_fmod__Tensor *)ct__node_new(&ct__kind_fmod__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_fmod_Scalar {
+  ct_node base;
+} ct__node_fmod_Scalar;
+
+static ct_status ct__backward_fmod_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Scalar *ct__nd = (ct__node_fmod_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_fmod_Scalar, NULL};
+
+static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Scalar {
+  ct_node base;
+} ct__node_fmod__Scalar;
+
+static ct_status ct__backward_fmod__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Scalar *ct__nd = (ct__node_fmod__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Scalar = {"FmodBackward0", ct__backward_fmod__Scalar, NULL};
+
+static ct_status ct__autograd_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("fmod_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_fmod__Scalar *)ct__node_new(&ct__kind_fmod__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- maximum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_maximum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_maximum;
+
+static void ct__release_maximum(ct_node *node) {
+  ct__node_maximum *ct__nd = (ct__node_maximum *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_maximum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_maximum *ct__nd = (ct__node_maximum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 1);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_maximum, ct__release_maximum};
+
+static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_maximum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("maximum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- minimum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_minimum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_minimum;
+
+static void ct__release_minimum(ct_node *node) {
+  ct__node_minimum *ct__nd = (ct__node_minimum *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_minimum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_minimum *ct__nd = (ct__node_minimum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_minimum, ct__release_minimum};
+
+static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_minimum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("minimum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- atan2(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_atan2 {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2;
+
+static void ct__release_atan2(ct_node *node) {
+  ct__node_atan2 *ct__nd = (ct__node_atan2 *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_atan2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2 *ct__nd = (ct__node_atan2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2, ct__release_atan2};
+
+static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_atan2_ {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2_;
+
+static void ct__release_atan2_(ct_node *node) {
+  ct__node_atan2_ *ct__nd = (ct__node_atan2_ *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_atan2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2_ *ct__nd = (ct__node_atan2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2_ = {"Atan2Backward0", ct__backward_atan2_, ct__release_atan2_};
+
+static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("atan2_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_atan2_ *)ct__node_new(&ct__kind_atan2_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("atan2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_and.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_or.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_xor.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_not(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not_(Tensor(a!) self) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_not.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.self(Tensor condition, Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_self {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_self;
+
+static void ct__release_where_self(ct_node *node) {
+  ct__node_where_self *ct__nd = (ct__node_where_self *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_self(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_self *ct__nd = (ct__node_where_self *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_where_self, ct__release_where_self};
+
+static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct__node_where_self *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__node_set_input(&ct__nd->base, 2, other);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("where.self_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self_out(ks & CT__BELOW_AUTOGRAD, condition, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarSelf {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarSelf;
+
+static void ct__release_where_ScalarSelf(ct_node *node) {
+  ct__node_where_ScalarSelf *ct__nd = (ct__node_where_ScalarSelf *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_ScalarSelf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarSelf *ct__nd = (ct__node_where_ScalarSelf *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__backward_where_ScalarSelf, ct__release_where_ScalarSelf};
+
+static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct__node_where_ScalarSelf *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarSelf(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarOther {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarOther;
+
+static void ct__release_where_ScalarOther(ct_node *node) {
+  ct__node_where_ScalarOther *ct__nd = (ct__node_where_ScalarOther *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_ScalarOther(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarOther *ct__nd = (ct__node_where_ScalarOther *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__backward_where_ScalarOther, ct__release_where_ScalarOther};
+
+static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct__node_where_ScalarOther *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarOther(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
+    ct__node_set_input(ct__nd, 0, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Scalar;
+
+static void ct__release_masked_fill_Scalar(ct_node *node) {
+  ct__node_masked_fill_Scalar *ct__nd = (ct__node_masked_fill_Scalar *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Scalar *ct__nd = (ct__node_masked_fill_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", ct__backward_masked_fill_Scalar, ct__release_masked_fill_Scalar};
+
+static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    ct__nd = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Scalar;
+
+static void ct__release_masked_fill__Scalar(ct_node *node) {
+  ct__node_masked_fill__Scalar *ct__nd = (ct__node_masked_fill__Scalar *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Scalar *ct__nd = (ct__node_masked_fill__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Scalar = {"MaskedFillBackward0", ct__backward_masked_fill__Scalar, ct__release_masked_fill__Scalar};
+
+static ct_status ct__autograd_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    if ((r = ct__check_inplace("masked_fill_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_masked_fill__Scalar *)ct__node_new(&ct__kind_masked_fill__Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Tensor;
+
+static void ct__release_masked_fill_Tensor(ct_node *node) {
+  ct__node_masked_fill_Tensor *ct__nd = (ct__node_masked_fill_Tensor *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Tensor *ct__nd = (ct__node_masked_fill_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", ct__backward_masked_fill_Tensor, ct__release_masked_fill_Tensor};
+
+static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    ct__nd = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Tensor;
+
+static void ct__release_masked_fill__Tensor(ct_node *node) {
+  ct__node_masked_fill__Tensor *ct__nd = (ct__node_masked_fill__Tensor *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Tensor *ct__nd = (ct__node_masked_fill__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Tensor = {"MaskedFillBackward0", ct__backward_masked_fill__Tensor, ct__release_masked_fill__Tensor};
+
+static ct_status ct__autograd_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("masked_fill_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_masked_fill__Tensor *)ct__node_new(&ct__kind_masked_fill__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp_Scalar;
+
+static ct_status ct__backward_lerp_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Scalar *ct__nd = (ct__node_lerp_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = ct__nd->weight;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_lerp_Scalar, NULL};
+
+static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    ct__nd = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__nd->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp__Scalar;
+
+static ct_status ct__backward_lerp__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Scalar *ct__nd = (ct__node_lerp__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = ct__nd->weight;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Scalar = {"LerpBackward0", ct__backward_lerp__Scalar, NULL};
+
+static ct_status ct__autograd_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    if ((r = ct__check_inplace("lerp_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_lerp__Scalar *)ct__node_new(&ct__kind_lerp__Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__nd->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp_Tensor;
+
+static void ct__release_lerp_Tensor(ct_node *node) {
+  ct__node_lerp_Tensor *ct__nd = (ct__node_lerp_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->end);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_lerp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Tensor *ct__nd = (ct__node_lerp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_lerp_Tensor, ct__release_lerp_Tensor};
+
+static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    ct__nd = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->end, end);
+    ct__save(&ct__nd->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp__Tensor;
+
+static void ct__release_lerp__Tensor(ct_node *node) {
+  ct__node_lerp__Tensor *ct__nd = (ct__node_lerp__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->end);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_lerp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Tensor *ct__nd = (ct__node_lerp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Tensor = {"LerpBackward0", ct__backward_lerp__Tensor, ct__release_lerp__Tensor};
+
+static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    if ((r = ct__check_inplace("lerp_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_lerp__Tensor *)ct__node_new(&ct__kind_lerp__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->end, end);
+    ct__save(&ct__nd->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcmul {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul;
+
+static void ct__release_addcmul(ct_node *node) {
+  ct__node_addcmul *ct__nd = (ct__node_addcmul *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcmul(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul *ct__nd = (ct__node_addcmul *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_addcmul, ct__release_addcmul};
+
+static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    ct__nd = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcmul_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul_;
+
+static void ct__release_addcmul_(ct_node *node) {
+  ct__node_addcmul_ *ct__nd = (ct__node_addcmul_ *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcmul_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul_ *ct__nd = (ct__node_addcmul_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul_ = {"AddcmulBackward0", ct__backward_addcmul_, ct__release_addcmul_};
+
+static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcmul_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_addcmul_ *)ct__node_new(&ct__kind_addcmul_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcmul.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcdiv {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv;
+
+static void ct__release_addcdiv(ct_node *node) {
+  ct__node_addcdiv *ct__nd = (ct__node_addcdiv *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcdiv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv *ct__nd = (ct__node_addcdiv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_addcdiv, ct__release_addcdiv};
+
+static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    ct__nd = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcdiv_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv_;
+
+static void ct__release_addcdiv_(ct_node *node) {
+  ct__node_addcdiv_ *ct__nd = (ct__node_addcdiv_ *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcdiv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv_ *ct__nd = (ct__node_addcdiv_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv_ = {"AddcdivBackward0", ct__backward_addcdiv_, ct__release_addcdiv_};
+
+static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcdiv_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_addcdiv_ *)ct__node_new(&ct__kind_addcdiv_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcdiv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp;
+
+static void ct__release_clamp(ct_node *node) {
+  ct__node_clamp *ct__nd = (ct__node_clamp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp *ct__nd = (ct__node_clamp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp, ct__release_clamp};
+
+static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min = min;
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp_;
+
+static void ct__release_clamp_(ct_node *node) {
+  ct__node_clamp_ *ct__nd = (ct__node_clamp_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_ *ct__nd = (ct__node_clamp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_ = {"ClampBackward0", ct__backward_clamp_, ct__release_clamp_};
+
+static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min = min;
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp_Tensor;
+
+static void ct__release_clamp_Tensor(ct_node *node) {
+  ct__node_clamp_Tensor *ct__nd = (ct__node_clamp_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_Tensor *ct__nd = (ct__node_clamp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backward_clamp_Tensor, ct__release_clamp_Tensor};
+
+static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    ct__nd = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__node_set_input(&ct__nd->base, 2, max);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->min, min);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp__Tensor;
+
+static void ct__release_clamp__Tensor(ct_node *node) {
+  ct__node_clamp__Tensor *ct__nd = (ct__node_clamp__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp__Tensor *ct__nd = (ct__node_clamp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp__Tensor = {"ClampBackward0", ct__backward_clamp__Tensor, ct__release_clamp__Tensor};
+
+static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp__Tensor *)ct__node_new(&ct__kind_clamp__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__node_set_input(&ct__nd->base, 2, max);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->min, min);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp__Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min(Tensor self, Scalar min) -> Tensor ---- */
+typedef struct ct__node_clamp_min {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min;
+
+static void ct__release_clamp_min(ct_node *node) {
+  ct__node_clamp_min *ct__nd = (ct__node_clamp_min *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min *ct__nd = (ct__node_clamp_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backward_clamp_min, ct__release_clamp_min};
+
+static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min_;
+
+static void ct__release_clamp_min_(ct_node *node) {
+  ct__node_clamp_min_ *ct__nd = (ct__node_clamp_min_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_min_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_ *ct__nd = (ct__node_clamp_min_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_ = {"ClampMinBackward0", ct__backward_clamp_min_, ct__release_clamp_min_};
+
+static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_min_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min.Tensor(Tensor self, Tensor min) -> Tensor ---- */
+typedef struct ct__node_clamp_min_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min_Tensor;
+
+static void ct__release_clamp_min_Tensor(ct_node *node) {
+  ct__node_clamp_min_Tensor *ct__nd = (ct__node_clamp_min_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+}
+static ct_status ct__backward_clamp_min_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_Tensor *ct__nd = (ct__node_clamp_min_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__backward_clamp_min_Tensor, ct__release_clamp_min_Tensor};
+
+static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    ct__nd = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min__Tensor;
+
+static void ct__release_clamp_min__Tensor(ct_node *node) {
+  ct__node_clamp_min__Tensor *ct__nd = (ct__node_clamp_min__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+}
+static ct_status ct__backward_clamp_min__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min__Tensor *ct__nd = (ct__node_clamp_min__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min__Tensor = {"ClampMinBackward0", ct__backward_clamp_min__Tensor, ct__release_clamp_min__Tensor};
+
+static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    if ((r = ct__check_inplace("clamp_min_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_min__Tensor *)ct__node_new(&ct__kind_clamp_min__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min__Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max(Tensor self, Scalar max) -> Tensor ---- */
+typedef struct ct__node_clamp_max {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max;
+
+static void ct__release_clamp_max(ct_node *node) {
+  ct__node_clamp_max *ct__nd = (ct__node_clamp_max *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max *ct__nd = (ct__node_clamp_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backward_clamp_max, ct__release_clamp_max};
+
+static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max_;
+
+static void ct__release_clamp_max_(ct_node *node) {
+  ct__node_clamp_max_ *ct__nd = (ct__node_clamp_max_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_max_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_ *ct__nd = (ct__node_clamp_max_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_ = {"ClampMaxBackward0", ct__backward_clamp_max_, ct__release_clamp_max_};
+
+static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_max_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max.Tensor(Tensor self, Tensor max) -> Tensor ---- */
+typedef struct ct__node_clamp_max_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max_Tensor;
+
+static void ct__release_clamp_max_Tensor(ct_node *node) {
+  ct__node_clamp_max_Tensor *ct__nd = (ct__node_clamp_max_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_max_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_Tensor *ct__nd = (ct__node_clamp_max_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__backward_clamp_max_Tensor, ct__release_clamp_max_Tensor};
+
+static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    ct__nd = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, max);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max__Tensor;
+
+static void ct__release_clamp_max__Tensor(ct_node *node) {
+  ct__node_clamp_max__Tensor *ct__nd = (ct__node_clamp_max__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_max__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max__Tensor *ct__nd = (ct__node_clamp_max__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max__Tensor = {"ClampMaxBackward0", ct__backward_clamp_max__Tensor, ct__release_clamp_max__Tensor};
+
+static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_max_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_max__Tensor *)ct__node_new(&ct__kind_clamp_max__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, max);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max__Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- dot(Tensor self, Tensor tensor) -> Tensor ---- */
+typedef struct ct__node_dot {
+  ct_node base;
+  ct__saved self;
+  ct__saved tensor;
+} ct__node_dot;
+
+static void ct__release_dot(ct_node *node) {
+  ct__node_dot *ct__nd = (ct__node_dot *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->tensor);
+}
+static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_dot *ct__nd = (ct__node_dot *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *tensor = ct__unpack(&ct__nd->tensor, node, "tensor");
+  if (!self || !tensor) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, tensor);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__release_dot};
+
+static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct__node_dot *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
+    ct__nd = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->tensor, tensor);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot(ks & CT__BELOW_AUTOGRAD, self, tensor);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor) || ct__needs_grad(out))) return ct__out_not_differentiable("dot.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot_out(ks & CT__BELOW_AUTOGRAD, self, tensor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mv(Tensor self, Tensor vec) -> Tensor ---- */
+typedef struct ct__node_mv {
+  ct_node base;
+  ct__saved self;
+  ct__saved vec;
+} ct__node_mv;
+
+static void ct__release_mv(ct_node *node) {
+  ct__node_mv *ct__nd = (ct__node_mv *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->vec);
+}
+static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mv *ct__nd = (ct__node_mv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *vec = ct__unpack(&ct__nd->vec, node, "vec");
+  if (!self || !vec) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_outer(grad, vec);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mv(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__release_mv};
+
+static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct__node_mv *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
+    ct__nd = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, vec);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->vec, vec);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv(ks & CT__BELOW_AUTOGRAD, self, vec);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec) || ct__needs_grad(out))) return ct__out_not_differentiable("mv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv_out(ks & CT__BELOW_AUTOGRAD, self, vec, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_mm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_mm;
+
+static void ct__release_mm(ct_node *node) {
+  ct__node_mm *ct__nd = (ct__node_mm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->mat2);
+}
+static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mm *ct__nd = (ct__node_mm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mm(grad, ct_t(mat2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mm(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
+
+static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_mm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    ct__nd = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat2);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bmm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_bmm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_bmm;
+
+static void ct__release_bmm(ct_node *node) {
+  ct__node_bmm *ct__nd = (ct__node_bmm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->mat2);
+}
+static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bmm *ct__nd = (ct__node_bmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_bmm(grad, ct_transpose(mat2, 1, 2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_bmm(ct_transpose(self, 1, 2), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__release_bmm};
+
+static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_bmm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    ct__nd = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat2);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("bmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addmm {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm;
+
+static void ct__release_addmm(ct_node *node) {
+  ct__node_addmm *ct__nd = (ct__node_addmm *)node;
+  ct__saved_reset(&ct__nd->mat1);
+  ct__saved_reset(&ct__nd->mat2);
+}
+static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm *ct__nd = (ct__node_addmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
+
+static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    ct__nd = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat1);
+    ct__node_set_input(&ct__nd->base, 2, mat2);
+    ct__save(&ct__nd->mat1, mat1);
+    ct__save(&ct__nd->mat2, mat2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addmm_ {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm_;
+
+static void ct__release_addmm_(ct_node *node) {
+  ct__node_addmm_ *ct__nd = (ct__node_addmm_ *)node;
+  ct__saved_reset(&ct__nd->mat1);
+  ct__saved_reset(&ct__nd->mat2);
+}
+static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm_ *ct__nd = (ct__node_addmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
+
+static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat1);
+    ct__node_set_input(&ct__nd->base, 2, mat2);
+    ct__save(&ct__nd->mat1, mat1);
+    ct__save(&ct__nd->mat2, mat2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("addmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_out(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_baddbmm {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm;
+
+static void ct__release_baddbmm(ct_node *node) {
+  ct__node_baddbmm *ct__nd = (ct__node_baddbmm *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
+}
+static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm *ct__nd = (ct__node_baddbmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_baddbmm, ct__release_baddbmm};
+
+static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    ct__nd = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, batch1);
+    ct__node_set_input(&ct__nd->base, 2, batch2);
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_baddbmm_ {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm_;
+
+static void ct__release_baddbmm_(ct_node *node) {
+  ct__node_baddbmm_ *ct__nd = (ct__node_baddbmm_ *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
+}
+static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm_ *ct__nd = (ct__node_baddbmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_baddbmm_, ct__release_baddbmm_};
+
+static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, batch1);
+    ct__node_set_input(&ct__nd->base, 2, batch2);
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("baddbmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;
@@ -19466,16 +30508,16 @@ typedef struct ct__node_softmax_int {
 } ct__node_softmax_int;
 
 static void ct__release_softmax_int(ct_node *node) {
-  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
-  ct__saved_reset(&n->result);
+  ct__node_softmax_int *ct__nd = (ct__node_softmax_int *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct__node_softmax_int *ct__nd = (ct__node_softmax_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_softmax_backward(grad, result, dim);
@@ -19484,22 +30526,22 @@ static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backward_softmax_int, ct__release_softmax_int};
 
 static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_softmax_int *n = NULL;
+  ct__node_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim = dim;
+    ct__nd = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19523,16 +30565,16 @@ typedef struct ct__node_log_softmax_int {
 } ct__node_log_softmax_int;
 
 static void ct__release_log_softmax_int(ct_node *node) {
-  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
-  ct__saved_reset(&n->result);
+  ct__node_log_softmax_int *ct__nd = (ct__node_log_softmax_int *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct__node_log_softmax_int *ct__nd = (ct__node_log_softmax_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_log_softmax_backward(grad, result, dim);
@@ -19541,22 +30583,22 @@ static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct__backward_log_softmax_int, ct__release_log_softmax_int};
 
 static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_log_softmax_int *n = NULL;
+  ct__node_log_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim = dim;
+    ct__nd = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19583,21 +30625,21 @@ typedef struct ct__node_nll_loss {
 } ct__node_nll_loss;
 
 static void ct__release_nll_loss(ct_node *node) {
-  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->target);
-  ct__saved_reset(&n->weight);
+  ct__node_nll_loss *ct__nd = (ct__node_nll_loss *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
 }
 static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct__node_nll_loss *ct__nd = (ct__node_nll_loss *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *target = ct__unpack(&n->target, node, "target");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  int64_t reduction = n->reduction;
-  int64_t ignore_index = n->ignore_index;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
+  int64_t ignore_index = ct__nd->ignore_index;
   if (!self || !target) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
@@ -19607,27 +30649,27 @@ static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
 
 static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
-  ct__node_nll_loss *n = NULL;
+  ct__node_nll_loss *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
-    n = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, target);
-    ct__node_set_input(&n->base, 2, weight);
-    ct__save(&n->self, self);
-    ct__save(&n->target, target);
-    ct__save(&n->weight, weight);
-    n->reduction = reduction;
-    n->ignore_index = ignore_index;
+    ct__nd = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
+    ct__nd->ignore_index = ignore_index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nll_loss(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19657,27 +30699,27 @@ typedef struct ct__node_nll_loss_backward {
 } ct__node_nll_loss_backward;
 
 static void ct__release_nll_loss_backward(ct_node *node) {
-  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
-  ct__saved_reset(&n->grad_output);
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->target);
-  ct__saved_reset(&n->weight);
-  ct__saved_reset(&n->total_weight);
-  ct__saved_reset(&n->result);
+  ct__node_nll_loss_backward *ct__nd = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&ct__nd->grad_output);
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
+  ct__saved_reset(&ct__nd->total_weight);
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct__node_nll_loss_backward *ct__nd = (ct__node_nll_loss_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *target = ct__unpack(&n->target, node, "target");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  int64_t reduction = n->reduction;
-  int64_t ignore_index = n->ignore_index;
-  ct_tensor *total_weight = ct__unpack(&n->total_weight, node, "total_weight");
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
+  int64_t ignore_index = ct__nd->ignore_index;
+  ct_tensor *total_weight = ct__unpack(&ct__nd->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
@@ -19689,32 +30731,32 @@ static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
 
 static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
-  ct__node_nll_loss_backward *n = NULL;
+  ct__node_nll_loss_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
-    n = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *n, 5, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__node_set_input(&n->base, 2, target);
-    ct__node_set_input(&n->base, 3, weight);
-    ct__node_set_input(&n->base, 4, total_weight);
-    ct__save(&n->grad_output, grad_output);
-    ct__save(&n->self, self);
-    ct__save(&n->target, target);
-    ct__save(&n->weight, weight);
-    n->reduction = reduction;
-    n->ignore_index = ignore_index;
-    ct__save(&n->total_weight, total_weight);
+    ct__nd = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *ct__nd, 5, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__node_set_input(&ct__nd->base, 2, target);
+    ct__node_set_input(&ct__nd->base, 3, weight);
+    ct__node_set_input(&ct__nd->base, 4, total_weight);
+    ct__save(&ct__nd->grad_output, grad_output);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
+    ct__nd->ignore_index = ignore_index;
+    ct__save(&ct__nd->total_weight, total_weight);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19751,20 +30793,20 @@ typedef struct ct__node_binary_cross_entropy {
 } ct__node_binary_cross_entropy;
 
 static void ct__release_binary_cross_entropy(ct_node *node) {
-  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->target);
-  ct__saved_reset(&n->weight);
+  ct__node_binary_cross_entropy *ct__nd = (ct__node_binary_cross_entropy *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
 }
 static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct__node_binary_cross_entropy *ct__nd = (ct__node_binary_cross_entropy *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *target = ct__unpack(&n->target, node, "target");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  int64_t reduction = n->reduction;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
   if (!self || !target) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
@@ -19775,26 +30817,26 @@ static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *con
 static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
 
 static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
-  ct__node_binary_cross_entropy *n = NULL;
+  ct__node_binary_cross_entropy *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
-    n = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, target);
-    ct__node_set_input(&n->base, 2, weight);
-    ct__save(&n->self, self);
-    ct__save(&n->target, target);
-    ct__save(&n->weight, weight);
-    n->reduction = reduction;
+    ct__nd = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_binary_cross_entropy(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19821,22 +30863,22 @@ typedef struct ct__node_binary_cross_entropy_with_logits {
 } ct__node_binary_cross_entropy_with_logits;
 
 static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
-  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->target);
-  ct__saved_reset(&n->weight);
-  ct__saved_reset(&n->pos_weight);
+  ct__node_binary_cross_entropy_with_logits *ct__nd = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
+  ct__saved_reset(&ct__nd->pos_weight);
 }
 static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__node_binary_cross_entropy_with_logits *ct__nd = (ct__node_binary_cross_entropy_with_logits *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *target = ct__unpack(&n->target, node, "target");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  ct_tensor *pos_weight = ct__unpack(&n->pos_weight, node, "pos_weight");
-  int64_t reduction = n->reduction;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *pos_weight = ct__unpack(&ct__nd->pos_weight, node, "pos_weight");
+  int64_t reduction = ct__nd->reduction;
   if (!self || !target) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
@@ -19848,28 +30890,28 @@ static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct
 static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
 
 static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
-  ct__node_binary_cross_entropy_with_logits *n = NULL;
+  ct__node_binary_cross_entropy_with_logits *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
-    n = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *n, 4, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, target);
-    ct__node_set_input(&n->base, 2, weight);
-    ct__node_set_input(&n->base, 3, pos_weight);
-    ct__save(&n->self, self);
-    ct__save(&n->target, target);
-    ct__save(&n->weight, weight);
-    ct__save(&n->pos_weight, pos_weight);
-    n->reduction = reduction;
+    ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, 4, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__node_set_input(&ct__nd->base, 3, pos_weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__save(&ct__nd->pos_weight, pos_weight);
+    ct__nd->reduction = reduction;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_binary_cross_entropy_with_logits(ks & CT__BELOW_AUTOGRAD, self, target, weight, pos_weight, reduction);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19889,24 +30931,24 @@ typedef struct ct__node_convolution {
 } ct__node_convolution;
 
 static void ct__release_convolution(ct_node *node) {
-  ct__node_convolution *n = (ct__node_convolution *)node;
-  ct__saved_reset(&n->input);
-  ct__saved_reset(&n->weight);
+  ct__node_convolution *ct__nd = (ct__node_convolution *)node;
+  ct__saved_reset(&ct__nd->input);
+  ct__saved_reset(&ct__nd->weight);
 }
 static ct_status ct__backward_convolution(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_convolution *n = (ct__node_convolution *)node;
+  ct__node_convolution *ct__nd = (ct__node_convolution *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *input = ct__unpack(&n->input, node, "input");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  ct_int_list stride = ct__ints(&n->stride);
-  ct_int_list padding = ct__ints(&n->padding);
-  ct_int_list dilation = ct__ints(&n->dilation);
-  bool transposed = n->transposed;
-  int64_t groups = n->groups;
-  const ct__shape input_sizes = n->input_sizes;
-  const ct__shape weight_sizes = n->weight_sizes;
+  ct_tensor *input = ct__unpack(&ct__nd->input, node, "input");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  bool transposed = ct__nd->transposed;
+  int64_t groups = ct__nd->groups;
+  const ct__shape input_sizes = ct__nd->input_sizes;
+  const ct__shape weight_sizes = ct__nd->weight_sizes;
   if (!input || !weight) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__conv_input_grad(grad, &input_sizes, weight, stride, padding, dilation, transposed, groups);
@@ -19917,31 +30959,31 @@ static ct_status ct__backward_convolution(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_convolution = {"ConvolutionBackward0", ct__backward_convolution, ct__release_convolution};
 
 static ct_tensor *ct__autograd_convolution(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool transposed, ct_int_list output_padding, int64_t groups) {
-  ct__node_convolution *n = NULL;
+  ct__node_convolution *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input) || ct__needs_grad(weight) || ct__needs_grad(bias))) {
-    n = (ct__node_convolution *)ct__node_new(&ct__kind_convolution, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, input);
-    ct__node_set_input(&n->base, 1, weight);
-    ct__node_set_input(&n->base, 2, bias);
-    ct__save(&n->input, input);
-    ct__save_shape(&n->input_sizes, input);
-    ct__save(&n->weight, weight);
-    ct__save_shape(&n->weight_sizes, weight);
-    if (ct__save_ints(&n->stride, stride, "convolution") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->padding, padding, "convolution") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->dilation, dilation, "convolution") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->transposed = transposed;
-    n->groups = groups;
+    ct__nd = (ct__node_convolution *)ct__node_new(&ct__kind_convolution, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, input);
+    ct__node_set_input(&ct__nd->base, 1, weight);
+    ct__node_set_input(&ct__nd->base, 2, bias);
+    ct__save(&ct__nd->input, input);
+    ct__save_shape(&ct__nd->input_sizes, input);
+    ct__save(&ct__nd->weight, weight);
+    ct__save_shape(&ct__nd->weight_sizes, weight);
+    if (ct__save_ints(&ct__nd->stride, stride, "convolution") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "convolution") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "convolution") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->transposed = transposed;
+    ct__nd->groups = groups;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_convolution(ks & CT__BELOW_AUTOGRAD, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -19971,23 +31013,23 @@ typedef struct ct__node_convolution_backward_input {
 } ct__node_convolution_backward_input;
 
 static void ct__release_convolution_backward_input(ct_node *node) {
-  ct__node_convolution_backward_input *n = (ct__node_convolution_backward_input *)node;
-  ct__saved_reset(&n->grad_output);
-  ct__saved_reset(&n->weight);
+  ct__node_convolution_backward_input *ct__nd = (ct__node_convolution_backward_input *)node;
+  ct__saved_reset(&ct__nd->grad_output);
+  ct__saved_reset(&ct__nd->weight);
 }
 static ct_status ct__backward_convolution_backward_input(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_convolution_backward_input *n = (ct__node_convolution_backward_input *)node;
+  ct__node_convolution_backward_input *ct__nd = (ct__node_convolution_backward_input *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  ct_int_list stride = ct__ints(&n->stride);
-  ct_int_list padding = ct__ints(&n->padding);
-  ct_int_list dilation = ct__ints(&n->dilation);
-  int64_t groups = n->groups;
-  const ct__shape grad_output_sizes = n->grad_output_sizes;
-  const ct__shape weight_sizes = n->weight_sizes;
+  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  int64_t groups = ct__nd->groups;
+  const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
+  const ct__shape weight_sizes = ct__nd->weight_sizes;
   if (!grad_output || !weight) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__conv_forward_to(grad, weight, &grad_output_sizes, stride, padding, dilation, groups);
@@ -19997,29 +31039,29 @@ static ct_status ct__backward_convolution_backward_input(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_convolution_backward_input = {"ConvolutionBackwardInputBackward0", ct__backward_convolution_backward_input, ct__release_convolution_backward_input};
 
 static ct_tensor *ct__autograd_convolution_backward_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *weight, ct_int_list input_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
-  ct__node_convolution_backward_input *n = NULL;
+  ct__node_convolution_backward_input *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(weight))) {
-    n = (ct__node_convolution_backward_input *)ct__node_new(&ct__kind_convolution_backward_input, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, weight);
-    ct__save(&n->grad_output, grad_output);
-    ct__save_shape(&n->grad_output_sizes, grad_output);
-    ct__save(&n->weight, weight);
-    ct__save_shape(&n->weight_sizes, weight);
-    if (ct__save_ints(&n->stride, stride, "convolution_backward_input") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->padding, padding, "convolution_backward_input") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->dilation, dilation, "convolution_backward_input") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->groups = groups;
+    ct__nd = (ct__node_convolution_backward_input *)ct__node_new(&ct__kind_convolution_backward_input, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, weight);
+    ct__save(&ct__nd->grad_output, grad_output);
+    ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
+    ct__save(&ct__nd->weight, weight);
+    ct__save_shape(&ct__nd->weight_sizes, weight);
+    if (ct__save_ints(&ct__nd->stride, stride, "convolution_backward_input") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "convolution_backward_input") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "convolution_backward_input") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->groups = groups;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_convolution_backward_input(ks & CT__BELOW_AUTOGRAD, grad_output, weight, input_size, stride, padding, dilation, groups);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -20038,23 +31080,23 @@ typedef struct ct__node_convolution_backward_weight {
 } ct__node_convolution_backward_weight;
 
 static void ct__release_convolution_backward_weight(ct_node *node) {
-  ct__node_convolution_backward_weight *n = (ct__node_convolution_backward_weight *)node;
-  ct__saved_reset(&n->grad_output);
-  ct__saved_reset(&n->input);
+  ct__node_convolution_backward_weight *ct__nd = (ct__node_convolution_backward_weight *)node;
+  ct__saved_reset(&ct__nd->grad_output);
+  ct__saved_reset(&ct__nd->input);
 }
 static ct_status ct__backward_convolution_backward_weight(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_convolution_backward_weight *n = (ct__node_convolution_backward_weight *)node;
+  ct__node_convolution_backward_weight *ct__nd = (ct__node_convolution_backward_weight *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
-  ct_tensor *input = ct__unpack(&n->input, node, "input");
-  ct_int_list stride = ct__ints(&n->stride);
-  ct_int_list padding = ct__ints(&n->padding);
-  ct_int_list dilation = ct__ints(&n->dilation);
-  int64_t groups = n->groups;
-  const ct__shape grad_output_sizes = n->grad_output_sizes;
-  const ct__shape input_sizes = n->input_sizes;
+  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+  ct_tensor *input = ct__unpack(&ct__nd->input, node, "input");
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  int64_t groups = ct__nd->groups;
+  const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
+  const ct__shape input_sizes = ct__nd->input_sizes;
   if (!grad_output || !input) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__conv_forward_to(input, grad, &grad_output_sizes, stride, padding, dilation, groups);
@@ -20064,29 +31106,29 @@ static ct_status ct__backward_convolution_backward_weight(ct_node *node, ct_tens
 static const ct_node_kind ct__kind_convolution_backward_weight = {"ConvolutionBackwardWeightBackward0", ct__backward_convolution_backward_weight, ct__release_convolution_backward_weight};
 
 static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tensor *grad_output, ct_tensor *input, ct_int_list weight_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
-  ct__node_convolution_backward_weight *n = NULL;
+  ct__node_convolution_backward_weight *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(input))) {
-    n = (ct__node_convolution_backward_weight *)ct__node_new(&ct__kind_convolution_backward_weight, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, input);
-    ct__save(&n->grad_output, grad_output);
-    ct__save_shape(&n->grad_output_sizes, grad_output);
-    ct__save(&n->input, input);
-    ct__save_shape(&n->input_sizes, input);
-    if (ct__save_ints(&n->stride, stride, "convolution_backward_weight") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->padding, padding, "convolution_backward_weight") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->dilation, dilation, "convolution_backward_weight") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->groups = groups;
+    ct__nd = (ct__node_convolution_backward_weight *)ct__node_new(&ct__kind_convolution_backward_weight, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, input);
+    ct__save(&ct__nd->grad_output, grad_output);
+    ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
+    ct__save(&ct__nd->input, input);
+    ct__save_shape(&ct__nd->input_sizes, input);
+    if (ct__save_ints(&ct__nd->stride, stride, "convolution_backward_weight") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "convolution_backward_weight") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "convolution_backward_weight") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->groups = groups;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_convolution_backward_weight(ks & CT__BELOW_AUTOGRAD, grad_output, input, weight_size, stride, padding, dilation, groups);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -20098,15 +31140,15 @@ typedef struct ct__node__adaptive_avg_pool2d {
 } ct__node__adaptive_avg_pool2d;
 
 static void ct__release__adaptive_avg_pool2d(ct_node *node) {
-  ct__node__adaptive_avg_pool2d *n = (ct__node__adaptive_avg_pool2d *)node;
-  ct__saved_reset(&n->self);
+  ct__node__adaptive_avg_pool2d *ct__nd = (ct__node__adaptive_avg_pool2d *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward__adaptive_avg_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__adaptive_avg_pool2d *n = (ct__node__adaptive_avg_pool2d *)node;
+  ct__node__adaptive_avg_pool2d *ct__nd = (ct__node__adaptive_avg_pool2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_adaptive_avg_pool2d_backward(grad, self);
@@ -20115,21 +31157,21 @@ static ct_status ct__backward__adaptive_avg_pool2d(ct_node *node, ct_tensor *con
 static const ct_node_kind ct__kind__adaptive_avg_pool2d = {"adaptiveAvgPool2dBackward0", ct__backward__adaptive_avg_pool2d, ct__release__adaptive_avg_pool2d};
 
 static ct_tensor *ct__autograd__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
-  ct__node__adaptive_avg_pool2d *n = NULL;
+  ct__node__adaptive_avg_pool2d *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node__adaptive_avg_pool2d *)ct__node_new(&ct__kind__adaptive_avg_pool2d, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node__adaptive_avg_pool2d *)ct__node_new(&ct__kind__adaptive_avg_pool2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__adaptive_avg_pool2d(ks & CT__BELOW_AUTOGRAD, self, output_size);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -20142,16 +31184,16 @@ typedef struct ct__node__adaptive_avg_pool2d_backward {
 } ct__node__adaptive_avg_pool2d_backward;
 
 static void ct__release__adaptive_avg_pool2d_backward(ct_node *node) {
-  ct__node__adaptive_avg_pool2d_backward *n = (ct__node__adaptive_avg_pool2d_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node__adaptive_avg_pool2d_backward *ct__nd = (ct__node__adaptive_avg_pool2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward__adaptive_avg_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__adaptive_avg_pool2d_backward *n = (ct__node__adaptive_avg_pool2d_backward *)node;
+  ct__node__adaptive_avg_pool2d_backward *ct__nd = (ct__node__adaptive_avg_pool2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  const ct__shape grad_output_sizes = n->grad_output_sizes;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  const ct__shape grad_output_sizes = ct__nd->grad_output_sizes;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__adaptive_pool_to(grad, &grad_output_sizes);
@@ -20161,23 +31203,23 @@ static ct_status ct__backward__adaptive_avg_pool2d_backward(ct_node *node, ct_te
 static const ct_node_kind ct__kind__adaptive_avg_pool2d_backward = {"adaptiveAvgPool2dBackwardBackward0", ct__backward__adaptive_avg_pool2d_backward, ct__release__adaptive_avg_pool2d_backward};
 
 static ct_tensor *ct__autograd__adaptive_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self) {
-  ct__node__adaptive_avg_pool2d_backward *n = NULL;
+  ct__node__adaptive_avg_pool2d_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node__adaptive_avg_pool2d_backward *)ct__node_new(&ct__kind__adaptive_avg_pool2d_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save_shape(&n->grad_output_sizes, grad_output);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node__adaptive_avg_pool2d_backward *)ct__node_new(&ct__kind__adaptive_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save_shape(&ct__nd->grad_output_sizes, grad_output);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__adaptive_avg_pool2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -20195,22 +31237,22 @@ typedef struct ct__node_max_pool2d_with_indices_backward {
 } ct__node_max_pool2d_with_indices_backward;
 
 static void ct__release_max_pool2d_with_indices_backward(ct_node *node) {
-  ct__node_max_pool2d_with_indices_backward *n = (ct__node_max_pool2d_with_indices_backward *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->indices);
+  ct__node_max_pool2d_with_indices_backward *ct__nd = (ct__node_max_pool2d_with_indices_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
 }
 static ct_status ct__backward_max_pool2d_with_indices_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_max_pool2d_with_indices_backward *n = (ct__node_max_pool2d_with_indices_backward *)node;
+  ct__node_max_pool2d_with_indices_backward *ct__nd = (ct__node_max_pool2d_with_indices_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list kernel_size = ct__ints(&n->kernel_size);
-  ct_int_list stride = ct__ints(&n->stride);
-  ct_int_list padding = ct__ints(&n->padding);
-  ct_int_list dilation = ct__ints(&n->dilation);
-  bool ceil_mode = n->ceil_mode;
-  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  bool ceil_mode = ct__nd->ceil_mode;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
   if (!self || !indices) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_double_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
@@ -20220,29 +31262,29 @@ static ct_status ct__backward_max_pool2d_with_indices_backward(ct_node *node, ct
 static const ct_node_kind ct__kind_max_pool2d_with_indices_backward = {"MaxPool2dWithIndicesBackwardBackward0", ct__backward_max_pool2d_with_indices_backward, ct__release_max_pool2d_with_indices_backward};
 
 static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
-  ct__node_max_pool2d_with_indices_backward *n = NULL;
+  ct__node_max_pool2d_with_indices_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices))) {
-    n = (ct__node_max_pool2d_with_indices_backward *)ct__node_new(&ct__kind_max_pool2d_with_indices_backward, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__node_set_input(&n->base, 2, indices);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->kernel_size, kernel_size, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->stride, stride, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->padding, padding, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->dilation, dilation, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->ceil_mode = ceil_mode;
-    ct__save(&n->indices, indices);
+    ct__nd = (ct__node_max_pool2d_with_indices_backward *)ct__node_new(&ct__kind_max_pool2d_with_indices_backward, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__node_set_input(&ct__nd->base, 2, indices);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "max_pool2d_with_indices_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__save(&ct__nd->indices, indices);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_max_pool2d_with_indices_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -20260,22 +31302,22 @@ typedef struct ct__node_max_pool2d_double_backward {
 } ct__node_max_pool2d_double_backward;
 
 static void ct__release_max_pool2d_double_backward(ct_node *node) {
-  ct__node_max_pool2d_double_backward *n = (ct__node_max_pool2d_double_backward *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->indices);
+  ct__node_max_pool2d_double_backward *ct__nd = (ct__node_max_pool2d_double_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
 }
 static ct_status ct__backward_max_pool2d_double_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_max_pool2d_double_backward *n = (ct__node_max_pool2d_double_backward *)node;
+  ct__node_max_pool2d_double_backward *ct__nd = (ct__node_max_pool2d_double_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list kernel_size = ct__ints(&n->kernel_size);
-  ct_int_list stride = ct__ints(&n->stride);
-  ct_int_list padding = ct__ints(&n->padding);
-  ct_int_list dilation = ct__ints(&n->dilation);
-  bool ceil_mode = n->ceil_mode;
-  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  bool ceil_mode = ct__nd->ceil_mode;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
   if (!self || !indices) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_with_indices_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
@@ -20285,29 +31327,568 @@ static ct_status ct__backward_max_pool2d_double_backward(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_max_pool2d_double_backward = {"MaxPool2dDoubleBackwardBackward0", ct__backward_max_pool2d_double_backward, ct__release_max_pool2d_double_backward};
 
 static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
-  ct__node_max_pool2d_double_backward *n = NULL;
+  ct__node_max_pool2d_double_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(input_grad) || ct__needs_grad(self) || ct__needs_grad(indices))) {
-    n = (ct__node_max_pool2d_double_backward *)ct__node_new(&ct__kind_max_pool2d_double_backward, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, input_grad);
-    ct__node_set_input(&n->base, 1, self);
-    ct__node_set_input(&n->base, 2, indices);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->kernel_size, kernel_size, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->stride, stride, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->padding, padding, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->dilation, dilation, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->ceil_mode = ceil_mode;
-    ct__save(&n->indices, indices);
+    ct__nd = (ct__node_max_pool2d_double_backward *)ct__node_new(&ct__kind_max_pool2d_double_backward, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, input_grad);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__node_set_input(&ct__nd->base, 2, indices);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "max_pool2d_double_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__save(&ct__nd->indices, indices);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_max_pool2d_double_backward(ks & CT__BELOW_AUTOGRAD, input_grad, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_uniform_ {
+  ct_node base;
+} ct__node_uniform_;
+
+static ct_status ct__backward_uniform_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_uniform_ *ct__nd = (ct__node_uniform_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_uniform_, NULL};
+
+static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct__node_uniform_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_normal_ {
+  ct_node base;
+} ct__node_normal_;
+
+static ct_status ct__backward_normal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_ *ct__nd = (ct__node_normal_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_normal_, NULL};
+
+static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct__node_normal_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__from {
+  ct_node base;
+} ct__node_random__from;
+
+static ct_status ct__backward_random__from(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__from *ct__nd = (ct__node_random__from *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backward_random__from, NULL};
+
+static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct__node_random__from *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
+    ct__nd = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__to {
+  ct_node base;
+} ct__node_random__to;
+
+static ct_status ct__backward_random__to(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__to *ct__nd = (ct__node_random__to *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__to = {"RandomBackward0", ct__backward_random__to, NULL};
+
+static ct_status ct__autograd_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct__node_random__to *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.to", self)) != CT_OK) return r;
+    ct__nd = (ct__node_random__to *)ct__node_new(&ct__kind_random__to, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__to(ks & CT__BELOW_AUTOGRAD, self, to, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random_ {
+  ct_node base;
+} ct__node_random_;
+
+static ct_status ct__backward_random_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random_ *ct__nd = (ct__node_random_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random_ = {"RandomBackward0", ct__backward_random_, NULL};
+
+static ct_status ct__autograd_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_random_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_random_ *)ct__node_new(&ct__kind_random_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random_(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_bernoulli__float {
+  ct_node base;
+} ct__node_bernoulli__float;
+
+static ct_status ct__backward_bernoulli__float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli__float *ct__nd = (ct__node_bernoulli__float *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct__backward_bernoulli__float, NULL};
+
+static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli__float *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
+    ct__nd = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli(Tensor self, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli {
+  ct_node base;
+} ct__node_bernoulli;
+
+static ct_status ct__backward_bernoulli(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli *ct__nd = (ct__node_bernoulli *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backward_bernoulli, NULL};
+
+static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_bernoulli *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli_p {
+  ct_node base;
+} ct__node_bernoulli_p;
+
+static ct_status ct__backward_bernoulli_p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli_p *ct__nd = (ct__node_bernoulli_p *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__backward_bernoulli_p, NULL};
+
+static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli_p *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_float {
+  ct_node base;
+} ct__node_normal_Tensor_float;
+
+static ct_status ct__backward_normal_Tensor_float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_float *ct__nd = (ct__node_normal_Tensor_float *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct__backward_normal_Tensor_float, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct__node_normal_Tensor_float *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean))) {
+    ct__nd = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, mean);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_float_Tensor {
+  ct_node base;
+} ct__node_normal_float_Tensor;
+
+static ct_status ct__backward_normal_float_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_float_Tensor *ct__nd = (ct__node_normal_float_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct__backward_normal_float_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_float_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(std))) {
+    ct__nd = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_Tensor {
+  ct_node base;
+} ct__node_normal_Tensor_Tensor;
+
+static ct_status ct__backward_normal_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_Tensor *ct__nd = (ct__node_normal_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct__backward_normal_Tensor_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_Tensor_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
+    ct__nd = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, mean);
+    ct__node_set_input(&ct__nd->base, 1, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("rand.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randn.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randint.low_generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randint_low_generator_out(ks & CT__BELOW_AUTOGRAD, low, high, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randperm.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randperm_generator_out(ks & CT__BELOW_AUTOGRAD, n, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_out(ks & CT__BELOW_AUTOGRAD, n, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.m_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_m_out(ks & CT__BELOW_AUTOGRAD, n, m, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("linspace.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linspace_out(ks & CT__BELOW_AUTOGRAD, start, end, steps, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) ---- */
+typedef struct ct__node_native_dropout {
+  ct_node base;
+  double p;
+  bool train;
+  ct__saved mask;
+} ct__node_native_dropout;
+
+static void ct__release_native_dropout(ct_node *node) {
+  ct__node_native_dropout *ct__nd = (ct__node_native_dropout *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_native_dropout *ct__nd = (ct__node_native_dropout *)node;
+  ct_tensor *grad = grads[0];
+  double p = ct__nd->p;
+  bool train = ct__nd->train;
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_native_dropout_backward(grad, ct_detach(mask), ct__rn_dropout_scale(p, train));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", ct__backward_native_dropout, ct__release_native_dropout};
+
+static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct__node_native_dropout *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(input))) {
+    ct__nd = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, input);
+    ct__nd->p = p;
+    ct__nd->train = train;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_native_dropout(ks & CT__BELOW_AUTOGRAD, input, p, train, generator, mask);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->mask, *mask);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -20730,6 +32311,271 @@ static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,T,s?->T */
+static ct_status ct__adapt_TTso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,s?->Tw */
+static ct_status ct__adapt_TwTso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,s?,Tw->Tw */
+static ct_status ct__adapt_TTsoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,s?->T */
+static ct_status ct__adapt_TSso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,s?->Tw */
+static ct_status ct__adapt_TwSso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,T->T */
+static ct_status ct__adapt_ST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,T,Tw->Tw */
+static ct_status ct__adapt_STTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T->T */
+static ct_status ct__adapt_TTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T,Tw->Tw */
+static ct_status ct__adapt_TTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,T->T */
+static ct_status ct__adapt_TST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T->Tw */
+static ct_status ct__adapt_TwTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S->T */
+static ct_status ct__adapt_TTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S->Tw */
+static ct_status ct__adapt_TwTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?->T */
+static ct_status ct__adapt_TSoSo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S?,S?->Tw */
+static ct_status ct__adapt_TwSoSo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?,Tw->Tw */
+static ct_status ct__adapt_TSoSoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?->T */
+static ct_status ct__adapt_TToTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T?,T?->Tw */
+static ct_status ct__adapt_TwToTo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?,Tw->Tw */
+static ct_status ct__adapt_TToToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,S->T */
+static ct_status ct__adapt_TTTSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S,S->Tw */
+static ct_status ct__adapt_TwTTSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,S,Tw->Tw */
+static ct_status ct__adapt_TTTSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?->T */
+static ct_status ct__adapt_TTTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,Tw->Tw */
+static ct_status ct__adapt_TTToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,i,D->T */
 static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -20986,6 +32832,215 @@ static ct_status ct__adapt_TTIIIIbT_T(const ct_kernel *k, const ct_op *op, ct_ke
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* Tw,f,f,G->Tw */
+static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i,i?,G->Tw */
+static ct_status ct__adapt_TwiioG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i,G->Tw */
+static ct_status ct__adapt_TwiG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,G->Tw */
+static ct_status ct__adapt_TwG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,f,G->Tw */
+static ct_status ct__adapt_TwfG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,G->T */
+static ct_status ct__adapt_TG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,G->T */
+static ct_status ct__adapt_TfG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* f,T,G->T */
+static ct_status ct__adapt_fTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,G->T */
+static ct_status ct__adapt_TTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,D,G->T */
+static ct_status ct__adapt_TDG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,G,Tw->Tw */
+static ct_status ct__adapt_IGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,i,I,G,Tw->Tw */
+static ct_status ct__adapt_iiIGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__value_int_list(&a[2]), a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,G,Tw->Tw */
+static ct_status ct__adapt_iGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,Tw->Tw */
+static ct_status ct__adapt_iTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,i,Tw->Tw */
+static ct_status ct__adapt_iiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,S,i,Tw->Tw */
+static ct_status ct__adapt_SSiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f,b,G->T,T */
+static ct_status ct__adapt_TfbG_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,T,f->T */
+static ct_status ct__adapt_TTf_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,b,G->T */
+static ct_status ct__adapt_TfbG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -21030,6 +33085,31 @@ static const struct {
     {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
     {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
     {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
+    {"T,T,s?->T", ct__adapt_TTso_T},
+    {"Tw,T,s?->Tw", ct__adapt_TwTso_Tw},
+    {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
+    {"T,S,s?->T", ct__adapt_TSso_T},
+    {"Tw,S,s?->Tw", ct__adapt_TwSso_Tw},
+    {"S,T->T", ct__adapt_ST_T},
+    {"S,T,Tw->Tw", ct__adapt_STTw_Tw},
+    {"T,T,T->T", ct__adapt_TTT_T},
+    {"T,T,T,Tw->Tw", ct__adapt_TTTTw_Tw},
+    {"T,S,T->T", ct__adapt_TST_T},
+    {"Tw,T,T->Tw", ct__adapt_TwTT_Tw},
+    {"T,T,T,S->T", ct__adapt_TTTS_T},
+    {"Tw,T,T,S->Tw", ct__adapt_TwTTS_Tw},
+    {"T,T,T,S,Tw->Tw", ct__adapt_TTTSTw_Tw},
+    {"T,S?,S?->T", ct__adapt_TSoSo_T},
+    {"Tw,S?,S?->Tw", ct__adapt_TwSoSo_Tw},
+    {"T,S?,S?,Tw->Tw", ct__adapt_TSoSoTw_Tw},
+    {"T,T?,T?->T", ct__adapt_TToTo_T},
+    {"Tw,T?,T?->Tw", ct__adapt_TwToTo_Tw},
+    {"T,T?,T?,Tw->Tw", ct__adapt_TToToTw_Tw},
+    {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
+    {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
+    {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
+    {"T,T,T?->T", ct__adapt_TTTo_T},
+    {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
     {"T,i,D->T", ct__adapt_TiD_T},
     {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
     {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
@@ -21055,6 +33135,25 @@ static const struct {
     {"T,T,T?,I,s,I,i->T", ct__adapt_TTToIsIi_T},
     {"T,T,T?,I,I,I,i,I->T", ct__adapt_TTToIIIiI_T},
     {"T,T,I,I,I,I,b,T->T", ct__adapt_TTIIIIbT_T},
+    {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
+    {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
+    {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
+    {"Tw,G->Tw", ct__adapt_TwG_Tw},
+    {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
+    {"T,G->T", ct__adapt_TG_T},
+    {"T,f,G->T", ct__adapt_TfG_T},
+    {"f,T,G->T", ct__adapt_fTG_T},
+    {"T,T,G->T", ct__adapt_TTG_T},
+    {"T,D,G->T", ct__adapt_TDG_T},
+    {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
+    {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
+    {"i,G,Tw->Tw", ct__adapt_iGTw_Tw},
+    {"i,Tw->Tw", ct__adapt_iTw_Tw},
+    {"i,i,Tw->Tw", ct__adapt_iiTw_Tw},
+    {"S,S,i,Tw->Tw", ct__adapt_SSiTw_Tw},
+    {"T,f,b,G->T,T", ct__adapt_TfbG_TT},
+    {"T,T,f->T", ct__adapt_TTf_T},
+    {"T,f,b,G->T", ct__adapt_TfbG_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -21173,19 +33272,6 @@ static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
-  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
-  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
@@ -21770,6 +33856,690 @@ static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_div_Tensor_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_mode(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Tensor_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_out_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Scalar_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_scalar_mode(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Scalar_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_scalar_mode_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_maximum(const ct_value *a, ct_tensor **r) {
+  *r = ct_maximum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_maximum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_maximum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_minimum(const ct_value *a, ct_tensor **r) {
+  *r = ct_minimum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_minimum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_minimum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2(const ct_value *a, ct_tensor **r) {
+  *r = ct_atan2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atan2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_le(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_le_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_and(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_and_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_or(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_or_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_xor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_xor_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_not(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_not_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_self(const ct_value *a, ct_tensor **r) {
+  *r = ct_where(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_self_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_where_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_ScalarSelf(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_self(ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_ScalarOther(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcmul_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcmul_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcdiv_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcdiv_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
+  *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dot_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_dot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mv(const ct_value *a, ct_tensor **r) {
+  *r = ct_mv(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mv_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
+  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_bmm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bmm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_addmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_baddbmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_baddbmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_outer(const ct_value *a, ct_tensor **r) {
+  *r = ct_outer(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_outer_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_outer_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_matmul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_matmul_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
+  *r = ct_linear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linear_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linear_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
   *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -21921,6 +34691,111 @@ static ct_status ct__frontend_max_pool2d_double_backward(const ct_value *a, ct_t
   *r = ct_max_pool2d_double_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_normal_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_normal_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random__from(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_from_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random__to(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_to_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bernoulli__float(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bernoulli_float_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bernoulli(const ct_value *a, ct_tensor **r) {
+  *r = ct_bernoulli_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
+  *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_Tensor_float(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_float_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_float_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_float_tensor_ex(a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_tensor_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rand_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_rand_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randn_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_randn_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rand_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randn_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randn_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randint_low_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randint_out(ct__unbox_tensor(&a[4]), a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randperm_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randperm_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eye_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eye_out(ct__unbox_tensor(&a[1]), a[0].v.i);
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eye_m_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eye_m_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linspace_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linspace_out(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_native_dropout(const ct_value *a, ct_tensor **r) {
+  *r = ct_native_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_native_dropout_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_native_dropout_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dropout(const ct_value *a, ct_tensor **r) {
+  *r = ct_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -21954,9 +34829,6 @@ static const struct {
     {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
     {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
     {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
-    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
-    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
-    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
@@ -22085,6 +34957,154 @@ static const struct {
     {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
     {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
     {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
+    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode},
+    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode},
+    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode},
+    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode},
+    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode},
+    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide},
+    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor},
+    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out},
+    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar},
+    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar},
+    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor},
+    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor},
+    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out},
+    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar},
+    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar},
+    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out},
+    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar},
+    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out},
+    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor},
+    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor},
+    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out},
+    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar},
+    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar},
+    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out},
+    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor},
+    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out},
+    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor},
+    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor},
+    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out},
+    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar},
+    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar},
+    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out},
+    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum},
+    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out},
+    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum},
+    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out},
+    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2},
+    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_},
+    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out},
+    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor},
+    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor},
+    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out},
+    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar},
+    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar},
+    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out},
+    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor},
+    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor},
+    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out},
+    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar},
+    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar},
+    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out},
+    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor},
+    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor},
+    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out},
+    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar},
+    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar},
+    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out},
+    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor},
+    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor},
+    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out},
+    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar},
+    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar},
+    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out},
+    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor},
+    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor},
+    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out},
+    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar},
+    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar},
+    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out},
+    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor},
+    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor},
+    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out},
+    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar},
+    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar},
+    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out},
+    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and},
+    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_},
+    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out},
+    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or},
+    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_},
+    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out},
+    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor},
+    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_},
+    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out},
+    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not},
+    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_},
+    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out},
+    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self},
+    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out},
+    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf},
+    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther},
+    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar},
+    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar},
+    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar},
+    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out},
+    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor},
+    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor},
+    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out},
+    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar},
+    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar},
+    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out},
+    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor},
+    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor},
+    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out},
+    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul},
+    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_},
+    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out},
+    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv},
+    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_},
+    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out},
+    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp},
+    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_},
+    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out},
+    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor},
+    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor},
+    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out},
+    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min},
+    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_},
+    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out},
+    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor},
+    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor},
+    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out},
+    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max},
+    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_},
+    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out},
+    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor},
+    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor},
+    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out},
+    {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
+    {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
+    {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
+    {&ct__op.mv_out, "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mv_out},
+    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
+    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
+    {&ct__op.bmm, "bmm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_bmm},
+    {&ct__op.bmm_out, "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_bmm_out},
+    {&ct__op.addmm, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_addmm},
+    {&ct__op.addmm_, "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_addmm_},
+    {&ct__op.addmm_out, "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addmm_out},
+    {&ct__op.baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_baddbmm},
+    {&ct__op.baddbmm_, "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_baddbmm_},
+    {&ct__op.baddbmm_out, "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_baddbmm_out},
+    {&ct__op.outer, "outer(Tensor self, Tensor vec2) -> Tensor", ct__frontend_outer},
+    {&ct__op.outer_out, "outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_outer_out},
+    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
+    {&ct__op.matmul_out, "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_matmul_out},
+    {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
+    {&ct__op.linear_out, "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linear_out},
     {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
     {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
     {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
@@ -22121,6 +35141,29 @@ static const struct {
     {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward},
     {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward},
     {&ct__op.max_pool2d_double_backward, "max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_double_backward},
+    {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
+    {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
+    {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
+    {&ct__op.random__to, "random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__to},
+    {&ct__op.random_, "random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random_},
+    {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
+    {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
+    {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
+    {&ct__op.normal_Tensor_float, "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_float},
+    {&ct__op.normal_float_Tensor, "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_float_Tensor},
+    {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor},
+    {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like},
+    {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like},
+    {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
+    {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out},
+    {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out},
+    {&ct__op.randperm_generator_out, "randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randperm_generator_out},
+    {&ct__op.eye_out, "eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_out},
+    {&ct__op.eye_m_out, "eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_m_out},
+    {&ct__op.linspace_out, "linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linspace_out},
+    {&ct__op.native_dropout, "native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)", ct__frontend_native_dropout},
+    {&ct__op.native_dropout_backward, "native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ct__frontend_native_dropout_backward},
+    {&ct__op.dropout, "dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor", ct__frontend_dropout},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -22204,13 +35247,6 @@ static const struct {
     {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
     {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
     {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
-    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
-    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
-    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
@@ -22556,6 +35592,438 @@ static const struct {
     {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
+    {"div.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor_mode), "autograd"},
+    {"div_.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Tensor_mode), "autograd"},
+    {"div.out_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_out_mode), "autograd"},
+    {"div.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Scalar_mode), "autograd"},
+    {"div_.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar_mode), "autograd"},
+    {"floor_divide", CT_KEY_CPU, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_META, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide), "autograd"},
+    {"floor_divide_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_META, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Tensor), "autograd"},
+    {"floor_divide.out", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_META, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_out), "autograd"},
+    {"floor_divide.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_Scalar), "autograd"},
+    {"floor_divide_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Scalar), "autograd"},
+    {"pow.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_META, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor), "autograd"},
+    {"pow_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_META, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Tensor), "autograd"},
+    {"pow.Tensor_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_META, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor_out), "autograd"},
+    {"pow.Tensor_Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar), "autograd"},
+    {"pow_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Scalar), "autograd"},
+    {"pow.Tensor_Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar_out), "autograd"},
+    {"pow.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar), "autograd"},
+    {"pow.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar_out), "autograd"},
+    {"remainder.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor), "autograd"},
+    {"remainder_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Tensor), "autograd"},
+    {"remainder.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor_out), "autograd"},
+    {"remainder.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar), "autograd"},
+    {"remainder_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Scalar), "autograd"},
+    {"remainder.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_out), "autograd"},
+    {"remainder.Scalar_Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor), "autograd"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor_out), "autograd"},
+    {"fmod.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor), "autograd"},
+    {"fmod_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Tensor), "autograd"},
+    {"fmod.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_META, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor_out), "autograd"},
+    {"fmod.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar), "autograd"},
+    {"fmod_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Scalar), "autograd"},
+    {"fmod.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar_out), "autograd"},
+    {"maximum", CT_KEY_CPU, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_META, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum), "autograd"},
+    {"maximum.out", CT_KEY_CPU, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_META, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum_out), "autograd"},
+    {"minimum", CT_KEY_CPU, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_META, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum), "autograd"},
+    {"minimum.out", CT_KEY_CPU, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_META, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum_out), "autograd"},
+    {"atan2", CT_KEY_CPU, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_META, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2), "autograd"},
+    {"atan2_", CT_KEY_CPU, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_META, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_), "autograd"},
+    {"atan2.out", CT_KEY_CPU, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_META, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_out), "autograd"},
+    {"eq.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_META, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor), "autograd"},
+    {"eq_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_META, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Tensor), "autograd"},
+    {"eq.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_META, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor_out), "autograd"},
+    {"eq.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar), "autograd"},
+    {"eq_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Scalar), "autograd"},
+    {"eq.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_META, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar_out), "autograd"},
+    {"ne.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_META, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor), "autograd"},
+    {"ne_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_META, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Tensor), "autograd"},
+    {"ne.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor_out), "autograd"},
+    {"ne.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar), "autograd"},
+    {"ne_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Scalar), "autograd"},
+    {"ne.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar_out), "autograd"},
+    {"lt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_META, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor), "autograd"},
+    {"lt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_META, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Tensor), "autograd"},
+    {"lt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor_out), "autograd"},
+    {"lt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar), "autograd"},
+    {"lt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Scalar), "autograd"},
+    {"lt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar_out), "autograd"},
+    {"le.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_META, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor), "autograd"},
+    {"le_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_META, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Tensor), "autograd"},
+    {"le.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_META, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor_out), "autograd"},
+    {"le.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar), "autograd"},
+    {"le_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Scalar), "autograd"},
+    {"le.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_META, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar_out), "autograd"},
+    {"gt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_META, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor), "autograd"},
+    {"gt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_META, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Tensor), "autograd"},
+    {"gt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor_out), "autograd"},
+    {"gt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar), "autograd"},
+    {"gt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Scalar), "autograd"},
+    {"gt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar_out), "autograd"},
+    {"ge.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_META, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor), "autograd"},
+    {"ge_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_META, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Tensor), "autograd"},
+    {"ge.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor_out), "autograd"},
+    {"ge.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar), "autograd"},
+    {"ge_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Scalar), "autograd"},
+    {"ge.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar_out), "autograd"},
+    {"logical_and", CT_KEY_CPU, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_META, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and), "autograd"},
+    {"logical_and_", CT_KEY_CPU, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_META, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_), "autograd"},
+    {"logical_and.out", CT_KEY_CPU, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_META, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_out), "autograd"},
+    {"logical_or", CT_KEY_CPU, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_META, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or), "autograd"},
+    {"logical_or_", CT_KEY_CPU, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_META, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_), "autograd"},
+    {"logical_or.out", CT_KEY_CPU, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_META, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_out), "autograd"},
+    {"logical_xor", CT_KEY_CPU, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_META, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor), "autograd"},
+    {"logical_xor_", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_META, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_), "autograd"},
+    {"logical_xor.out", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_META, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_out), "autograd"},
+    {"logical_not", CT_KEY_CPU, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_META, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not), "autograd"},
+    {"logical_not_", CT_KEY_CPU, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_META, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_), "autograd"},
+    {"logical_not.out", CT_KEY_CPU, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_META, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_out), "autograd"},
+    {"where.self", CT_KEY_CPU, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_META, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self), "autograd"},
+    {"where.self_out", CT_KEY_CPU, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_META, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self_out), "autograd"},
+    {"where.ScalarSelf", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_META, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarSelf), "autograd"},
+    {"where.ScalarOther", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_META, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarOther), "autograd"},
+    {"where.Scalar", CT_KEY_CPU, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_META, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_Scalar), "autograd"},
+    {"masked_fill.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar), "autograd"},
+    {"masked_fill_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Scalar), "autograd"},
+    {"masked_fill.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar_out), "autograd"},
+    {"masked_fill.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor), "autograd"},
+    {"masked_fill_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Tensor), "autograd"},
+    {"masked_fill.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor_out), "autograd"},
+    {"lerp.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar), "autograd"},
+    {"lerp_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Scalar), "autograd"},
+    {"lerp.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar_out), "autograd"},
+    {"lerp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor), "autograd"},
+    {"lerp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Tensor), "autograd"},
+    {"lerp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor_out), "autograd"},
+    {"addcmul", CT_KEY_CPU, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_META, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul), "autograd"},
+    {"addcmul_", CT_KEY_CPU, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_META, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_), "autograd"},
+    {"addcmul.out", CT_KEY_CPU, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_META, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_out), "autograd"},
+    {"addcdiv", CT_KEY_CPU, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_META, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv), "autograd"},
+    {"addcdiv_", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_META, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_), "autograd"},
+    {"addcdiv.out", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_META, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_out), "autograd"},
+    {"clamp", CT_KEY_CPU, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_META, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp), "autograd"},
+    {"clamp_", CT_KEY_CPU, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_META, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_), "autograd"},
+    {"clamp.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_META, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_out), "autograd"},
+    {"clamp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor), "autograd"},
+    {"clamp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp__Tensor), "autograd"},
+    {"clamp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor_out), "autograd"},
+    {"clamp_min", CT_KEY_CPU, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_META, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min), "autograd"},
+    {"clamp_min_", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_META, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_), "autograd"},
+    {"clamp_min.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_META, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_out), "autograd"},
+    {"clamp_min.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor), "autograd"},
+    {"clamp_min_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min__Tensor), "autograd"},
+    {"clamp_min.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor_out), "autograd"},
+    {"clamp_max", CT_KEY_CPU, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_META, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max), "autograd"},
+    {"clamp_max_", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_META, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_), "autograd"},
+    {"clamp_max.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_META, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_out), "autograd"},
+    {"clamp_max.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor), "autograd"},
+    {"clamp_max_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max__Tensor), "autograd"},
+    {"clamp_max.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
+    {"dot", CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_META, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
+    {"dot.out", CT_KEY_CPU, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_META, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot_out), "autograd"},
+    {"mv", CT_KEY_CPU, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_META, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv), "autograd"},
+    {"mv.out", CT_KEY_CPU, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_META, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv_out), "autograd"},
+    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
+    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
+    {"bmm", CT_KEY_CPU, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_META, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm), "autograd"},
+    {"bmm.out", CT_KEY_CPU, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_META, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm_out), "autograd"},
+    {"addmm", CT_KEY_CPU, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_META, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm), "autograd"},
+    {"addmm_", CT_KEY_CPU, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_META, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_), "autograd"},
+    {"addmm.out", CT_KEY_CPU, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_META, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_out), "autograd"},
+    {"baddbmm", CT_KEY_CPU, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_META, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm), "autograd"},
+    {"baddbmm_", CT_KEY_CPU, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_META, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_), "autograd"},
+    {"baddbmm.out", CT_KEY_CPU, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_META, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_out), "autograd"},
+    {"outer", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer), "composite"},
+    {"outer.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer_out), "composite"},
+    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
+    {"matmul.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
+    {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
+    {"linear.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
     {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
     {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
     {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
@@ -22632,6 +36100,71 @@ static const struct {
     {"max_pool2d_double_backward", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {"max_pool2d_double_backward", CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {"max_pool2d_double_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
+    {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
+    {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
+    {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},
+    {"normal_", CT_KEY_CPU, CT_FN(ct__k_normal_), "reference"},
+    {"normal_", CT_KEY_META, CT_FN(ct__k_normal_), "reference"},
+    {"normal_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_), "autograd"},
+    {"random_.from", CT_KEY_CPU, CT_FN(ct__k_random_from_), "reference"},
+    {"random_.from", CT_KEY_META, CT_FN(ct__k_random_from_), "reference"},
+    {"random_.from", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__from), "autograd"},
+    {"random_.to", CT_KEY_CPU, CT_FN(ct__k_random_to_), "reference"},
+    {"random_.to", CT_KEY_META, CT_FN(ct__k_random_to_), "reference"},
+    {"random_.to", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__to), "autograd"},
+    {"random_", CT_KEY_CPU, CT_FN(ct__k_random_), "reference"},
+    {"random_", CT_KEY_META, CT_FN(ct__k_random_), "reference"},
+    {"random_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random_), "autograd"},
+    {"bernoulli_.float", CT_KEY_CPU, CT_FN(ct__k_bernoulli_float_), "reference"},
+    {"bernoulli_.float", CT_KEY_META, CT_FN(ct__k_bernoulli_float_), "reference"},
+    {"bernoulli_.float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli__float), "autograd"},
+    {"bernoulli", CT_KEY_CPU, CT_FN(ct__k_bernoulli), "reference"},
+    {"bernoulli", CT_KEY_META, CT_FN(ct__k_bernoulli), "reference"},
+    {"bernoulli", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli), "autograd"},
+    {"bernoulli.p", CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
+    {"bernoulli.p", CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
+    {"bernoulli.p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
+    {"normal.Tensor_float", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_META, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_float), "autograd"},
+    {"normal.float_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_META, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_float_Tensor), "autograd"},
+    {"normal.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_META, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_Tensor), "autograd"},
+    {"rand_like", CT_KEY_CPU, CT_FN(ct__k_rand_like), "reference"},
+    {"rand_like", CT_KEY_META, CT_FN(ct__k_rand_like), "reference"},
+    {"rand_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_like), "autograd"},
+    {"randn_like", CT_KEY_CPU, CT_FN(ct__k_randn_like), "reference"},
+    {"randn_like", CT_KEY_META, CT_FN(ct__k_randn_like), "reference"},
+    {"randn_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_like), "autograd"},
+    {"rand.generator_out", CT_KEY_CPU, CT_FN(ct__k_rand_out), "reference"},
+    {"rand.generator_out", CT_KEY_META, CT_FN(ct__k_rand_out), "reference"},
+    {"rand.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_generator_out), "autograd"},
+    {"randn.generator_out", CT_KEY_CPU, CT_FN(ct__k_randn_out), "reference"},
+    {"randn.generator_out", CT_KEY_META, CT_FN(ct__k_randn_out), "reference"},
+    {"randn.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_generator_out), "autograd"},
+    {"randint.low_generator_out", CT_KEY_CPU, CT_FN(ct__k_randint_out), "reference"},
+    {"randint.low_generator_out", CT_KEY_META, CT_FN(ct__k_randint_out), "reference"},
+    {"randint.low_generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randint_low_generator_out), "autograd"},
+    {"randperm.generator_out", CT_KEY_CPU, CT_FN(ct__k_randperm_out), "reference"},
+    {"randperm.generator_out", CT_KEY_META, CT_FN(ct__k_randperm_out), "reference"},
+    {"randperm.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randperm_generator_out), "autograd"},
+    {"eye.out", CT_KEY_CPU, CT_FN(ct__k_eye_out), "reference"},
+    {"eye.out", CT_KEY_META, CT_FN(ct__k_eye_out), "reference"},
+    {"eye.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_out), "autograd"},
+    {"eye.m_out", CT_KEY_CPU, CT_FN(ct__k_eye_m_out), "reference"},
+    {"eye.m_out", CT_KEY_META, CT_FN(ct__k_eye_m_out), "reference"},
+    {"eye.m_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_m_out), "autograd"},
+    {"linspace.out", CT_KEY_CPU, CT_FN(ct__k_linspace_out), "reference"},
+    {"linspace.out", CT_KEY_META, CT_FN(ct__k_linspace_out), "reference"},
+    {"linspace.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linspace_out), "autograd"},
+    {"native_dropout", CT_KEY_CPU, CT_FN(ct__k_native_dropout), "reference"},
+    {"native_dropout", CT_KEY_META, CT_FN(ct__k_native_dropout), "reference"},
+    {"native_dropout", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_native_dropout), "autograd"},
+    {"native_dropout_backward", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_native_dropout_backward), "composite"},
+    {"dropout", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_dropout), "composite"},
 };
 
 CT_EXTERN_C_END
@@ -23127,9 +36660,7 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
       if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + 1 || strcmp(s->args[s->nargs - 1].name, "out"))
         continue;
     } else {
-      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || strcmp(s->overload, f->schema.overload) ||
-          s->nargs != f->schema.nargs)
-        continue;
+      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || s->nargs != f->schema.nargs) continue;
     }
     for (j = 0; j < f->schema.nargs; j++)
       if (strcmp(s->args[j].name, f->schema.args[j].name) || s->args[j].type != f->schema.args[j].type) break;

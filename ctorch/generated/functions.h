@@ -84,13 +84,6 @@ CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
 /* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
 CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
-/* matmul(Tensor self, Tensor other) -> Tensor
- * 1-D and 2-D operands (dot, mv, vm, mm); batched operands arrive with bmm */
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -393,6 +386,354 @@ CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, doubl
 CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+ * rounding_mode NULL (true division), "trunc" or "floor"; integers divide exactly, by zero is an error */
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* floor_divide(Tensor self, Tensor other) -> Tensor
+ * div with rounding_mode "floor" (PyTorch 1.13); no derivative, as PyTorch */
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other);
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other);
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other);
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other);
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+ * self ** exponent; integers to negative integer powers are an error (scalar exponent) */
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent);
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent);
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent);
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent);
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent);
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent);
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor
+ * Python-style modulus: the result has the sign of other */
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other);
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other);
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other);
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other);
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor
+ * C-style modulus: the result has the sign of self */
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other);
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other);
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other);
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other);
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* maximum(Tensor self, Tensor other) -> Tensor
+ * elementwise max; NaN propagates */
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other);
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* minimum(Tensor self, Tensor other) -> Tensor
+ * elementwise min; NaN propagates */
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other);
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* atan2(Tensor self, Tensor other) -> Tensor
+ * atan(self / other) in the right quadrant; integers give float32 */
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other);
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other);
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor
+ * self == other (bool) */
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other);
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other);
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other);
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other);
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor
+ * self != other (bool) */
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other);
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other);
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other);
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other);
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self < other (bool) */
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other);
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other);
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other);
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other);
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* le.Tensor(Tensor self, Tensor other) -> Tensor
+ * self <= other (bool) */
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other);
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other);
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other);
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other);
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self > other (bool) */
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other);
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other);
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other);
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other);
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor
+ * self >= other (bool) */
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other);
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other);
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other);
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other);
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* logical_and(Tensor self, Tensor other) -> Tensor
+ * and of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other);
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other);
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_or(Tensor self, Tensor other) -> Tensor
+ * or of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other);
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other);
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_xor(Tensor self, Tensor other) -> Tensor
+ * xor of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other);
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other);
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_not(Tensor self) -> Tensor
+ * not of the truth value (bool) */
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self);
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_(ct_tensor *self);
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self);
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+ * self where condition (bool) else other, promoted and broadcast */
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other);
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other);
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other);
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
+ * self with value where mask (bool) is true; keeps self's dtype */
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor
+ * masked_fill with a 0-dim value tensor */
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+ * self + weight * (end - self); floating only */
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+ * lerp with a tensor weight */
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 * tensor2 */
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 / tensor2; integer tensor1 and tensor2 are an error */
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+ * min(max(self, min), max); at least one bound (a zeroed ct_scalar is None) */
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+ * clamp with tensor bounds (NULL for none) */
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_min(Tensor self, Scalar min) -> Tensor
+ * clamp with only min */
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min);
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min);
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min);
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+ * clamp with only a tensor min */
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min);
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min);
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min);
+/* clamp_max(Tensor self, Scalar max) -> Tensor
+ * clamp with only max */
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max);
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max);
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max);
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
+ * clamp with only a tensor max */
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max);
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max);
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max);
+/* dot(Tensor self, Tensor tensor) -> Tensor
+ * inner product of two 1-D tensors of one dtype (0-dim result) */
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor);
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor);
+/* mv(Tensor self, Tensor vec) -> Tensor
+ * matrix [n, m] times vector [m] */
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec);
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec);
+/* mm(Tensor self, Tensor mat2) -> Tensor
+ * matrix product of [n, k] and [k, m]; both of one dtype */
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* bmm(Tensor self, Tensor mat2) -> Tensor
+ * batched matrix product of [b, n, k] and [b, k, m] */
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2);
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (mat1 @ mat2); self broadcasts; beta = 0 ignores self (even NaN) */
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * bmm(batch1, batch2); self broadcasts; beta = 0 ignores self */
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* outer(Tensor self, Tensor vec2) -> Tensor
+ * self[i] * vec2[j] (promotes like mul) */
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
+/* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2);
+/* matmul(Tensor self, Tensor other) -> Tensor
+ * torch.matmul: dot, mv, vector-matrix, mm, and batched with broadcast batch dims (1-D operands get a 1 added and removed) */
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
+/* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+ * input @ weight.t() + bias (addmm when input is 2-D and bias is given) */
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -492,6 +833,89 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
  * input_grad (shaped like self) gathered at indices: the derivative of max_pool2d_with_indices_backward (PyTorch's max_pool_double_backward) */
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
+ * uniform in [from, to); floating dtypes */
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator);
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)
+ * normal(mean, std) by Box-Muller; floating dtypes */
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std);
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator);
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [from, to); to None: up to the dtype's largest (exact) integer, inclusive */
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to);
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, to) */
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to);
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator);
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, the dtype's largest (exact) integer], inclusive */
+CTDEF ct_status ct_random_(ct_tensor *self);
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator);
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
+ * 1 with probability p, else 0, in self's dtype */
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p);
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator);
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+ * 1 with probability self[i], else 0 (self's dtype; probabilities must be in [0, 1]) */
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self);
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+ * self-shaped: 1 with probability p */
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+ * mean + std * z, z standard normal (the stream of normal_); floating */
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std);
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator);
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z; every std must be >= 0 */
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator);
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z over the broadcast shape, in mean's dtype */
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator);
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * uniform in [0, 1), self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self);
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * standard normal, self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self);
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, standard normal; ct_randn(_ex) allocates */
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, integers in [low, high); ct_randint(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator);
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * a random permutation of 0..n-1 (Fisher-Yates); ct_randperm(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator);
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)
+ * n x n identity; ct_eye(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n);
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m);
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+ * steps values from start to end inclusive; ct_linspace(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps);
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)
+ * (input * mask / (1 - p), mask) in training (mask: bool, kept elements); (copy of input, all true) in evaluation */
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask);
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask);
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
+ * grad_output * mask * scale */
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale);
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor
+ * training: zero each element with probability p and scale the rest by 1/(1-p) (p = 1: zeros); evaluation: input itself */
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train);
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -529,9 +953,6 @@ static struct {
   ct_op *sum_IntList_out;
   ct_op *mean;
   ct_op *mean_dim;
-  ct_op *mm;
-  ct_op *mm_out;
-  ct_op *matmul;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -660,6 +1081,154 @@ static struct {
   ct_op *nan_to_num;
   ct_op *nan_to_num_;
   ct_op *nan_to_num_out;
+  ct_op *div_Tensor_mode;
+  ct_op *div__Tensor_mode;
+  ct_op *div_out_mode;
+  ct_op *div_Scalar_mode;
+  ct_op *div__Scalar_mode;
+  ct_op *floor_divide;
+  ct_op *floor_divide__Tensor;
+  ct_op *floor_divide_out;
+  ct_op *floor_divide_Scalar;
+  ct_op *floor_divide__Scalar;
+  ct_op *pow_Tensor_Tensor;
+  ct_op *pow__Tensor;
+  ct_op *pow_Tensor_Tensor_out;
+  ct_op *pow_Tensor_Scalar;
+  ct_op *pow__Scalar;
+  ct_op *pow_Tensor_Scalar_out;
+  ct_op *pow_Scalar;
+  ct_op *pow_Scalar_out;
+  ct_op *remainder_Tensor;
+  ct_op *remainder__Tensor;
+  ct_op *remainder_Tensor_out;
+  ct_op *remainder_Scalar;
+  ct_op *remainder__Scalar;
+  ct_op *remainder_Scalar_out;
+  ct_op *remainder_Scalar_Tensor;
+  ct_op *remainder_Scalar_Tensor_out;
+  ct_op *fmod_Tensor;
+  ct_op *fmod__Tensor;
+  ct_op *fmod_Tensor_out;
+  ct_op *fmod_Scalar;
+  ct_op *fmod__Scalar;
+  ct_op *fmod_Scalar_out;
+  ct_op *maximum;
+  ct_op *maximum_out;
+  ct_op *minimum;
+  ct_op *minimum_out;
+  ct_op *atan2;
+  ct_op *atan2_;
+  ct_op *atan2_out;
+  ct_op *eq_Tensor;
+  ct_op *eq__Tensor;
+  ct_op *eq_Tensor_out;
+  ct_op *eq_Scalar;
+  ct_op *eq__Scalar;
+  ct_op *eq_Scalar_out;
+  ct_op *ne_Tensor;
+  ct_op *ne__Tensor;
+  ct_op *ne_Tensor_out;
+  ct_op *ne_Scalar;
+  ct_op *ne__Scalar;
+  ct_op *ne_Scalar_out;
+  ct_op *lt_Tensor;
+  ct_op *lt__Tensor;
+  ct_op *lt_Tensor_out;
+  ct_op *lt_Scalar;
+  ct_op *lt__Scalar;
+  ct_op *lt_Scalar_out;
+  ct_op *le_Tensor;
+  ct_op *le__Tensor;
+  ct_op *le_Tensor_out;
+  ct_op *le_Scalar;
+  ct_op *le__Scalar;
+  ct_op *le_Scalar_out;
+  ct_op *gt_Tensor;
+  ct_op *gt__Tensor;
+  ct_op *gt_Tensor_out;
+  ct_op *gt_Scalar;
+  ct_op *gt__Scalar;
+  ct_op *gt_Scalar_out;
+  ct_op *ge_Tensor;
+  ct_op *ge__Tensor;
+  ct_op *ge_Tensor_out;
+  ct_op *ge_Scalar;
+  ct_op *ge__Scalar;
+  ct_op *ge_Scalar_out;
+  ct_op *logical_and;
+  ct_op *logical_and_;
+  ct_op *logical_and_out;
+  ct_op *logical_or;
+  ct_op *logical_or_;
+  ct_op *logical_or_out;
+  ct_op *logical_xor;
+  ct_op *logical_xor_;
+  ct_op *logical_xor_out;
+  ct_op *logical_not;
+  ct_op *logical_not_;
+  ct_op *logical_not_out;
+  ct_op *where_self;
+  ct_op *where_self_out;
+  ct_op *where_ScalarSelf;
+  ct_op *where_ScalarOther;
+  ct_op *where_Scalar;
+  ct_op *masked_fill_Scalar;
+  ct_op *masked_fill__Scalar;
+  ct_op *masked_fill_Scalar_out;
+  ct_op *masked_fill_Tensor;
+  ct_op *masked_fill__Tensor;
+  ct_op *masked_fill_Tensor_out;
+  ct_op *lerp_Scalar;
+  ct_op *lerp__Scalar;
+  ct_op *lerp_Scalar_out;
+  ct_op *lerp_Tensor;
+  ct_op *lerp__Tensor;
+  ct_op *lerp_Tensor_out;
+  ct_op *addcmul;
+  ct_op *addcmul_;
+  ct_op *addcmul_out;
+  ct_op *addcdiv;
+  ct_op *addcdiv_;
+  ct_op *addcdiv_out;
+  ct_op *clamp;
+  ct_op *clamp_;
+  ct_op *clamp_out;
+  ct_op *clamp_Tensor;
+  ct_op *clamp__Tensor;
+  ct_op *clamp_Tensor_out;
+  ct_op *clamp_min;
+  ct_op *clamp_min_;
+  ct_op *clamp_min_out;
+  ct_op *clamp_min_Tensor;
+  ct_op *clamp_min__Tensor;
+  ct_op *clamp_min_Tensor_out;
+  ct_op *clamp_max;
+  ct_op *clamp_max_;
+  ct_op *clamp_max_out;
+  ct_op *clamp_max_Tensor;
+  ct_op *clamp_max__Tensor;
+  ct_op *clamp_max_Tensor_out;
+  ct_op *dot;
+  ct_op *dot_out;
+  ct_op *mv;
+  ct_op *mv_out;
+  ct_op *mm;
+  ct_op *mm_out;
+  ct_op *bmm;
+  ct_op *bmm_out;
+  ct_op *addmm;
+  ct_op *addmm_;
+  ct_op *addmm_out;
+  ct_op *baddbmm;
+  ct_op *baddbmm_;
+  ct_op *baddbmm_out;
+  ct_op *outer;
+  ct_op *outer_out;
+  ct_op *matmul;
+  ct_op *matmul_out;
+  ct_op *linear;
+  ct_op *linear_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -696,6 +1265,29 @@ static struct {
   ct_op *_adaptive_avg_pool2d_backward;
   ct_op *max_pool2d_with_indices_backward;
   ct_op *max_pool2d_double_backward;
+  ct_op *uniform_;
+  ct_op *normal_;
+  ct_op *random__from;
+  ct_op *random__to;
+  ct_op *random_;
+  ct_op *bernoulli__float;
+  ct_op *bernoulli;
+  ct_op *bernoulli_p;
+  ct_op *normal_Tensor_float;
+  ct_op *normal_float_Tensor;
+  ct_op *normal_Tensor_Tensor;
+  ct_op *rand_like;
+  ct_op *randn_like;
+  ct_op *rand_generator_out;
+  ct_op *randn_generator_out;
+  ct_op *randint_low_generator_out;
+  ct_op *randperm_generator_out;
+  ct_op *eye_out;
+  ct_op *eye_m_out;
+  ct_op *linspace_out;
+  ct_op *native_dropout;
+  ct_op *native_dropout_backward;
+  ct_op *dropout;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -1184,61 +1776,6 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
     v[2] = ct_value_bool(keepdim);
     v[3] = ct_value_dtype(dtype);
     r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  const ct_op *op = ct__op.mm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  const ct_op *op = ct__op.mm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* matmul(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.matmul;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
   }
   ct__tls.depth--;
   return r;
@@ -3530,6 +4067,2778 @@ static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   ct__tls.depth--;
   return r;
 }
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  const ct_op *op = ct__op.div_out_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, other, rounding_mode, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.floor_divide_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.maximum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.maximum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.minimum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.minimum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.atan2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_and_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_or_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_xor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_not_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_self;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.where_self_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_ScalarSelf;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.where_ScalarOther;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  const ct_op *op = ct__op.where_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcdiv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min(Tensor self, Scalar min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max(Tensor self, Scalar max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dot(Tensor self, Tensor tensor) -> Tensor */
+static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  const ct_op *op = ct__op.dot;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  const ct_op *op = ct__op.dot_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv(Tensor self, Tensor vec) -> Tensor */
+static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  const ct_op *op = ct__op.mv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  const ct_op *op = ct__op.mv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.mm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.mm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.bmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.bmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.addmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, mat1, mat2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.baddbmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, batch1, batch2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* outer(Tensor self, Tensor vec2) -> Tensor */
+static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  const ct_op *op = ct__op.outer;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec2, ct_tensor *out) {
+  const ct_op *op = ct__op.outer_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.matmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.matmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
+static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  const ct_op *op = ct__op.linear;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
+  const ct_op *op = ct__op.linear_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *op = ct__op.softmax_int;
@@ -4302,6 +7611,450 @@ static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tenso
   ct__tls.depth--;
   return r;
 }
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  const ct_op *op = ct__op.uniform_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(from);
+    v[2] = ct_value_double(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, mean, std, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(mean);
+    v[2] = ct_value_double(std);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__from;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(from);
+    v[2] = to == CT_INT_NONE ? ct_value_none() : ct_value_int(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__to;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, self, to, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(to);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.random_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli__float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli_p;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_double(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_float_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_double(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.rand_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.randn_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.rand_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randn_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randint_low_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, low, high, size, generator, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_int(low);
+    v[1] = ct_value_int(high);
+    v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[3] = ct_value_generator(generator);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randperm_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, n, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, n, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_m_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, n, m, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_int(m);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  const ct_op *op = ct__op.linspace_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, start, end, steps, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_scalar(start);
+    v[1] = ct_value_scalar(end);
+    v[2] = ct_value_int(steps);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
+static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  const ct_op *op = ct__op.native_dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, input, p, train, generator, mask);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = mask;
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  const ct_op *op = ct__op.native_dropout_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, grad_output, mask, scale);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_double(scale);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator) {
+  const ct_op *op = ct__op.dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, input, p, train, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -4558,32 +8311,6 @@ CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim
 }
 CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
-  keys |= mat2->keys;
-  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
-}
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
-  keys |= mat2->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
-}
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset keys = 0;
@@ -5495,6 +9222,1274 @@ CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, d
   keys |= out->keys;
   return ct__dispatch_nan_to_num_out(ct__call_keys(keys), self, nan, posinf, neginf, out);
 }
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor_mode", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_div_Tensor_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_div__Tensor_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.out_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.out_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_div_out_mode(ct__call_keys(keys), self, other, rounding_mode, out);
+}
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_div_Scalar_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_div__Scalar_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_floor_divide(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_floor_divide__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_floor_divide_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_floor_divide_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_floor_divide__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Tensor(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  return ct__dispatch_pow__Tensor(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_pow__Scalar(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_remainder__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_remainder_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_remainder__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Scalar_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_fmod_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_fmod__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_fmod_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_fmod__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_maximum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_maximum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_minimum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_minimum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_atan2(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_atan2_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_atan2_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_eq_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_eq__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_eq_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_eq__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ne_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ne__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ne_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ne__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_lt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_lt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_lt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_lt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_le_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_le__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_le_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_le__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_gt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_gt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_gt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_gt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ge_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ge__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ge_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ge__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_and(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_and_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_and_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_or(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_or_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_or_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_xor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_xor_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_xor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logical_not(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_logical_not_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_logical_not_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_not_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_self(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self_out", "condition"), ct_last_error();
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_where_self_out(ct__call_keys(keys), condition, self, other, out);
+}
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarSelf", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.ScalarSelf", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_ScalarSelf(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarOther", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.ScalarOther", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_where_ScalarOther(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.Scalar", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  return ct__track(ct__dispatch_where_Scalar(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_masked_fill_Scalar(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
+  keys |= mask->keys;
+  return ct__dispatch_masked_fill__Scalar(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor", "value"), (ct_tensor *)NULL;
+  keys |= value->keys;
+  return ct__track(ct__dispatch_masked_fill_Tensor(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill_.Tensor", "value"), ct_last_error();
+  keys |= value->keys;
+  return ct__dispatch_masked_fill__Tensor(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor_out", "value"), ct_last_error();
+  keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  return ct__track(ct__dispatch_lerp_Scalar(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
+  keys |= end->keys;
+  return ct__dispatch_lerp__Scalar(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Scalar_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  return ct__track(ct__dispatch_lerp_Tensor(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp_.Tensor", "weight"), ct_last_error();
+  keys |= weight->keys;
+  return ct__dispatch_lerp__Tensor(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor_out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Tensor_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcmul(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcmul_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcmul_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcdiv(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcdiv_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcdiv_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_Tensor(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__dispatch_clamp__Tensor(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_Tensor_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_min(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_min_(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor", "min"), (ct_tensor *)NULL;
+  keys |= min->keys;
+  return ct__track(ct__dispatch_clamp_min_Tensor(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
+  keys |= min->keys;
+  return ct__dispatch_clamp_min__Tensor(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor_out", "min"), ct_last_error();
+  keys |= min->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_max(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_max_(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_out(ct__call_keys(keys), self, max, out);
+}
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor", "max"), (ct_tensor *)NULL;
+  keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_max_Tensor(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
+  keys |= max->keys;
+  return ct__dispatch_clamp_max__Tensor(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor_out", "max"), ct_last_error();
+  keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(keys), self, max, out);
+}
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
+  keys |= tensor->keys;
+  return ct__track(ct__dispatch_dot(ct__call_keys(keys), self, tensor));
+}
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
+  keys |= tensor->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_dot_out(ct__call_keys(keys), self, tensor, out);
+}
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
+  keys |= vec->keys;
+  return ct__track(ct__dispatch_mv(ct__call_keys(keys), self, vec));
+}
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
+  keys |= vec->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mv_out(ct__call_keys(keys), self, vec, out);
+}
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_bmm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_bmm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_addmm(ct__call_keys(keys), self, mat1, mat2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  return ct__dispatch_addmm_(ct__call_keys(keys), self, mat1, mat2, beta, alpha);
+}
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex_(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addmm_out(ct__call_keys(keys), self, mat1, mat2, beta, alpha, out);
+}
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_out_ex(out, self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
+  keys |= batch2->keys;
+  return ct__track(ct__dispatch_baddbmm(ct__call_keys(keys), self, batch1, batch2, beta, alpha));
+}
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  return ct__dispatch_baddbmm_(ct__call_keys(keys), self, batch1, batch2, beta, alpha);
+}
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex_(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_baddbmm_out(ct__call_keys(keys), self, batch1, batch2, beta, alpha, out);
+}
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
+  keys |= vec2->keys;
+  return ct__track(ct__dispatch_outer(ct__call_keys(keys), self, vec2));
+}
+CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer.out", "vec2"), ct_last_error();
+  keys |= vec2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("outer.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_outer_out(ct__call_keys(keys), self, vec2, out);
+}
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("matmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_matmul_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_linear(ct__call_keys(keys), input, weight, bias));
+}
+CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear.out", "input"), ct_last_error();
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear.out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linear_out(ct__call_keys(keys), input, weight, bias, out);
+}
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
@@ -6073,6 +11068,220 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_double_backward", "indices"), (ct_tensor *)NULL;
   keys |= indices->keys;
   return ct__track(ct__dispatch_max_pool2d_double_backward(ct__call_keys(keys), input_grad, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
+}
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_uniform_(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
+  return ct_uniform_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_normal_(ct__call_keys(keys), self, mean, std, generator);
+}
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
+  return ct_normal_ex_(self, mean, std, NULL);
+}
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
+  return ct_random_from_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__to(ct__call_keys(keys), self, to, generator);
+}
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
+  return ct_random_to_ex_(self, to, NULL);
+}
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random_(ct__call_keys(keys), self, generator);
+}
+CTDEF ct_status ct_random_(ct_tensor *self) {
+  return ct_random_ex_(self, NULL);
+}
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_bernoulli__float(ct__call_keys(keys), self, p, generator);
+}
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
+  return ct_bernoulli_float_ex_(self, p, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli(ct__call_keys(keys), self, generator));
+}
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
+  return ct_bernoulli_ex(self, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(keys), self, p, generator));
+}
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
+  return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
+  return ct_normal_tensor_float_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
+  return ct_normal_float_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
+  return ct_normal_tensor_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_rand_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
+  return ct_rand_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_randn_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
+  return ct_randn_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rand.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_rand_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randn.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randn_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low_generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randint.low_generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randint_low_generator_out(ct__call_keys(keys), low, high, size_l, generator, out);
+}
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randperm_generator_out(ct__call_keys(keys), n, generator, out);
+}
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_out(ct__call_keys(keys), n, out);
+}
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_m_out(ct__call_keys(keys), n, m, out);
+}
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linspace_out(ct__call_keys(keys), start, end, steps, out);
+}
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (mask) *mask = NULL;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  ct__r = ct__dispatch_native_dropout(ct__call_keys(keys), input, p, train, generator, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (mask) *mask = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask) {
+  return ct_native_dropout_ex(input, p, train, NULL, mask);
+}
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(keys), grad_output, mask, scale));
+}
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  return ct__track(ct__dispatch_dropout(ct__call_keys(keys), input, p, train, generator));
+}
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
+  return ct_dropout_ex(input, p, train, NULL);
 }
 
 CT_EXTERN_C_END
