@@ -2362,6 +2362,17 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
  * input_grad (shaped like self) gathered at indices: the derivative of max_pool2d_with_indices_backward (PyTorch's max_pool_double_backward) */
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)
+ * the max of each window and its flat index within the H x W input plane (int64); stride [] = kernel_size; a NaN wins */
+CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **indices);
+/* max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor
+ * max_pool2d_with_indices without the indices; (N, C, H, W) or (C, H, W) */
+CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode);
+/* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+ * window means; int64 inputs divide with truncation, as PyTorch */
+CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -10501,14 +10512,10 @@ static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *in
 }
 
 
-#pragma GCC diagnostic ignored "-Wunused-function" /* PENDING: removed once max/avg pool are wired */
 /* ================= pooling =================
  * Kernels run over planes (N*C of them) of a contiguous copy of the input
  * in the compute dtype (f16/bf16 as f32), like convolution, and write a
  * result in that dtype that ct__conv_finish rounds once. */
-#ifndef CT_INT_NONE
-#define CT_INT_NONE INT64_MIN /* int? = None (the generator's convention) */
-#endif
 
 typedef struct ct__pool_geom {
   int64_t B, H, W, OH, OW; /* B = N*C planes of H x W; output OH x OW */
@@ -10705,7 +10712,6 @@ static void ct__pool_shape(const ct_tensor *t, int64_t oh, int64_t ow, int64_t *
 }
 
 /* ---- max_pool2d_with_indices and its backward ---- */
-#if 0 /* PENDING multi-return */
 static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                       ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   static const char *op = "max_pool2d";
@@ -10713,6 +10719,7 @@ static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, 
   int64_t shape[4];
   ct_tensor *res, *acc, *x = NULL, *idx;
   ct_status st = CT_OK;
+  if (indices) *indices = NULL;
   if (ct__pool_setup(op, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
       ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
     return NULL;
@@ -10736,7 +10743,6 @@ static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, 
   else ct_release(idx);
   return res;
 }
-#endif
 /* checks of max_pool2d_with_indices_backward / max_pool2d_double_backward: the pool's output shape */
 static ct_status ct__max_pool2d_bw_setup(const char *op, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
                                          ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
@@ -10807,7 +10813,6 @@ static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tens
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
 }
 
-#if 0 /* PENDING int? */
 /* ---- avg_pool2d and its backward ---- */
 static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size, ct_int_list stride,
                                       ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
@@ -10852,7 +10857,6 @@ static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
 }
 
-#endif
 static ct_tensor *ct__k_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
                                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
                                                         ct_tensor *indices) {
@@ -10866,6 +10870,31 @@ static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad
   (void)ks;
   return ct__max_pool2d_bw_impl("max_pool2d_double_backward", grad, self, indices, kernel_size, stride, padding, dilation,
                                 ceil_mode, 0);
+}
+
+static ct_tensor *ct__k_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  (void)ks;
+  return ct__max_pool2d_impl(self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+}
+/* max_pool2d (CompositeImplicitAutograd): max_pool2d_with_indices without the indices */
+static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   ct_int_list dilation, bool ceil_mode) {
+  (void)ks;
+  return ct_max_pool2d_with_indices(self, (int)kernel_size.n, kernel_size.data, (int)stride.n, stride.data, (int)padding.n,
+                                    padding.data, (int)dilation.n, dilation.data, ceil_mode, NULL);
+}
+static ct_tensor *ct__k_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  (void)ks;
+  return ct__avg_pool2d_impl("avg_pool2d", self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+}
+static ct_tensor *ct__k_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                            ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
+                                            int64_t divisor_override) {
+  (void)ks;
+  return ct__avg_pool2d_impl("avg_pool2d_backward", self, grad_output, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                             divisor_override);
 }
 
 /* ---- adaptive_avg_pool2d ---- */
@@ -11997,6 +12026,10 @@ static struct {
   ct_op *_adaptive_avg_pool2d_backward;
   ct_op *max_pool2d_with_indices_backward;
   ct_op *max_pool2d_double_backward;
+  ct_op *max_pool2d_with_indices;
+  ct_op *max_pool2d;
+  ct_op *avg_pool2d;
+  ct_op *avg_pool2d_backward;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -18343,6 +18376,99 @@ static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tenso
   ct__tls.depth--;
   return r;
 }
+/* max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices) */
+static ct_tensor *ct__dispatch_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  const ct_op *op = ct__op.max_pool2d_with_indices;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **))k->unboxed)(ks, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  } else {
+    ct_value v[6];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[4] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[5] = ct_value_bool(ceil_mode);
+    r = ct__finish_tuple(op, k, ks, v, 6, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+  const ct_op *op = ct__op.max_pool2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool ))k->unboxed)(ks, self, kernel_size, stride, padding, dilation, ceil_mode);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[4] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[5] = ct_value_bool(ceil_mode);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  const ct_op *op = ct__op.avg_pool2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t ))k->unboxed)(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(self);
+    v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[4] = ct_value_bool(ceil_mode);
+    v[5] = ct_value_bool(count_include_pad);
+    v[6] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  const ct_op *op = ct__op.avg_pool2d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t ))k->unboxed)(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  } else {
+    ct_value v[8];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = ct_value_bool(ceil_mode);
+    v[6] = ct_value_bool(count_include_pad);
+    v[7] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
+    r = ct__finish_new(op, k, ks, v, 8);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
   const ct_op *op = ct__op.uniform_;
@@ -21800,6 +21926,125 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_double_backward", "indices"), (ct_tensor *)NULL;
   keys |= indices->keys;
   return ct__track(ct__dispatch_max_pool2d_double_backward(ct__call_keys(keys), input_grad, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
+}
+CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool2d_with_indices", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool2d_with_indices", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool2d_with_indices", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  ct__r = ct__dispatch_max_pool2d_with_indices(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool2d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool2d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_max_pool2d(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode));
+}
+CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool2d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool2d(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool2d_backward", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool2d_backward(ct__call_keys(keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset keys = 0;
@@ -31354,6 +31599,192 @@ static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tenso
   return r;
 }
 
+/* ---- max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices) ---- */
+typedef struct ct__node_max_pool2d_with_indices {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  bool ceil_mode;
+  ct__saved indices;
+} ct__node_max_pool2d_with_indices;
+
+static void ct__release_max_pool2d_with_indices(ct_node *node) {
+  ct__node_max_pool2d_with_indices *ct__nd = (ct__node_max_pool2d_with_indices *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_pool2d_with_indices(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_pool2d_with_indices *ct__nd = (ct__node_max_pool2d_with_indices *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  bool ceil_mode = ct__nd->ceil_mode;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!self || !indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_with_indices_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_pool2d_with_indices = {"MaxPool2dWithIndicesBackward0", ct__backward_max_pool2d_with_indices, ct__release_max_pool2d_with_indices};
+
+static ct_tensor *ct__autograd_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  ct__node_max_pool2d_with_indices *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max_pool2d_with_indices *)ct__node_new(&ct__kind_max_pool2d_with_indices, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool2d_with_indices(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor ---- */
+typedef struct ct__node_avg_pool2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  bool ceil_mode;
+  bool count_include_pad;
+  int64_t divisor_override;
+} ct__node_avg_pool2d;
+
+static void ct__release_avg_pool2d(ct_node *node) {
+  ct__node_avg_pool2d *ct__nd = (ct__node_avg_pool2d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_avg_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_avg_pool2d *ct__nd = (ct__node_avg_pool2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  bool ceil_mode = ct__nd->ceil_mode;
+  bool count_include_pad = ct__nd->count_include_pad;
+  int64_t divisor_override = ct__nd->divisor_override;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool2d_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, ceil_mode, count_include_pad, divisor_override);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_avg_pool2d = {"AvgPool2dBackward0", ct__backward_avg_pool2d, ct__release_avg_pool2d};
+
+static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct__node_avg_pool2d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_avg_pool2d *)ct__node_new(&ct__kind_avg_pool2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__nd->count_include_pad = count_include_pad;
+    ct__nd->divisor_override = divisor_override;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool2d(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor ---- */
+typedef struct ct__node_avg_pool2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  bool ceil_mode;
+  bool count_include_pad;
+  int64_t divisor_override;
+} ct__node_avg_pool2d_backward;
+
+static void ct__release_avg_pool2d_backward(ct_node *node) {
+  ct__node_avg_pool2d_backward *ct__nd = (ct__node_avg_pool2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_avg_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_avg_pool2d_backward *ct__nd = (ct__node_avg_pool2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  bool ceil_mode = ct__nd->ceil_mode;
+  bool count_include_pad = ct__nd->count_include_pad;
+  int64_t divisor_override = ct__nd->divisor_override;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool2d(grad, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, ceil_mode, count_include_pad, divisor_override);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_avg_pool2d_backward = {"AvgPool2dBackwardBackward0", ct__backward_avg_pool2d_backward, ct__release_avg_pool2d_backward};
+
+static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct__node_avg_pool2d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_avg_pool2d_backward *)ct__node_new(&ct__kind_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__nd->count_include_pad = count_include_pad;
+    ct__nd->divisor_override = divisor_override;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
 typedef struct ct__node_uniform_ {
   ct_node base;
@@ -32832,6 +33263,54 @@ static ct_status ct__adapt_TTIIIIbT_T(const ct_kernel *k, const ct_op *op, ct_ke
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I,I,I,I,b->T,T */
+static ct_status ct__adapt_TIIIIb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), a[5].v.b, &x[0]);
+  ct_stack_drop(s, 6);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,I,I,I,I,b->T */
+static ct_status ct__adapt_TIIIIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,I,b,b,i?->T */
+static ct_status ct__adapt_TIIIbbio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), a[4].v.b, a[5].v.b, a[6].v.i);
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,I,I,I,b,b,i?->T */
+static ct_status ct__adapt_TTIIIbbio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), a[5].v.b, a[6].v.b, a[7].v.i);
+  ct_stack_drop(s, 8);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* Tw,f,f,G->Tw */
 static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -33135,6 +33614,10 @@ static const struct {
     {"T,T,T?,I,s,I,i->T", ct__adapt_TTToIsIi_T},
     {"T,T,T?,I,I,I,i,I->T", ct__adapt_TTToIIIiI_T},
     {"T,T,I,I,I,I,b,T->T", ct__adapt_TTIIIIbT_T},
+    {"T,I,I,I,I,b->T,T", ct__adapt_TIIIIb_TT},
+    {"T,I,I,I,I,b->T", ct__adapt_TIIIIb_T},
+    {"T,I,I,I,b,b,i?->T", ct__adapt_TIIIbbio_T},
+    {"T,T,I,I,I,b,b,i?->T", ct__adapt_TTIIIbbio_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
     {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
@@ -34691,6 +35174,22 @@ static ct_status ct__frontend_max_pool2d_double_backward(const ct_value *a, ct_t
   *r = ct_max_pool2d_double_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_max_pool2d_with_indices(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool2d_with_indices(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_max_pool2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_avg_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_avg_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -35141,6 +35640,10 @@ static const struct {
     {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward},
     {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward},
     {&ct__op.max_pool2d_double_backward, "max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_double_backward},
+    {&ct__op.max_pool2d_with_indices, "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)", ct__frontend_max_pool2d_with_indices},
+    {&ct__op.max_pool2d, "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", ct__frontend_max_pool2d},
+    {&ct__op.avg_pool2d, "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor", ct__frontend_avg_pool2d},
+    {&ct__op.avg_pool2d_backward, "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", ct__frontend_avg_pool2d_backward},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
@@ -36100,6 +36603,16 @@ static const struct {
     {"max_pool2d_double_backward", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {"max_pool2d_double_backward", CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {"max_pool2d_double_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
+    {"max_pool2d_with_indices", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices), "reference"},
+    {"max_pool2d_with_indices", CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices), "reference"},
+    {"max_pool2d_with_indices", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices), "autograd"},
+    {"max_pool2d", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_max_pool2d), "composite"},
+    {"avg_pool2d", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d), "reference"},
+    {"avg_pool2d", CT_KEY_META, CT_FN(ct__k_avg_pool2d), "reference"},
+    {"avg_pool2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d), "autograd"},
+    {"avg_pool2d_backward", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward), "reference"},
+    {"avg_pool2d_backward", CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward), "reference"},
+    {"avg_pool2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward), "autograd"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},

@@ -35,9 +35,9 @@ def conv_bwd(which):
 
 
 # ---- convolution: the op with the derivative ----
-x, w, b = R(2, 4, 4, 5), R(4, 2, 3, 2), R(4)
+x, w, b = R(1, 4, 4, 5), R(4, 2, 3, 2), R(4)
 cs.add("convolution", g(x), g(w), g(b), [2, 1], [1], [1, 2], False, [0], 2)
-cs.add("convolution", g(R(2, 3, 7)), g(R(4, 3, 3)), None, [2], [1], [2], False, [0], 1)
+cs.add("convolution", g(R(2, 3, 7)), g(R(2, 3, 3)), None, [2], [1], [2], False, [0], 1)
 cs.add("convolution", g(R(1, 4, 3, 4)), g(R(4, 2, 2, 3)), g(R(4)), [2], [1, 0], [1], True, [1, 0], 2)
 cs.add("convolution", g(R(1, 2, 4)), g(R(2, 3, 3)), g(R(3)), [3], [1], [2], True, [2], 1)  # output_padding >= stride < dilation
 cs.add("convolution", g(R(0, 4, 5, 6)), g(R(6, 4, 3, 3)), g(R(6)), [1], [0], [1], False, [0], 1)  # zero batch
@@ -68,13 +68,13 @@ cs.error("convolution", E(1, 4, 0, 3), E(4, 1, 3, 3), None, [1], [0], [1], True,
 cs.error("convolution", E(1, 4, 3, 3).bool(), E(2, 4, 2, 2).bool(), None, [1], [0], [1], False, [0], 1, code="CT_ERR_DTYPE")
 
 # ---- the backward ops (no aten op of that name: reference via aten.convolution_backward) ----
-gy = R(2, 4, 2, 4)
-cs.add("convolution_backward_input", g(gy), g(R(4, 2, 3, 2)), [2, 4, 4, 5], [2, 1], [1], [1, 2], 2,
+gy = R(1, 4, 2, 4)
+cs.add("convolution_backward_input", g(gy), g(R(4, 2, 3, 2)), [1, 4, 4, 5], [2, 1], [1], [1, 2], 2,
        ref=conv_bwd("input"))
 cs.add("convolution_backward_input", g(R(2, 4, 2)), g(R(4, 3, 3)), [2, 3, 7], [2], [1], [2], 1, ref=conv_bwd("input"))
 cs.add("convolution_backward_input", g(R(2, 4, 2)), g(R(4, 3, 3)), [2, 3, 9], [2], [1], [2], 1, ref=conv_bwd("input"),
        name="convolution_backward_input_partial")  # grad_output covers 2 of 3 positions
-cs.add("convolution_backward_weight", g(gy), g(R(2, 4, 4, 5)), [4, 2, 3, 2], [2, 1], [1], [1, 2], 2,
+cs.add("convolution_backward_weight", g(gy), g(R(1, 4, 4, 5)), [4, 2, 3, 2], [2, 1], [1], [1, 2], 2,
        ref=conv_bwd("weight"))
 cs.add("convolution_backward_weight", g(R(2, 4, 2)), g(R(2, 3, 9)), [4, 3, 3], [2], [1], [2], 1, ref=conv_bwd("weight"))
 cs.error("convolution_backward_input", E(1, 2, 4, 4), E(2, 1, 2, 2), [1, 1, 3, 3], [1], [0], [1], 1, torch_raises=False,
@@ -88,7 +88,7 @@ cs.add("conv1d", g(R(4, 9)), g(R(6, 4, 3)), None)  # unbatched, defaults
 cs.add("conv1d.padding", g(R(2, 3, 6)), g(R(4, 3, 4)), g(R(4)), [1], "same", [1], 1)  # even kernel: asymmetric
 cs.add("conv1d.padding", g(R(1, 3, 6)), g(R(4, 3, 3)), None, [1], "same", [2], 1)
 cs.add("conv1d.padding", g(R(3, 8)), g(R(4, 3, 3)), None, [1], "valid", [1], 1)
-cs.add("conv2d", g(R(2, 3, 5, 4)), g(R(4, 3, 3, 3)), g(R(4)), [2, 1], [1, 2], [1, 2], 1)
+cs.add("conv2d", g(R(2, 2, 4, 4)), g(R(3, 2, 3, 3)), g(R(3)), [2, 1], [1, 2], [1, 2], 1)
 cs.add("conv2d", g(R(4, 5, 4)), g(R(4, 2, 3, 2)), g(R(4)), [1], [1], [2], 2)  # unbatched, groups
 cs.add("conv2d", g(R(1, 3, 4, 4)), g(R(3, 1, 3, 3)), None, [1], [1], [1], 3)  # depthwise
 cs.add("conv2d", R(1, 3, 7, 7, dtype=f32).requires_grad_(), R(4, 3, 3, 3, dtype=f32).requires_grad_(), None, stride=[2])
@@ -152,5 +152,49 @@ cs.error("max_pool2d_with_indices_backward", R(*y1.shape), x1, [2, 2], [2, 2], [
 cs.error("max_pool2d_with_indices_backward", R(*y1.shape), x1, [2, 2], [2, 2], [0], [1], False, ind1 + 100,
          torch_raises=False, code="CT_ERR_INDEX")
 cs.error("max_pool2d_with_indices_backward", R(2, 2, 3), x1, [2, 2], [2, 2], [0], [1], False, ind1, code="CT_ERR_SHAPE")
+
+x = R(1, 2, 7, 6)
+cs.add("max_pool2d_with_indices", g(x), [3, 2], [2, 1], [1, 1], [1, 2], True)
+cs.add("max_pool2d_with_indices", g(R(2, 5, 5)), [2, 2])  # unbatched, stride = kernel_size
+cs.add("max_pool2d_with_indices", g(R(0, 2, 4, 4)), [2, 2], [1])  # zero batch
+cs.add("max_pool2d_with_indices", g(R(1, 6, 5, 2).transpose(1, 3)), [2], [1], [1])  # non-contiguous (1, 2, 5, 6)
+cs.add("max_pool2d_with_indices", R(1, 2, 5, 5, dtype=f32).requires_grad_(), [3, 3], [2], [1], [1], False)
+cs.add("max_pool2d_with_indices", R(1, 2, 5, 5, dtype=torch.bfloat16), [3, 3], [2], [1], [1], True)
+cs.add("max_pool2d_with_indices", R(1, 2, 5, 5, dtype=torch.float16), [3, 3], [2], [1], [1], True)
+ties = torch.tensor([[[[1.0, 1.0, 0.0], [float("nan"), 2.0, float("nan")], [-float("inf"), -float("inf"), 3.0]]]],
+                    dtype=torch.float64)
+cs.add("max_pool2d_with_indices", ties, [2, 2], [1])  # ties keep the first, NaN wins (the last one)
+cs.add("max_pool2d", g(R(1, 2, 7, 6)), [3, 3], [2], [1], [2], True)
+cs.add("max_pool2d", g(R(2, 5, 5)), [2])
+cs.error("max_pool2d", E(1, 2, 5, 5), [3, 3], [2], [2], code="CT_ERR_INVALID")  # pad > kernel / 2
+cs.error("max_pool2d", E(1, 2, 5, 5), [0, 3], code="CT_ERR_INVALID")
+cs.error("max_pool2d", E(1, 2, 5, 5), [3, 3], [1], [-1], code="CT_ERR_INVALID")
+cs.error("max_pool2d", E(1, 2, 5, 5), [3, 3], [1], [0], [0], code="CT_ERR_INVALID")
+cs.error("max_pool2d", E(1, 2, 5, 5), [3, 3, 3], code="CT_ERR_INVALID")
+cs.error("max_pool2d", E(1, 2, 5, 5), [3], [1, 1, 1], code="CT_ERR_INVALID")
+cs.error("max_pool2d", E(1, 2, 5, 5), [6, 6], code="CT_ERR_SHAPE")
+cs.error("max_pool2d", E(1, 0, 5, 5), [2, 2], code="CT_ERR_SHAPE")
+cs.error("max_pool2d", E(5, 5), [2, 2], code="CT_ERR_RANK")
+cs.error("max_pool2d_with_indices", E(1, 2, 5, 5).long(), [2, 2], code="CT_ERR_DTYPE")
+
+cs.add("avg_pool2d", g(R(1, 2, 7, 6)), [3, 2], [2, 1], [1, 1], True, True)
+cs.add("avg_pool2d", g(R(1, 2, 7, 6)), [3, 2], [2, 1], [1, 1], True, False)  # count_include_pad=False
+cs.add("avg_pool2d", g(R(1, 2, 7, 6)), [3, 3], [2], [1], False, True, 5)  # divisor_override
+cs.add("avg_pool2d", g(R(2, 5, 5)), [2])  # unbatched, defaults
+cs.add("avg_pool2d", g(R(1, 6, 5, 2).transpose(1, 3)), [2], [1], [1])  # non-contiguous
+cs.add("avg_pool2d", g(R(0, 2, 4, 4)), [2, 2])
+cs.add("avg_pool2d", R(1, 2, 5, 5, dtype=f32).requires_grad_(), [3, 3], [2], [1], True)
+cs.add("avg_pool2d", R(1, 2, 5, 5, dtype=torch.bfloat16), [3, 3], [2], [1], True)
+cs.add("avg_pool2d", R(1, 2, 5, 5, dtype=torch.float16), [3, 3], [2], [1], True)
+cs.add("avg_pool2d", cs.randint(-9, 9, 1, 2, 5, 5), [2, 2], [2], [1], False, True)  # int64: truncating division
+cs.add("avg_pool2d", cs.randint(-9, 9, 1, 2, 5, 5), [3, 3], [2], [1], True, False, 2)
+cs.add("avg_pool2d_backward", g(R(1, 2, 4, 7)), R(1, 2, 7, 6), [3, 2], [2, 1], [1, 1], True, False, None)
+cs.add("avg_pool2d_backward", g(R(1, 2, 4, 3)), R(1, 2, 7, 6), [3, 3], [2], [1], False, True, 5)
+cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [2], [2], code="CT_ERR_INVALID")
+cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [0], code="CT_ERR_INVALID")
+cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [1], [1], False, True, 0, code="CT_ERR_INVALID")
+cs.error("avg_pool2d", E(1, 2, 5, 5), [6, 6], code="CT_ERR_SHAPE")
+cs.error("avg_pool2d", E(1, 2, 5, 5).int(), [2, 2], code="CT_ERR_DTYPE")
+cs.error("avg_pool2d", E(1, 0, 5, 5), [2, 2], code="CT_ERR_SHAPE")
 
 cs.write()

@@ -9345,6 +9345,192 @@ static ct_tensor *ct__autograd_max_pool2d_double_backward(ct_keyset ks, ct_tenso
   return r;
 }
 
+/* ---- max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices) ---- */
+typedef struct ct__node_max_pool2d_with_indices {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  ct__saved_ints dilation;
+  bool ceil_mode;
+  ct__saved indices;
+} ct__node_max_pool2d_with_indices;
+
+static void ct__release_max_pool2d_with_indices(ct_node *node) {
+  ct__node_max_pool2d_with_indices *ct__nd = (ct__node_max_pool2d_with_indices *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_pool2d_with_indices(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_pool2d_with_indices *ct__nd = (ct__node_max_pool2d_with_indices *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  bool ceil_mode = ct__nd->ceil_mode;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!self || !indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_with_indices_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_pool2d_with_indices = {"MaxPool2dWithIndicesBackward0", ct__backward_max_pool2d_with_indices, ct__release_max_pool2d_with_indices};
+
+static ct_tensor *ct__autograd_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  ct__node_max_pool2d_with_indices *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max_pool2d_with_indices *)ct__node_new(&ct__kind_max_pool2d_with_indices, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "max_pool2d_with_indices") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool2d_with_indices(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor ---- */
+typedef struct ct__node_avg_pool2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  bool ceil_mode;
+  bool count_include_pad;
+  int64_t divisor_override;
+} ct__node_avg_pool2d;
+
+static void ct__release_avg_pool2d(ct_node *node) {
+  ct__node_avg_pool2d *ct__nd = (ct__node_avg_pool2d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_avg_pool2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_avg_pool2d *ct__nd = (ct__node_avg_pool2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  bool ceil_mode = ct__nd->ceil_mode;
+  bool count_include_pad = ct__nd->count_include_pad;
+  int64_t divisor_override = ct__nd->divisor_override;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool2d_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, ceil_mode, count_include_pad, divisor_override);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_avg_pool2d = {"AvgPool2dBackward0", ct__backward_avg_pool2d, ct__release_avg_pool2d};
+
+static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct__node_avg_pool2d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_avg_pool2d *)ct__node_new(&ct__kind_avg_pool2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "avg_pool2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__nd->count_include_pad = count_include_pad;
+    ct__nd->divisor_override = divisor_override;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool2d(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor ---- */
+typedef struct ct__node_avg_pool2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints kernel_size;
+  ct__saved_ints stride;
+  ct__saved_ints padding;
+  bool ceil_mode;
+  bool count_include_pad;
+  int64_t divisor_override;
+} ct__node_avg_pool2d_backward;
+
+static void ct__release_avg_pool2d_backward(ct_node *node) {
+  ct__node_avg_pool2d_backward *ct__nd = (ct__node_avg_pool2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_avg_pool2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_avg_pool2d_backward *ct__nd = (ct__node_avg_pool2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  bool ceil_mode = ct__nd->ceil_mode;
+  bool count_include_pad = ct__nd->count_include_pad;
+  int64_t divisor_override = ct__nd->divisor_override;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool2d(grad, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, ceil_mode, count_include_pad, divisor_override);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_avg_pool2d_backward = {"AvgPool2dBackwardBackward0", ct__backward_avg_pool2d_backward, ct__release_avg_pool2d_backward};
+
+static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct__node_avg_pool2d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_avg_pool2d_backward *)ct__node_new(&ct__kind_avg_pool2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "avg_pool2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->ceil_mode = ceil_mode;
+    ct__nd->count_include_pad = count_include_pad;
+    ct__nd->divisor_override = divisor_override;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
 typedef struct ct__node_uniform_ {
   ct_node base;

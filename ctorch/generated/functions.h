@@ -833,6 +833,17 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
  * input_grad (shaped like self) gathered at indices: the derivative of max_pool2d_with_indices_backward (PyTorch's max_pool_double_backward) */
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)
+ * the max of each window and its flat index within the H x W input plane (int64); stride [] = kernel_size; a NaN wins */
+CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **indices);
+/* max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor
+ * max_pool2d_with_indices without the indices; (N, C, H, W) or (C, H, W) */
+CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode);
+/* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
+ * window means; int64 inputs divide with truncation, as PyTorch */
+CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -1265,6 +1276,10 @@ static struct {
   ct_op *_adaptive_avg_pool2d_backward;
   ct_op *max_pool2d_with_indices_backward;
   ct_op *max_pool2d_double_backward;
+  ct_op *max_pool2d_with_indices;
+  ct_op *max_pool2d;
+  ct_op *avg_pool2d;
+  ct_op *avg_pool2d_backward;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -7611,6 +7626,99 @@ static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tenso
   ct__tls.depth--;
   return r;
 }
+/* max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices) */
+static ct_tensor *ct__dispatch_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  const ct_op *op = ct__op.max_pool2d_with_indices;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor **))k->unboxed)(ks, self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+  } else {
+    ct_value v[6];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[4] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[5] = ct_value_bool(ceil_mode);
+    r = ct__finish_tuple(op, k, ks, v, 6, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor */
+static ct_tensor *ct__dispatch_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode) {
+  const ct_op *op = ct__op.max_pool2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool ))k->unboxed)(ks, self, kernel_size, stride, padding, dilation, ceil_mode);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[4] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    v[5] = ct_value_bool(ceil_mode);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  const ct_op *op = ct__op.avg_pool2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t ))k->unboxed)(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(self);
+    v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[4] = ct_value_bool(ceil_mode);
+    v[5] = ct_value_bool(count_include_pad);
+    v[6] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  const ct_op *op = ct__op.avg_pool2d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t ))k->unboxed)(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+  } else {
+    ct_value v[8];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[5] = ct_value_bool(ceil_mode);
+    v[6] = ct_value_bool(count_include_pad);
+    v[7] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
+    r = ct__finish_new(op, k, ks, v, 8);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
   const ct_op *op = ct__op.uniform_;
@@ -11068,6 +11176,125 @@ CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor 
   if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_double_backward", "indices"), (ct_tensor *)NULL;
   keys |= indices->keys;
   return ct__track(ct__dispatch_max_pool2d_double_backward(ct__call_keys(keys), input_grad, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
+}
+CTDEF ct_tensor *ct_max_pool2d_with_indices(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor **indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool2d_with_indices", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool2d_with_indices", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool2d_with_indices", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  ct__r = ct__dispatch_max_pool2d_with_indices(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool2d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool2d", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  return ct__track(ct__dispatch_max_pool2d(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode));
+}
+CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool2d", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool2d(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool2d_backward", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_avg_pool2d_backward(ct__call_keys(keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset keys = 0;

@@ -702,14 +702,10 @@ static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *in
 }
 
 
-#pragma GCC diagnostic ignored "-Wunused-function" /* PENDING: removed once max/avg pool are wired */
 /* ================= pooling =================
  * Kernels run over planes (N*C of them) of a contiguous copy of the input
  * in the compute dtype (f16/bf16 as f32), like convolution, and write a
  * result in that dtype that ct__conv_finish rounds once. */
-#ifndef CT_INT_NONE
-#define CT_INT_NONE INT64_MIN /* int? = None (the generator's convention) */
-#endif
 
 typedef struct ct__pool_geom {
   int64_t B, H, W, OH, OW; /* B = N*C planes of H x W; output OH x OW */
@@ -906,7 +902,6 @@ static void ct__pool_shape(const ct_tensor *t, int64_t oh, int64_t ow, int64_t *
 }
 
 /* ---- max_pool2d_with_indices and its backward ---- */
-#if 0 /* PENDING multi-return */
 static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                       ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
   static const char *op = "max_pool2d";
@@ -914,6 +909,7 @@ static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, 
   int64_t shape[4];
   ct_tensor *res, *acc, *x = NULL, *idx;
   ct_status st = CT_OK;
+  if (indices) *indices = NULL;
   if (ct__pool_setup(op, self, kernel_size, stride, padding, dilation, ceil_mode, &g, shape) != CT_OK ||
       ct__pool_dtype(op, (ct_dtype)self->dtype, 0) != CT_OK)
     return NULL;
@@ -937,7 +933,6 @@ static ct_tensor *ct__max_pool2d_impl(ct_tensor *self, ct_int_list kernel_size, 
   else ct_release(idx);
   return res;
 }
-#endif
 /* checks of max_pool2d_with_indices_backward / max_pool2d_double_backward: the pool's output shape */
 static ct_status ct__max_pool2d_bw_setup(const char *op, ct_tensor *self, ct_tensor *gy, ct_tensor *indices, ct_int_list kernel_size,
                                          ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
@@ -1008,7 +1003,6 @@ static ct_tensor *ct__max_pool2d_bw_impl(const char *op, ct_tensor *src, ct_tens
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
 }
 
-#if 0 /* PENDING int? */
 /* ---- avg_pool2d and its backward ---- */
 static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor *gy, ct_int_list kernel_size, ct_int_list stride,
                                       ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
@@ -1053,7 +1047,6 @@ static ct_tensor *ct__avg_pool2d_impl(const char *op, ct_tensor *self, ct_tensor
   return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
 }
 
-#endif
 static ct_tensor *ct__k_max_pool2d_with_indices_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
                                                         ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode,
                                                         ct_tensor *indices) {
@@ -1067,6 +1060,31 @@ static ct_tensor *ct__k_max_pool2d_double_backward(ct_keyset ks, ct_tensor *grad
   (void)ks;
   return ct__max_pool2d_bw_impl("max_pool2d_double_backward", grad, self, indices, kernel_size, stride, padding, dilation,
                                 ceil_mode, 0);
+}
+
+static ct_tensor *ct__k_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
+                                                ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor **indices) {
+  (void)ks;
+  return ct__max_pool2d_impl(self, kernel_size, stride, padding, dilation, ceil_mode, indices);
+}
+/* max_pool2d (CompositeImplicitAutograd): max_pool2d_with_indices without the indices */
+static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   ct_int_list dilation, bool ceil_mode) {
+  (void)ks;
+  return ct_max_pool2d_with_indices(self, (int)kernel_size.n, kernel_size.data, (int)stride.n, stride.data, (int)padding.n,
+                                    padding.data, (int)dilation.n, dilation.data, ceil_mode, NULL);
+}
+static ct_tensor *ct__k_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                   bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  (void)ks;
+  return ct__avg_pool2d_impl("avg_pool2d", self, NULL, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override);
+}
+static ct_tensor *ct__k_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                            ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
+                                            int64_t divisor_override) {
+  (void)ks;
+  return ct__avg_pool2d_impl("avg_pool2d_backward", self, grad_output, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                             divisor_override);
 }
 
 /* ---- adaptive_avg_pool2d ---- */
