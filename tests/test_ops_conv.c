@@ -250,6 +250,13 @@ TEST(conv_pool_opcheck) {
              ct_value_bool(false), ct_value_tensor(idx));
     CV_CHECK(1, "max_pool2d_double_backward", ct_value_tensor(x), ct_value_tensor(x), CV_V(2), CV_V(2), CV_V(0), CV_V(1),
              ct_value_bool(false), ct_value_tensor(idx));
+    CV_CHECK(1, "max_pool2d_with_indices", ct_value_tensor(x), CV_V(3, 2), CV_V(2, 1), CV_V(1), CV_V(1, 2), ct_value_bool(true));
+    CV_CHECK(1, "max_pool2d", ct_value_tensor(x), CV_V(2), ct_value_int_list(NULL, 0), CV_V(0), CV_V(1), ct_value_bool(false));
+    CV_CHECK(1, "avg_pool2d", ct_value_tensor(x), CV_V(3, 2), CV_V(2, 1), CV_V(1), ct_value_bool(true), ct_value_bool(false),
+             ct_value_int(CT_INT_NONE));
+    CV_CHECK(1, "avg_pool2d", ct_value_tensor(x), CV_V(2), CV_V(1), CV_V(1), ct_value_bool(false), ct_value_bool(true), ct_value_int(3));
+    CV_CHECK(1, "avg_pool2d_backward", ct_value_tensor(gy), ct_value_tensor(x), CV_V(3, 2), CV_V(2, 1), CV_V(0), ct_value_bool(false),
+             ct_value_bool(true), ct_value_int(CT_INT_NONE));
   }
 }
 
@@ -262,5 +269,26 @@ TEST(conv_pool_errors) {
     CHECK_ERR(ct_adaptive_avg_pool2d(cv_rand(CT_DIMS(3, 6), CT_F32, 1), CV_L(3, 3)), CT_ERR_RANK,
               "adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got [3, 6]");
     CHECK_ERR(ct_adaptive_avg_pool2d(ct_to_dtype(x, CT_I64), CV_L(3, 3)), CT_ERR_DTYPE, "\"adaptive_avg_pool2d\" not implemented for 'Long'");
+    CHECK_ERR(ct_max_pool2d(x, CV_L(3, 3), CV_L(2), CV_L(2), CV_L(1), false), CT_ERR_INVALID,
+              "pad should be at most half of kernel size, but got pad=2 and kernel_size=3");
+    CHECK_ERR(ct_max_pool2d(x, CV_L(3, 3, 3), CV_L(2), CV_L(0), CV_L(1), false), CT_ERR_INVALID,
+              "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
+    CHECK_ERR(ct_max_pool2d(x, CV_L(3), CV_L(1, 1, 1), CV_L(0), CV_L(1), false), CT_ERR_INVALID,
+              "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
+    CHECK_ERR(ct_max_pool2d(x, CV_L(3), CV_L(1), CV_L(0), CV_L(0), false), CT_ERR_INVALID,
+              "dilation should be greater than zero, but got dilationH: 0 dilationW: 0");
+    CHECK_ERR(ct_max_pool2d(x, CV_L(3), CV_L(1), CV_L(-1), CV_L(1), false), CT_ERR_INVALID, "pad must be non-negative, but got pad: -1");
+    CHECK_ERR(ct_max_pool2d(x, CV_L(3), CV_L(-1), CV_L(0), CV_L(1), false), CT_ERR_INVALID,
+              "stride should be greater than zero, but got dH: -1 dW: -1");
+    CHECK_ERR(ct_max_pool2d(x, CV_L(8, 8), 0, NULL, CV_L(0), CV_L(1), false), CT_ERR_SHAPE,
+              "Given input size: (3x7x6). Calculated output size: (3x0x0). Output size is too small");
+    CHECK_ERR(ct_max_pool2d(ct_to_dtype(x, CT_I64), CV_L(2), CV_L(2), CV_L(0), CV_L(1), false), CT_ERR_DTYPE,
+              "\"max_pool2d\" not implemented for 'Long'");
+    CHECK_ERR(ct_avg_pool2d(x, CV_L(3), CV_L(1), CV_L(1), false, true, 0), CT_ERR_INVALID, "divisor must be not zero");
+    CHECK_ERR(ct_avg_pool2d(x, CV_L(3), CV_L(0), CV_L(1), false, true, CT_INT_NONE), CT_ERR_INVALID, "stride should not be zero");
+    CHECK_ERR(ct_avg_pool2d(ct_to_dtype(x, CT_I32), CV_L(3), CV_L(1), CV_L(1), false, true, CT_INT_NONE), CT_ERR_DTYPE,
+              "\"avg_pool2d\" not implemented for 'Int'");
+    CHECK_ERR(ct_avg_pool2d(cv_rand(CT_DIMS(2, 0, 4, 4), CT_F32, 2), CV_L(2), CV_L(2), CV_L(0), false, true, CT_INT_NONE), CT_ERR_SHAPE,
+              "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[2, 0, 4, 4]");
   }
 }

@@ -9246,7 +9246,7 @@ static ct_status ct__backward_max_pool2d_with_indices_backward(ct_node *node, ct
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_double_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_double_backward(grad, self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), ceil_mode, indices);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
   return CT_OK;
 }
@@ -9311,7 +9311,7 @@ static ct_status ct__backward_max_pool2d_double_backward(ct_node *node, ct_tenso
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_with_indices_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_with_indices_backward(grad, self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), ceil_mode, indices);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
   return CT_OK;
 }
@@ -9376,7 +9376,7 @@ static ct_status ct__backward_max_pool2d_with_indices(ct_node *node, ct_tensor *
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_with_indices_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, dilation.n, dilation.data, ceil_mode, indices);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_max_pool2d_with_indices_backward(grad, self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), ceil_mode, indices);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_max_pool2d_with_indices = {"MaxPool2dWithIndicesBackward0", ct__backward_max_pool2d_with_indices, ct__release_max_pool2d_with_indices};
@@ -9437,7 +9437,7 @@ static ct_status ct__backward_avg_pool2d(ct_node *node, ct_tensor *const *grads,
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool2d_backward(grad, self, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, ceil_mode, count_include_pad, divisor_override);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool2d_backward(grad, self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), ceil_mode, count_include_pad, divisor_override);
   return CT_OK;
 }
 static const ct_node_kind ct__kind_avg_pool2d = {"AvgPool2dBackward0", ct__backward_avg_pool2d, ct__release_avg_pool2d};
@@ -9498,7 +9498,7 @@ static ct_status ct__backward_avg_pool2d_backward(ct_node *node, ct_tensor *cons
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool2d(grad, kernel_size.n, kernel_size.data, stride.n, stride.data, padding.n, padding.data, ceil_mode, count_include_pad, divisor_override);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_avg_pool2d(grad, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), ceil_mode, count_include_pad, divisor_override);
   if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
   return CT_OK;
 }

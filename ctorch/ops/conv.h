@@ -28,6 +28,9 @@
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
+/* an int[] as the (length, pointer) pair of a frontend; None (n = -1) as empty */
+#define CT__CONV_LIST(l) (int)((l).n < 0 ? 0 : (l).n), (l).data
+
 /* ================= convolution ================= */
 
 /* One convolution, always seen as 2-D (a 1-D one has H = kh = 1). OH x OW
@@ -532,7 +535,7 @@ static ct_tensor *ct__k_convolution_backward_input(ct_keyset ks, ct_tensor *gy, 
   ct_status st;
   (void)ks;
   if (ct__conv_bwd_setup(op, gy, weight, input_size, true, stride, padding, dilation, groups, &g) != CT_OK) return NULL;
-  if (ct__conv_result(op, NULL, (int)input_size.n, input_size.data, (ct_dtype)gy->dtype, gy->device, &res, &acc) != CT_OK)
+  if (ct__conv_result(op, NULL, CT__CONV_LIST(input_size), (ct_dtype)gy->dtype, gy->device, &res, &acc) != CT_OK)
     return NULL;
   if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, NULL, res, acc, &res) == CT_OK ? res : NULL;
   y = ct__conv_4d(op, gy, cd);
@@ -551,7 +554,7 @@ static ct_tensor *ct__k_convolution_backward_weight(ct_keyset ks, ct_tensor *gy,
   ct_status st;
   (void)ks;
   if (ct__conv_bwd_setup(op, gy, input, weight_size, false, stride, padding, dilation, groups, &g) != CT_OK) return NULL;
-  if (ct__conv_result(op, NULL, (int)weight_size.n, weight_size.data, (ct_dtype)gy->dtype, gy->device, &res, &acc) != CT_OK)
+  if (ct__conv_result(op, NULL, CT__CONV_LIST(weight_size), (ct_dtype)gy->dtype, gy->device, &res, &acc) != CT_OK)
     return NULL;
   if (!acc || acc->numel == 0) return ct__conv_finish(CT_OK, NULL, res, acc, &res) == CT_OK ? res : NULL;
   y = ct__conv_4d(op, gy, cd);
@@ -576,8 +579,8 @@ static ct_tensor *ct__conv_nd(const char *op, int nsp, ct_tensor *input, ct_tens
   }
   CT_SCOPE {
     ct_tensor *x = unbatched ? ct_unsqueeze(input, 0) : input, *y;
-    y = x ? ct_convolution(x, weight, bias, (int)stride.n, stride.data, (int)padding.n, padding.data, (int)dilation.n,
-                           dilation.data, transposed, (int)output_padding.n, output_padding.data, groups)
+    y = x ? ct_convolution(x, weight, bias, CT__CONV_LIST(stride), CT__CONV_LIST(padding), (int)dilation.n,
+                           dilation.data, transposed, CT__CONV_LIST(output_padding), groups)
           : NULL;
     if (y && unbatched) y = ct_squeeze_dim(y, 0);
     r = ct_keep(y);
@@ -663,7 +666,7 @@ static ct_tensor *ct__conv_forward_to(ct_tensor *x, ct_tensor *w, const ct__shap
   ct_tensor *y;
   int i;
   if (!x || !w) return NULL;
-  y = ct_convolution(x, w, NULL, (int)stride.n, stride.data, (int)padding.n, padding.data, (int)dilation.n, dilation.data, false,
+  y = ct_convolution(x, w, NULL, CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), false,
                      1, ct__conv_zeros, groups);
   for (i = 2; y && i < y->ndim && i < to->ndim; i++)
     if (y->sizes[i] > to->sizes[i]) y = ct_narrow(y, i, 0, to->sizes[i]);
@@ -672,15 +675,15 @@ static ct_tensor *ct__conv_forward_to(ct_tensor *x, ct_tensor *w, const ct__shap
 static ct_tensor *ct__conv_input_grad(ct_tensor *grad, const ct__shape *input_sizes, ct_tensor *weight, ct_int_list stride,
                                       ct_int_list padding, ct_int_list dilation, bool transposed, int64_t groups) {
   if (transposed) return ct__conv_forward_to(grad, weight, input_sizes, stride, padding, dilation, groups);
-  return ct_convolution_backward_input(grad, weight, input_sizes->ndim, input_sizes->sizes, (int)stride.n, stride.data,
-                                       (int)padding.n, padding.data, (int)dilation.n, dilation.data, groups);
+  return ct_convolution_backward_input(grad, weight, input_sizes->ndim, input_sizes->sizes, CT__CONV_LIST(stride),
+                                       CT__CONV_LIST(padding), CT__CONV_LIST(dilation), groups);
 }
 static ct_tensor *ct__conv_weight_grad(ct_tensor *grad, ct_tensor *input, const ct__shape *weight_sizes, ct_int_list stride,
                                        ct_int_list padding, ct_int_list dilation, bool transposed, int64_t groups) {
   /* transposed: the output is backward_input(input, weight), whose weight derivative swaps the roles */
   return ct_convolution_backward_weight(transposed ? input : grad, transposed ? grad : input, weight_sizes->ndim,
-                                        weight_sizes->sizes, (int)stride.n, stride.data, (int)padding.n, padding.data,
-                                        (int)dilation.n, dilation.data, groups);
+                                        weight_sizes->sizes, CT__CONV_LIST(stride), CT__CONV_LIST(padding),
+                                        CT__CONV_LIST(dilation), groups);
 }
 static ct_tensor *ct__conv_bias_grad(ct_tensor *grad) {
   int64_t dims[CT_MAX_DIMS];
@@ -692,13 +695,13 @@ static ct_tensor *ct__conv_bias_grad(ct_tensor *grad) {
 }
 static ct_tensor *ct__conv_bwd_input_call(ct_tensor *grad_output, ct_tensor *weight, const ct__shape *input_sizes,
                                           ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
-  return ct_convolution_backward_input(grad_output, weight, input_sizes->ndim, input_sizes->sizes, (int)stride.n, stride.data,
-                                       (int)padding.n, padding.data, (int)dilation.n, dilation.data, groups);
+  return ct_convolution_backward_input(grad_output, weight, input_sizes->ndim, input_sizes->sizes, CT__CONV_LIST(stride),
+                                       CT__CONV_LIST(padding), CT__CONV_LIST(dilation), groups);
 }
 static ct_tensor *ct__conv_bwd_weight_call(ct_tensor *grad_output, ct_tensor *input, const ct__shape *weight_sizes,
                                            ct_int_list stride, ct_int_list padding, ct_int_list dilation, int64_t groups) {
-  return ct_convolution_backward_weight(grad_output, input, weight_sizes->ndim, weight_sizes->sizes, (int)stride.n, stride.data,
-                                        (int)padding.n, padding.data, (int)dilation.n, dilation.data, groups);
+  return ct_convolution_backward_weight(grad_output, input, weight_sizes->ndim, weight_sizes->sizes, CT__CONV_LIST(stride),
+                                        CT__CONV_LIST(padding), CT__CONV_LIST(dilation), groups);
 }
 
 
@@ -1071,8 +1074,8 @@ static ct_tensor *ct__k_max_pool2d_with_indices(ct_keyset ks, ct_tensor *self, c
 static ct_tensor *ct__k_max_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                    ct_int_list dilation, bool ceil_mode) {
   (void)ks;
-  return ct_max_pool2d_with_indices(self, (int)kernel_size.n, kernel_size.data, (int)stride.n, stride.data, (int)padding.n,
-                                    padding.data, (int)dilation.n, dilation.data, ceil_mode, NULL);
+  return ct_max_pool2d_with_indices(self, CT__CONV_LIST(kernel_size), CT__CONV_LIST(stride), CT__CONV_LIST(padding), CT__CONV_LIST(dilation), ceil_mode,
+                                    NULL);
 }
 static ct_tensor *ct__k_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
                                    bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
