@@ -2352,6 +2352,8 @@ CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_ten
 /* adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
  * mean over windows [floor(i*H/OH), ceil((i+1)*H/OH)) x (the same in W); (N, C, H, W) or (C, H, W) */
 CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size);
 /* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
 CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size);
 /* _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
@@ -2371,6 +2373,8 @@ CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64
 /* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
  * window means; int64 inputs divide with truncation, as PyTorch */
 CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
@@ -10973,6 +10977,32 @@ static ct_tensor *ct__k_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_in
   if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return NULL;
   return ct_adaptive_avg_pool2d_impl(self, 2, output_size.data);
 }
+/* out= variants: the functional result copied into `out` (checked, resized) */
+static ct_status ct__conv_to_out(const char *op, ct_tensor *out, ct_tensor *r) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if (out->dtype != r->dtype)
+    st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                 ct_dtype_name((ct_dtype)out->dtype));
+  else if (!ct_device_eq(out->device, r->device))
+    st = ct_fail(CT_ERR_DEVICE, op, "expected out tensor on the device of the inputs");
+  else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
+    st = ct__copy_impl(out, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(out);
+  return st;
+}
+static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                      bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  return ct__conv_to_out("avg_pool2d", out, ct__k_avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                             divisor_override));
+}
+static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct__pool_geom g;
+  (void)ks;
+  if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return ct_last_error();
+  return ct__conv_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", self, NULL, output_size));
+}
 /* derivative of _adaptive_avg_pool2d_backward wrt grad_output: pool grad to grad_output's size */
 static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   if (!grad) return NULL;
@@ -12025,6 +12055,7 @@ static struct {
   ct_op *conv2d_padding;
   ct_op *conv_transpose2d_input;
   ct_op *adaptive_avg_pool2d;
+  ct_op *adaptive_avg_pool2d_out;
   ct_op *_adaptive_avg_pool2d;
   ct_op *_adaptive_avg_pool2d_backward;
   ct_op *max_pool2d_with_indices_backward;
@@ -12032,6 +12063,7 @@ static struct {
   ct_op *max_pool2d_with_indices;
   ct_op *max_pool2d;
   ct_op *avg_pool2d;
+  ct_op *avg_pool2d_out;
   ct_op *avg_pool2d_backward;
   ct_op *uniform_;
   ct_op *normal_;
@@ -18295,6 +18327,25 @@ static ct_tensor *ct__dispatch_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self
   ct__tls.depth--;
   return r;
 }
+/* adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  const ct_op *op = ct__op.adaptive_avg_pool2d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, output_size, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
 static ct_tensor *ct__dispatch__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   const ct_op *op = ct__op._adaptive_avg_pool2d;
@@ -18444,6 +18495,30 @@ static ct_tensor *ct__dispatch_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
     v[5] = ct_value_bool(count_include_pad);
     v[6] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
     r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  const ct_op *op = ct__op.avg_pool2d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))k->unboxed)(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+  } else {
+    ct_value v[8];
+    v[0] = ct_value_tensor(self);
+    v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[4] = ct_value_bool(ceil_mode);
+    v[5] = ct_value_bool(count_include_pad);
+    v[6] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
+    v[7] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 8);
   }
   ct__tls.depth--;
   return r;
@@ -21842,6 +21917,20 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, co
   output_size_l.n = output_size_len;
   return ct__track(ct__dispatch_adaptive_avg_pool2d(ct__call_keys(keys), self, output_size_l));
 }
+CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_avg_pool2d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_adaptive_avg_pool2d_out(ct__call_keys(keys), self, output_size_l, out);
+}
 CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size) {
   ct_int_list output_size_l;
   ct_keyset keys = 0;
@@ -22022,6 +22111,32 @@ CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64
   padding_l.data = padding;
   padding_l.n = padding_len;
   return ct__track(ct__dispatch_avg_pool2d(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d.out", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool2d.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("avg_pool2d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_avg_pool2d_out(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, out);
 }
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct_int_list kernel_size_l;
@@ -31381,6 +31496,17 @@ static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tens
   return r;
 }
 
+/* ---- adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("adaptive_avg_pool2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_avg_pool2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor ---- */
 typedef struct ct__node__adaptive_avg_pool2d {
   ct_node base;
@@ -31722,6 +31848,17 @@ static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("avg_pool2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool2d_out(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -33256,6 +33393,17 @@ static ct_status ct__adapt_TTToIIIiI_T(const ct_kernel *k, const ct_op *op, ct_k
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I,Tw->Tw */
+static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,I,I,I,I,b,T->T */
 static ct_status ct__adapt_TTIIIIbT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 8;
@@ -33303,6 +33451,17 @@ static ct_status ct__adapt_TIIIbbio_T(const ct_kernel *k, const ct_op *op, ct_ke
   ct_stack_drop(s, 7);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,I,I,I,b,b,i?,Tw->Tw */
+static ct_status ct__adapt_TIIIbbioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *w = a[7].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), a[4].v.b, a[5].v.b, a[6].v.i, ct__unbox_tensor(&a[7]));
+  ct_stack_drop(s, 8);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,T,I,I,I,b,b,i?->T */
 static ct_status ct__adapt_TTIIIbbio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -33616,10 +33775,12 @@ static const struct {
     {"T,T,T?,I,I,I,i->T", ct__adapt_TTToIIIi_T},
     {"T,T,T?,I,s,I,i->T", ct__adapt_TTToIsIi_T},
     {"T,T,T?,I,I,I,i,I->T", ct__adapt_TTToIIIiI_T},
+    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
     {"T,T,I,I,I,I,b,T->T", ct__adapt_TTIIIIbT_T},
     {"T,I,I,I,I,b->T,T", ct__adapt_TIIIIb_TT},
     {"T,I,I,I,I,b->T", ct__adapt_TIIIIb_T},
     {"T,I,I,I,b,b,i?->T", ct__adapt_TIIIbbio_T},
+    {"T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TIIIbbioTw_Tw},
     {"T,T,I,I,I,b,b,i?->T", ct__adapt_TTIIIbbio_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
@@ -35161,6 +35322,11 @@ static ct_status ct__frontend_adaptive_avg_pool2d(const ct_value *a, ct_tensor *
   *r = ct_adaptive_avg_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_adaptive_avg_pool2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_avg_pool2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend__adaptive_avg_pool2d(const ct_value *a, ct_tensor **r) {
   *r = ct_adaptive_avg_pool2d_impl(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
   return *r ? CT_OK : ct_last_error();
@@ -35188,6 +35354,11 @@ static ct_status ct__frontend_max_pool2d(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_avg_pool2d(const ct_value *a, ct_tensor **r) {
   *r = ct_avg_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_avg_pool2d_out(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
+  *r = st == CT_OK ? a[7].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_avg_pool2d_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_avg_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
@@ -35639,6 +35810,7 @@ static const struct {
     {&ct__op.conv2d_padding, "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d_padding},
     {&ct__op.conv_transpose2d_input, "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor", ct__frontend_conv_transpose2d_input},
     {&ct__op.adaptive_avg_pool2d, "adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend_adaptive_avg_pool2d},
+    {&ct__op.adaptive_avg_pool2d_out, "adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_adaptive_avg_pool2d_out},
     {&ct__op._adaptive_avg_pool2d, "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend__adaptive_avg_pool2d},
     {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward},
     {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward},
@@ -35646,6 +35818,7 @@ static const struct {
     {&ct__op.max_pool2d_with_indices, "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)", ct__frontend_max_pool2d_with_indices},
     {&ct__op.max_pool2d, "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", ct__frontend_max_pool2d},
     {&ct__op.avg_pool2d, "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor", ct__frontend_avg_pool2d},
+    {&ct__op.avg_pool2d_out, "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_avg_pool2d_out},
     {&ct__op.avg_pool2d_backward, "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", ct__frontend_avg_pool2d_backward},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
@@ -36594,6 +36767,9 @@ static const struct {
     {"conv2d.padding", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv2d_padding), "composite"},
     {"conv_transpose2d.input", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv_transpose2d), "composite"},
     {"adaptive_avg_pool2d", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool2d), "composite"},
+    {"adaptive_avg_pool2d.out", CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_out), "reference"},
+    {"adaptive_avg_pool2d.out", CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_out), "reference"},
+    {"adaptive_avg_pool2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_avg_pool2d_out), "autograd"},
     {"_adaptive_avg_pool2d", CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
     {"_adaptive_avg_pool2d", CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
     {"_adaptive_avg_pool2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool2d), "autograd"},
@@ -36613,6 +36789,9 @@ static const struct {
     {"avg_pool2d", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d), "reference"},
     {"avg_pool2d", CT_KEY_META, CT_FN(ct__k_avg_pool2d), "reference"},
     {"avg_pool2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d), "autograd"},
+    {"avg_pool2d.out", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_out), "reference"},
+    {"avg_pool2d.out", CT_KEY_META, CT_FN(ct__k_avg_pool2d_out), "reference"},
+    {"avg_pool2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_out), "autograd"},
     {"avg_pool2d_backward", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward), "reference"},
     {"avg_pool2d_backward", CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward), "reference"},
     {"avg_pool2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward), "autograd"},

@@ -9124,6 +9124,17 @@ static ct_tensor *ct__autograd_convolution_backward_weight(ct_keyset ks, ct_tens
   return r;
 }
 
+/* ---- adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("adaptive_avg_pool2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_adaptive_avg_pool2d_out(ks & CT__BELOW_AUTOGRAD, self, output_size, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor ---- */
 typedef struct ct__node__adaptive_avg_pool2d {
   ct_node base;
@@ -9465,6 +9476,17 @@ static ct_tensor *ct__autograd_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("avg_pool2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool2d_out(ks & CT__BELOW_AUTOGRAD, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+  ct__below_autograd_end(excluded);
   return r;
 }
 

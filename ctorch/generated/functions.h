@@ -823,6 +823,8 @@ CTDEF ct_tensor *ct_conv_transpose2d(ct_tensor *input, ct_tensor *weight, ct_ten
 /* adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor
  * mean over windows [floor(i*H/OH), ceil((i+1)*H/OH)) x (the same in W); (N, C, H, W) or (C, H, W) */
 CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, const int64_t *output_size);
+/* adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size);
 /* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
 CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size);
 /* _adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
@@ -842,6 +844,8 @@ CTDEF ct_tensor *ct_max_pool2d(ct_tensor *self, int kernel_size_len, const int64
 /* avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor
  * window means; int64 inputs divide with truncation, as PyTorch */
 CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
@@ -1272,6 +1276,7 @@ static struct {
   ct_op *conv2d_padding;
   ct_op *conv_transpose2d_input;
   ct_op *adaptive_avg_pool2d;
+  ct_op *adaptive_avg_pool2d_out;
   ct_op *_adaptive_avg_pool2d;
   ct_op *_adaptive_avg_pool2d_backward;
   ct_op *max_pool2d_with_indices_backward;
@@ -1279,6 +1284,7 @@ static struct {
   ct_op *max_pool2d_with_indices;
   ct_op *max_pool2d;
   ct_op *avg_pool2d;
+  ct_op *avg_pool2d_out;
   ct_op *avg_pool2d_backward;
   ct_op *uniform_;
   ct_op *normal_;
@@ -7542,6 +7548,25 @@ static ct_tensor *ct__dispatch_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self
   ct__tls.depth--;
   return r;
 }
+/* adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  const ct_op *op = ct__op.adaptive_avg_pool2d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, output_size, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* _adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
 static ct_tensor *ct__dispatch__adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_list output_size) {
   const ct_op *op = ct__op._adaptive_avg_pool2d;
@@ -7691,6 +7716,30 @@ static ct_tensor *ct__dispatch_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_int_
     v[5] = ct_value_bool(count_include_pad);
     v[6] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
     r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  const ct_op *op = ct__op.avg_pool2d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))k->unboxed)(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, out);
+  } else {
+    ct_value v[8];
+    v[0] = ct_value_tensor(self);
+    v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    v[2] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[4] = ct_value_bool(ceil_mode);
+    v[5] = ct_value_bool(count_include_pad);
+    v[6] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
+    v[7] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 8);
   }
   ct__tls.depth--;
   return r;
@@ -11089,6 +11138,20 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d(ct_tensor *self, int output_size_len, co
   output_size_l.n = output_size_len;
   return ct__track(ct__dispatch_adaptive_avg_pool2d(ct__call_keys(keys), self, output_size_l));
 }
+CTDEF ct_status ct_adaptive_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int output_size_len, const int64_t *output_size) {
+  ct_int_list output_size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("adaptive_avg_pool2d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("adaptive_avg_pool2d.out", "output_size"), ct_last_error();
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "adaptive_avg_pool2d.out", "output_size: negative length %d", output_size_len), ct_last_error();
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("adaptive_avg_pool2d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_adaptive_avg_pool2d_out(ct__call_keys(keys), self, output_size_l, out);
+}
 CTDEF ct_tensor *ct_adaptive_avg_pool2d_impl(ct_tensor *self, int output_size_len, const int64_t *output_size) {
   ct_int_list output_size_l;
   ct_keyset keys = 0;
@@ -11269,6 +11332,32 @@ CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64
   padding_l.data = padding;
   padding_l.n = padding_len;
   return ct__track(ct__dispatch_avg_pool2d(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d.out", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool2d.out", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("avg_pool2d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_avg_pool2d_out(ct__call_keys(keys), self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, out);
 }
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
   ct_int_list kernel_size_l;

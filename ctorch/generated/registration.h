@@ -933,6 +933,17 @@ static ct_status ct__adapt_TTToIIIiI_T(const ct_kernel *k, const ct_op *op, ct_k
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I,Tw->Tw */
+static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,I,I,I,I,b,T->T */
 static ct_status ct__adapt_TTIIIIbT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 8;
@@ -980,6 +991,17 @@ static ct_status ct__adapt_TIIIbbio_T(const ct_kernel *k, const ct_op *op, ct_ke
   ct_stack_drop(s, 7);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,I,I,I,b,b,i?,Tw->Tw */
+static ct_status ct__adapt_TIIIbbioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 8;
+  ct_tensor *w = a[7].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), a[4].v.b, a[5].v.b, a[6].v.i, ct__unbox_tensor(&a[7]));
+  ct_stack_drop(s, 8);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,T,I,I,I,b,b,i?->T */
 static ct_status ct__adapt_TTIIIbbio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -1293,10 +1315,12 @@ static const struct {
     {"T,T,T?,I,I,I,i->T", ct__adapt_TTToIIIi_T},
     {"T,T,T?,I,s,I,i->T", ct__adapt_TTToIsIi_T},
     {"T,T,T?,I,I,I,i,I->T", ct__adapt_TTToIIIiI_T},
+    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
     {"T,T,I,I,I,I,b,T->T", ct__adapt_TTIIIIbT_T},
     {"T,I,I,I,I,b->T,T", ct__adapt_TIIIIb_TT},
     {"T,I,I,I,I,b->T", ct__adapt_TIIIIb_T},
     {"T,I,I,I,b,b,i?->T", ct__adapt_TIIIbbio_T},
+    {"T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TIIIbbioTw_Tw},
     {"T,T,I,I,I,b,b,i?->T", ct__adapt_TTIIIbbio_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
@@ -2838,6 +2862,11 @@ static ct_status ct__frontend_adaptive_avg_pool2d(const ct_value *a, ct_tensor *
   *r = ct_adaptive_avg_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_adaptive_avg_pool2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_adaptive_avg_pool2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend__adaptive_avg_pool2d(const ct_value *a, ct_tensor **r) {
   *r = ct_adaptive_avg_pool2d_impl(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
   return *r ? CT_OK : ct_last_error();
@@ -2865,6 +2894,11 @@ static ct_status ct__frontend_max_pool2d(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_avg_pool2d(const ct_value *a, ct_tensor **r) {
   *r = ct_avg_pool2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_avg_pool2d_out(ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b, a[5].v.b, a[6].v.i);
+  *r = st == CT_OK ? a[7].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_avg_pool2d_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_avg_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
@@ -3316,6 +3350,7 @@ static const struct {
     {&ct__op.conv2d_padding, "conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, str padding='valid', int[2] dilation=1, int groups=1) -> Tensor", ct__frontend_conv2d_padding},
     {&ct__op.conv_transpose2d_input, "conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, int[2] stride=1, int[2] padding=0, int[2] output_padding=0, int groups=1, int[2] dilation=1) -> Tensor", ct__frontend_conv_transpose2d_input},
     {&ct__op.adaptive_avg_pool2d, "adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend_adaptive_avg_pool2d},
+    {&ct__op.adaptive_avg_pool2d_out, "adaptive_avg_pool2d.out(Tensor self, SymInt[2] output_size, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_adaptive_avg_pool2d_out},
     {&ct__op._adaptive_avg_pool2d, "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend__adaptive_avg_pool2d},
     {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward},
     {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward},
@@ -3323,6 +3358,7 @@ static const struct {
     {&ct__op.max_pool2d_with_indices, "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)", ct__frontend_max_pool2d_with_indices},
     {&ct__op.max_pool2d, "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", ct__frontend_max_pool2d},
     {&ct__op.avg_pool2d, "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor", ct__frontend_avg_pool2d},
+    {&ct__op.avg_pool2d_out, "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_avg_pool2d_out},
     {&ct__op.avg_pool2d_backward, "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", ct__frontend_avg_pool2d_backward},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
@@ -4271,6 +4307,9 @@ static const struct {
     {"conv2d.padding", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv2d_padding), "composite"},
     {"conv_transpose2d.input", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_conv_transpose2d), "composite"},
     {"adaptive_avg_pool2d", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_adaptive_avg_pool2d), "composite"},
+    {"adaptive_avg_pool2d.out", CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_out), "reference"},
+    {"adaptive_avg_pool2d.out", CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_out), "reference"},
+    {"adaptive_avg_pool2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_adaptive_avg_pool2d_out), "autograd"},
     {"_adaptive_avg_pool2d", CT_KEY_CPU, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
     {"_adaptive_avg_pool2d", CT_KEY_META, CT_FN(ct__k_adaptive_avg_pool2d_), "reference"},
     {"_adaptive_avg_pool2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__adaptive_avg_pool2d), "autograd"},
@@ -4290,6 +4329,9 @@ static const struct {
     {"avg_pool2d", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d), "reference"},
     {"avg_pool2d", CT_KEY_META, CT_FN(ct__k_avg_pool2d), "reference"},
     {"avg_pool2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d), "autograd"},
+    {"avg_pool2d.out", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_out), "reference"},
+    {"avg_pool2d.out", CT_KEY_META, CT_FN(ct__k_avg_pool2d_out), "reference"},
+    {"avg_pool2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_out), "autograd"},
     {"avg_pool2d_backward", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward), "reference"},
     {"avg_pool2d_backward", CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward), "reference"},
     {"avg_pool2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward), "autograd"},

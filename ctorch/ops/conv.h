@@ -1163,6 +1163,32 @@ static ct_tensor *ct__k_adaptive_avg_pool2d(ct_keyset ks, ct_tensor *self, ct_in
   if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return NULL;
   return ct_adaptive_avg_pool2d_impl(self, 2, output_size.data);
 }
+/* out= variants: the functional result copied into `out` (checked, resized) */
+static ct_status ct__conv_to_out(const char *op, ct_tensor *out, ct_tensor *r) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if (out->dtype != r->dtype)
+    st = ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                 ct_dtype_name((ct_dtype)out->dtype));
+  else if (!ct_device_eq(out->device, r->device))
+    st = ct_fail(CT_ERR_DEVICE, op, "expected out tensor on the device of the inputs");
+  else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
+    st = ct__copy_impl(out, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(out);
+  return st;
+}
+static ct_status ct__k_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                      bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *out) {
+  return ct__conv_to_out("avg_pool2d", out, ct__k_avg_pool2d(ks, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                             divisor_override));
+}
+static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_tensor *out) {
+  ct__pool_geom g;
+  (void)ks;
+  if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return ct_last_error();
+  return ct__conv_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", self, NULL, output_size));
+}
 /* derivative of _adaptive_avg_pool2d_backward wrt grad_output: pool grad to grad_output's size */
 static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   if (!grad) return NULL;
