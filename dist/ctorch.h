@@ -9878,7 +9878,7 @@ static ct_status ct__conv_param(const char *op, const char *name, ct_int_list l,
 }
 static ct_status ct__conv_params(const char *op, int nsp, ct_int_list stride, ct_int_list padding, ct_int_list dilation,
                                  ct__conv_geom *g) {
-  int64_t s[2], p[2], d[2];
+  int64_t s[2] = {1, 1}, p[2] = {0, 0}, d[2] = {1, 1};
   if (ct__conv_param(op, "stride", stride, nsp, 1, s) != CT_OK || ct__conv_param(op, "padding", padding, nsp, 0, p) != CT_OK ||
       ct__conv_param(op, "dilation", dilation, nsp, 1, d) != CT_OK)
     return ct_last_error();
@@ -10550,7 +10550,7 @@ static int64_t ct__pool_out_len(int64_t in, int64_t k, int64_t pad, int64_t s, i
 /* The checks of max_pool2d / avg_pool2d (pool2d_shape_check); fills g and the output shape. */
 static ct_status ct__pool_setup(const char *op, const ct_tensor *self, ct_int_list kernel_size, ct_int_list stride,
                                 ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct__pool_geom *g, int64_t *shape) {
-  int64_t k[2], s[2], p[2], d[2] = {1, 1};
+  int64_t k[2] = {0, 0}, s[2] = {0, 0}, p[2] = {0, 0}, d[2] = {1, 1};
   char buf[160];
   int i, nd = self->ndim;
   memset(g, 0, sizeof *g);
