@@ -1263,6 +1263,18 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/reduce.spec and their derivatives in
  * gen/derivatives/reduce.spec; the frontends are generated (docs/ops.md).
+ *
+ * One mechanism serves every op here (ct__rd_run): the input's dims are
+ * split into outer dims and a set of reduced dims; for each outer position
+ * the elements of the reduced dims are gathered, in row-major order, into a
+ * contiguous row (as double for floating compute dtypes, as int64 for
+ * integers and bool), a row function computes m results (1 for a reduction,
+ * the row length for a scan, k for topk) and an optional int64 index per
+ * result, and the driver stores them into the outputs, which are strided
+ * views of the input's rank (size 1, or m, on the reduced dims). The order
+ * of every accumulation is fixed, so results are the same run to run.
+ * Floating rows accumulate in double (f16 and bf16 included), integer rows
+ * in int64 with wrap-around (never UB).
  */
 #ifndef CT_OPS_REDUCE_H
 #define CT_OPS_REDUCE_H
@@ -1433,23 +1445,6 @@ CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
 CTDEF ct_status ct_sigmoid_(ct_tensor *self);
 /* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_sum(ct_tensor *self);
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
- * an empty dim list reduces every dim */
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
- * floating dtypes only, as in PyTorch */
-CTDEF ct_tensor *ct_mean(ct_tensor *self);
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* mm(Tensor self, Tensor mat2) -> Tensor */
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
 /* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -1524,6 +1519,134 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_sum(ct_tensor *self);
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * an empty dim list reduces every dim */
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * floating dtypes only, as in PyTorch; a zero-size reduction gives nan */
+CTDEF ct_tensor *ct_mean(ct_tensor *self);
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; an empty product is 1 */
+CTDEF ct_tensor *ct_prod(ct_tensor *self);
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype);
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* max(Tensor self) -> Tensor
+ * the largest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_max(ct_tensor *self);
+/* min(Tensor self) -> Tensor
+ * the smallest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_min(ct_tensor *self);
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * sum((x - mean)^2) / max(0, N - correction); correction None means 1 */
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased);
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * the square root of var.correction */
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased);
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * floating only; ord 0, 1, 2, inf, -inf or any p (gradients of other p are first order only) */
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p);
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
+ * p None means 2 */
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+ * max-shifted; an all -inf row gives -inf; integers give float32 */
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* all(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_all(ct_tensor *self);
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self);
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* any(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_any(ct_tensor *self);
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self);
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; the gradient is exact with zeros (first order) */
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -5556,134 +5679,6 @@ CT__UNARY_OUT_KERNEL(exp, CT__EXP)
 CT__UNARY_OUT_KERNEL(tanh, CT__TANH)
 CT__UNARY_OUT_KERNEL(sigmoid, CT__SIGMOID)
 
-/* ---- sum: an iteration whose accumulator has stride 0 on reduced dims ----
- * Floating inputs accumulate in float64 and integers in int64 (wrapping),
- * in a fixed order: results do not depend on anything but the inputs. */
-#define CT__SUM_LOOP(NAME, T, ACC, LOAD)                                         \
-  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {           \
-    int64_t i;                                                                   \
-    (void)ctx;                                                                   \
-    if (s[0] == 0) {                                                             \
-      ACC acc = 0;                                                               \
-      for (i = 0; i < n; i++) acc += (ACC)LOAD(*(const T *)(d[1] + i * s[1]));   \
-      *(ACC *)d[0] += acc;                                                       \
-    } else {                                                                     \
-      for (i = 0; i < n; i++)                                                    \
-        *(ACC *)(d[0] + i * s[0]) += (ACC)LOAD(*(const T *)(d[1] + i * s[1]));    \
-    }                                                                            \
-  }
-CT__SUM_LOOP(ct__sum_f32, float, double, CT__LOAD_ID)
-CT__SUM_LOOP(ct__sum_f64, double, double, CT__LOAD_ID)
-CT__SUM_LOOP(ct__sum_f16, uint16_t, double, CT__LOAD_F16)
-CT__SUM_LOOP(ct__sum_bf16, uint16_t, double, CT__LOAD_BF16)
-CT__SUM_LOOP(ct__sum_i64, int64_t, uint64_t, (uint64_t))
-CT__SUM_LOOP(ct__sum_i32, int32_t, uint64_t, (uint64_t)(int64_t))
-CT__SUM_LOOP(ct__sum_u8, uint8_t, uint64_t, (uint64_t))
-CT__SUM_LOOP(ct__sum_bool, bool, uint64_t, (uint64_t))
-static const ct_loop_fn ct__sum_loops[CT_DTYPE_NUM] = {ct__sum_f32, ct__sum_f64, ct__sum_f16, ct__sum_bf16,
-                                                       ct__sum_i64, ct__sum_i32, ct__sum_u8,  ct__sum_bool};
-
-static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
-                              ct_tensor **result) {
-  static const char *op = "sum";
-  int reduce[CT_MAX_DIMS] = {0};
-  int64_t out_shape[CT_MAX_DIMS], kept_shape[CT_MAX_DIMS], kept_strides[CT_MAX_DIMS];
-  int i, out_ndim = 0;
-  ct_dtype out_dtype, acc_dtype;
-  ct_tensor *src = NULL, *acc = NULL, *accv = NULL, *dst = NULL, *ops[2];
-  ct_status st = CT_OK;
-  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
-  if (dims.n < 0 || !dims.data || dims.n == 0) {
-    for (i = 0; i < a->ndim; i++) reduce[i] = 1;
-  } else {
-    for (i = 0; i < dims.n; i++) {
-      int64_t d = ct__wrap_dim(op, dims.data[i], a->ndim);
-      if (d < 0) return ct_last_error();
-      if (a->ndim == 0) continue;
-      if (reduce[d]) return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d);
-      reduce[d] = 1;
-    }
-  }
-  for (i = 0; i < a->ndim; i++) {
-    kept_shape[i] = reduce[i] ? 1 : a->sizes[i];
-    if (!reduce[i] || keepdim) out_shape[out_ndim++] = kept_shape[i];
-  }
-  out_dtype = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype
-              : ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
-  if (out) {
-    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if (dtype != CT_DTYPE_NONE && out->dtype != dtype)
-      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
-                     ct_dtype_name((ct_dtype)out->dtype));
-    if ((st = ct__resize_out(op, out, out_ndim, out_shape)) != CT_OK) return st;
-    dst = ct_retain(out);
-  } else {
-    dst = ct__empty(op, out_ndim, out_shape, out_dtype, a->device);
-    if (!dst) return ct_last_error();
-  }
-  if (ct__is_meta(dst)) goto done;
-  /* the input in the result dtype (PyTorch casts before summing) */
-  src = dtype != CT_DTYPE_NONE ? ct__as_dtype(op, a, dtype, NULL) : ct_retain(a);
-  if (!src) {
-    st = ct_last_error();
-    goto done;
-  }
-  acc_dtype = ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : CT_I64;
-  acc = ct__empty(op, a->ndim, kept_shape, acc_dtype, a->device);
-  if (!acc || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) {
-    st = ct_last_error();
-    goto done;
-  }
-  for (i = 0; i < a->ndim; i++) kept_strides[i] = reduce[i] ? 0 : acc->strides[i];
-  accv = ct__make_view(acc, a->ndim, a->sizes, kept_strides, 0);
-  if (!accv) {
-    st = ct_last_error();
-    goto done;
-  }
-  ops[0] = accv;
-  ops[1] = src;
-  ct_iter_foreach(ct__sum_loops[src->dtype], NULL, 2, ops, a->ndim, a->sizes);
-  {
-    int64_t out_strides[CT_MAX_DIMS];
-    ct_tensor *shaped;
-    ct__contiguous_strides(out_ndim, out_shape, out_strides); /* acc without the reduced dims */
-    shaped = ct__make_view(acc, out_ndim, out_shape, out_strides, 0);
-    st = shaped ? ct__copy_impl(dst, shaped) : ct_last_error();
-    ct_release(shaped);
-  }
-done:
-  ct_release(src);
-  ct_release(accv);
-  ct_release(acc);
-  if (st == CT_OK && !out) {
-    *result = dst;
-    return CT_OK;
-  }
-  ct_release(dst);
-  if (out && st == CT_OK) ct__bump_version(out);
-  return st;
-}
-
-static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
-  ct_tensor *r = NULL;
-  ct_int_list all;
-  (void)ks;
-  all.data = NULL;
-  all.n = -1;
-  ct__sum_impl(a, all, false, dtype, NULL, &r);
-  return r;
-}
-static ct_tensor *ct__k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__sum_impl(a, dims, keepdim, dtype, NULL, &r);
-  return r;
-}
-static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  (void)ks;
-  return ct__sum_impl(a, dims, keepdim, dtype, out, NULL);
-}
-
 /* ---- mm: naive triple loop over strides (BLIS replaces it) ---- */
 #define CT__MM_LOOP(NAME, T, ACC, LOAD, STORE)                                                         \
   static void NAME(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {                             \
@@ -5919,38 +5914,6 @@ static ct_tensor *ct__k_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) 
   if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
   return self->dtype == dtype ? ct_retain(self) : ct_to_copy_ex(self, dtype);
 }
-static ct_status ct__mean_dtype(ct_tensor *self, ct_dtype dtype) {
-  ct_dtype d = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
-  if (!ct_dtype_is_floating(d))
-    return ct_fail(CT_ERR_DTYPE, "mean",
-                   "could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
-                   ct__dtype_torch_name(d));
-  return CT_OK;
-}
-static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (ct__mean_dtype(self, dtype) != CT_OK) return NULL;
-  CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_ex(self, dtype), ct_int(self->numel))); }
-  return r;
-}
-static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct_tensor *r = NULL;
-  int64_t count = 1, i;
-  (void)ks;
-  if (ct__mean_dtype(self, dtype) != CT_OK) return NULL;
-  if (dim.n <= 0 || !dim.data) {
-    count = self->numel;
-  } else {
-    for (i = 0; i < dim.n; i++) {
-      int64_t d = ct__wrap_dim("mean", dim.data[i], self->ndim);
-      if (d < 0) return NULL;
-      count *= self->ndim ? self->sizes[d] : 1;
-    }
-  }
-  CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_dim_ex(self, dim.data ? (int)dim.n : 0, dim.data, keepdim, dtype), ct_int(count))); }
-  return r;
-}
 /* matmul: the 1-D and 2-D cases of torch.matmul, through mm. */
 static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
   ct_tensor *r = NULL;
@@ -6114,6 +6077,1043 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
+/* ================= the reduction mechanism ================= */
+
+/* Which dims a reduction covers, and the output shape. */
+typedef struct ct__rd_plan {
+  int ndim;                     /* rank of the input */
+  int reduce[CT_MAX_DIMS];      /* 1 on each reduced dim */
+  int64_t kept[CT_MAX_DIMS];    /* the input's shape with reduced dims set to 1 */
+  int out_ndim;
+  int64_t out_shape[CT_MAX_DIMS];
+  int64_t n;                    /* elements per reduced row */
+  int64_t rows;                 /* number of outputs */
+} ct__rd_plan;
+
+/* dims == None (data NULL) or an empty list reduce every dim. Dims may be
+ * negative; a repeated dim is an error. A 0-dim tensor accepts 0 and -1. */
+static ct_status ct__rd_plan_make(const char *op, int ndim, const int64_t *sizes, ct_int_list dims, bool keepdim,
+                                  ct__rd_plan *p) {
+  int i, seen0 = 0;
+  memset(p, 0, sizeof *p);
+  p->ndim = ndim;
+  if (!dims.data || dims.n <= 0) {
+    for (i = 0; i < ndim; i++) p->reduce[i] = 1;
+  } else {
+    for (i = 0; i < dims.n; i++) {
+      int64_t d = ct__wrap_dim(op, dims.data[i], ndim);
+      if (d < 0) return ct_last_error();
+      if ((ndim == 0 && seen0) || (ndim > 0 && p->reduce[d]))
+        return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d);
+      if (ndim == 0) seen0 = 1;
+      else p->reduce[d] = 1;
+    }
+  }
+  p->n = 1;
+  p->rows = 1;
+  for (i = 0; i < ndim; i++) {
+    p->kept[i] = p->reduce[i] ? 1 : sizes[i];
+    if (p->reduce[i]) p->n *= sizes[i];
+    else p->rows *= sizes[i];
+    if (!p->reduce[i] || keepdim) p->out_shape[p->out_ndim++] = p->kept[i];
+  }
+  return CT_OK;
+}
+/* a single `int dim` */
+static ct_status ct__rd_plan_dim(const char *op, const ct_tensor *a, int64_t dim, bool keepdim, ct__rd_plan *p) {
+  ct_int_list l;
+  l.data = &dim;
+  l.n = 1;
+  return ct__rd_plan_make(op, a->ndim, a->sizes, l, keepdim, p);
+}
+static ct_int_list ct__rd_all(void) {
+  ct_int_list l;
+  l.data = NULL;
+  l.n = -1;
+  return l;
+}
+
+/* One row, as the row functions see it. */
+typedef struct ct__rd_row {
+  int64_t n, m;      /* input row length, output row length */
+  const double *xf;  /* the row as double (floating compute) */
+  const int64_t *xi; /* or as int64 (integer and bool compute) */
+  const double *x2;  /* a second input's row (double), when the job has one */
+  double *yf;        /* m results (float results) */
+  int64_t *yi;       /* m results (integer results) */
+  int64_t *idx;      /* m indices, for the second output */
+  const void *ctx;
+} ct__rd_row;
+typedef void (*ct__rd_fn)(ct__rd_row *r);
+
+typedef struct ct__rd_job {
+  ct_tensor *src;      /* the input, any dtype and strides */
+  int int_compute;     /* gather src as int64 (else double) */
+  ct_tensor *src2;     /* optional second input of src's shape, gathered as double */
+  const int *reduce;   /* the reduced dims of src */
+  ct_tensor *out0;     /* results: rank of src, sizes equal off the reduced dims; may be NULL */
+  int out0_int;        /* results come in yi (else yf) */
+  ct_tensor *out1;     /* indices (any integer or floating dtype); may be NULL */
+  ct__rd_fn fn;
+  const void *ctx;
+} ct__rd_job;
+
+static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
+  switch (dt) {
+  case CT_I64: return *(const int64_t *)p;
+  case CT_I32: return *(const int32_t *)p;
+  case CT_U8: return *(const uint8_t *)p;
+  case CT_BOOL: return *(const bool *)p ? 1 : 0;
+  default: {
+    double v = ct__load_double(p, dt);
+    if (v != v) return 0;
+    return v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
+  }
+  }
+}
+static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
+  switch (dt) {
+  case CT_I64: *(int64_t *)p = v; break;
+  case CT_I32: *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v; break;
+  case CT_U8: *(uint8_t *)p = (uint8_t)(uint64_t)v; break;
+  case CT_BOOL: *(bool *)p = v != 0; break;
+  default: ct__store_double(p, dt, (double)v); break;
+  }
+}
+static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
+  if (ct_dtype_is_floating(dt)) ct__store_double(p, dt, v);
+  else if (dt == CT_BOOL) *(bool *)p = v != 0;
+  else ct__rd_store_i64(p, dt, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+}
+
+/* Element offsets of the reduced dims of t, in row-major order; returns the count. */
+static int64_t ct__rd_offsets(const ct_tensor *t, const int *reduce, int64_t *off) {
+  int64_t cnt = 1, j, e;
+  int d;
+  off[0] = 0;
+  for (d = 0; d < t->ndim; d++) {
+    if (!reduce[d]) continue;
+    /* expand in place, from the back: entry e becomes entries e*size .. e*size+size-1 */
+    for (e = cnt - 1; e >= 0; e--)
+      for (j = t->sizes[d] - 1; j >= 0; j--) off[e * t->sizes[d] + j] = off[e] + j * t->strides[d];
+    cnt *= t->sizes[d];
+  }
+  return cnt;
+}
+static int64_t ct__rd_inner(const ct_tensor *t, const int *reduce) {
+  int64_t n = 1;
+  int d;
+  for (d = 0; d < t->ndim; d++)
+    if (reduce[d]) n *= t->sizes[d];
+  return n;
+}
+
+static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
+  const ct_tensor *s = j->src;
+  ct_tensor *outs[2];
+  int nd = s->ndim, d, k;
+  int64_t n = ct__rd_inner(s, j->reduce), m, rows = 1, r, i, idx[CT_MAX_DIMS];
+  int64_t *in_off, *o_off[2], *xi, *yi, *ix;
+  double *xf, *x2, *yf;
+  size_t words;
+  void *buf;
+  ct__rd_row row;
+  outs[0] = j->out0;
+  outs[1] = j->out1;
+  m = ct__rd_inner(outs[0] ? outs[0] : outs[1], j->reduce);
+  for (d = 0; d < nd; d++)
+    if (!j->reduce[d]) rows *= s->sizes[d];
+  if (rows == 0) return CT_OK;
+  words = (size_t)(3 * (n + 1) + 5 * (m + 1)); /* in_off, xf|xi, x2; o_off x2, yf, yi, idx */
+  buf = CT_MALLOC(words * 8);
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
+  in_off = (int64_t *)buf;
+  xi = in_off + (n + 1);
+  xf = (double *)(void *)xi;
+  x2 = (double *)(void *)(xi + (n + 1));
+  o_off[0] = (int64_t *)(void *)(x2 + (n + 1));
+  o_off[1] = o_off[0] + (m + 1);
+  yi = o_off[1] + (m + 1);
+  yf = (double *)(void *)(yi + (m + 1));
+  ix = (int64_t *)(void *)(yf + (m + 1));
+  ct__rd_offsets(s, j->reduce, in_off);
+  for (k = 0; k < 2; k++)
+    if (outs[k]) ct__rd_offsets(outs[k], j->reduce, o_off[k]);
+  memset(&row, 0, sizeof row);
+  row.n = n;
+  row.m = m;
+  row.xf = xf;
+  row.xi = xi;
+  row.x2 = j->src2 ? x2 : NULL;
+  row.yf = yf;
+  row.yi = yi;
+  row.idx = ix;
+  row.ctx = j->ctx;
+  memset(idx, 0, sizeof idx);
+  for (r = 0; r < rows; r++) {
+    int64_t sb = 0, s2b = 0, ob[2] = {0, 0};
+    size_t ses = ct_dtype_size((ct_dtype)s->dtype);
+    for (d = 0; d < nd; d++) {
+      if (j->reduce[d]) continue;
+      sb += idx[d] * s->strides[d];
+      if (j->src2) s2b += idx[d] * j->src2->strides[d];
+      for (k = 0; k < 2; k++)
+        if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
+    }
+    for (i = 0; i < n; i++) {
+      const char *p = (const char *)s->storage->data + (size_t)(s->offset + sb + in_off[i]) * ses;
+      if (j->int_compute) xi[i] = ct__rd_load_i64(p, (ct_dtype)s->dtype);
+      else xf[i] = ct__load_double(p, (ct_dtype)s->dtype);
+    }
+    if (j->src2) {
+      const ct_tensor *t = j->src2;
+      for (i = 0; i < n; i++) { /* src2 has src's shape but its own strides: offsets by multi-index */
+        int64_t rem = i, o = 0;
+        for (d = nd - 1; d >= 0; d--) {
+          if (!j->reduce[d]) continue;
+          o += (rem % t->sizes[d]) * t->strides[d];
+          rem /= t->sizes[d];
+        }
+        x2[i] = ct__load_double((const char *)t->storage->data + (size_t)(t->offset + s2b + o) * ct_dtype_size((ct_dtype)t->dtype),
+                                (ct_dtype)t->dtype);
+      }
+    }
+    j->fn(&row);
+    for (k = 0; k < 2; k++) {
+      ct_tensor *o = outs[k];
+      size_t es;
+      if (!o) continue;
+      es = ct_dtype_size((ct_dtype)o->dtype);
+      for (i = 0; i < m; i++) {
+        char *p = (char *)o->storage->data + (size_t)(o->offset + ob[k] + o_off[k][i]) * es;
+        if (k == 1) ct__rd_store_i64(p, (ct_dtype)o->dtype, ix[i]);
+        else if (j->out0_int) ct__rd_store_i64(p, (ct_dtype)o->dtype, yi[i]);
+        else ct__rd_store_f(p, (ct_dtype)o->dtype, yf[i]);
+      }
+    }
+    for (d = nd - 1; d >= 0; d--) { /* next outer position */
+      if (j->reduce[d]) continue;
+      if (++idx[d] < s->sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+  CT_FREE(buf);
+  return CT_OK;
+}
+
+/* t (the result, in its final shape) seen with the input's rank: size 1 on
+ * the reduced dims. A new view. */
+static ct_tensor *ct__rd_keepdim_view(ct_tensor *t, const ct__rd_plan *p) {
+  int64_t st[CT_MAX_DIMS];
+  int i, k = 0;
+  for (i = 0; i < p->ndim; i++) {
+    if (t->ndim == p->ndim) st[i] = p->reduce[i] ? 0 : t->strides[i];
+    else st[i] = p->reduce[i] ? 0 : t->strides[k++];
+  }
+  return ct__make_view(t, p->ndim, p->kept, st, t->offset);
+}
+
+/* The tensor a kernel writes: `out` (device checked, resized) or a new one. */
+static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *out, int ndim, const int64_t *shape,
+                                ct_dtype dtype) {
+  if (out) {
+    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return NULL;
+    if (ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
+    return ct_retain(out);
+  }
+  return ct__empty(op, ndim, shape, dtype, a->device);
+}
+
+/* Hand the result back: the new tensor in *result, or bump out's version. */
+static ct_status ct__rd_finish(ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+/* A reduction over plan p of a: results of dtype res_dtype (or out's). */
+static ct_status ct__rd_reduce(const char *op, ct_tensor *a, const ct__rd_plan *p, ct_dtype res_dtype, int int_compute,
+                               int out_int, ct__rd_fn fn, const void *ctx, ct_tensor *out, ct_tensor **result) {
+  ct_tensor *dst = ct__rd_result(op, a, out, p->out_ndim, p->out_shape, res_dtype), *v;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    if (ct__is_meta(a)) return ct_release(dst), ct_fail(CT_ERR_DEVICE, op, "cannot read a meta tensor: it has no data");
+    v = ct__rd_keepdim_view(dst, p);
+    if (!v) return ct_release(dst), ct_last_error();
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = int_compute;
+    j.reduce = p->reduce;
+    j.out0 = v;
+    j.out0_int = out_int;
+    j.fn = fn;
+    j.ctx = ctx;
+    st = ct__rd_run(op, &j);
+    ct_release(v);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+
+static ct_status ct__rd_check_dtype(const char *op, ct_dtype d) {
+  if (d != CT_DTYPE_NONE && !ct_dtype_valid(d)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)d);
+  return CT_OK;
+}
+/* sum, prod, cumsum, cumprod: dtype, else out's dtype, else int64 for integers and bool */
+static ct_dtype ct__rd_sum_dtype(const ct_tensor *a, ct_dtype dtype, const ct_tensor *out) {
+  if (dtype != CT_DTYPE_NONE) return dtype;
+  if (out) return (ct_dtype)out->dtype;
+  return ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
+}
+static ct_status ct__rd_out_dtype(const char *op, const ct_tensor *out, ct_dtype want) {
+  if (out && out->dtype != want)
+    return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(want),
+                   ct_dtype_name((ct_dtype)out->dtype));
+  return CT_OK;
+}
+static int ct__rd_is_int(ct_dtype d) { return ct_dtype_is_integral(d, true); }
+
+/* ================= row functions ================= */
+
+/* pairwise summation in double: a fixed order, error O(log n) */
+static double ct__rd_psum(const double *x, int64_t n) {
+  double s = 0;
+  int64_t i;
+  if (n <= 32) {
+    for (i = 0; i < n; i++) s += x[i];
+    return s;
+  }
+  return ct__rd_psum(x, n / 2) + ct__rd_psum(x + n / 2, n - n / 2);
+}
+static void ct__rd_sum_row(ct__rd_row *r) {
+  r->yf[0] = ct__rd_psum(r->xf, r->n);
+}
+static void ct__rd_sum_row_i(ct__rd_row *r) {
+  uint64_t s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s += (uint64_t)r->xi[i];
+  r->yi[0] = (int64_t)s;
+}
+static void ct__rd_mean_row(ct__rd_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
+static void ct__rd_prod_row(ct__rd_row *r) {
+  double s = 1;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s *= r->xf[i];
+  r->yf[0] = s;
+}
+static void ct__rd_prod_row_i(ct__rd_row *r) {
+  uint64_t s = 1;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s *= (uint64_t)r->xi[i];
+  r->yi[0] = (int64_t)s;
+}
+/* amax / amin (ctx: int, 1 for max): NaN wins */
+static void ct__rd_ext_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = r->xf[0];
+  int64_t i;
+  for (i = 1; i < r->n && v == v; i++) {
+    double x = r->xf[i];
+    if (x != x || (mx ? x > v : x < v)) v = x;
+  }
+  r->yf[0] = v;
+}
+static void ct__rd_ext_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t v = r->xi[0], i;
+  for (i = 1; i < r->n; i++)
+    if (mx ? r->xi[i] > v : r->xi[i] < v) v = r->xi[i];
+  r->yi[0] = v;
+}
+/* var / std: two passes in double; ctx: the correction (double) and whether to take the root */
+typedef struct ct__rd_var_ctx {
+  double correction;
+  int take_sqrt;
+} ct__rd_var_ctx;
+static void ct__rd_var_row(ct__rd_row *r) {
+  const ct__rd_var_ctx *c = (const ct__rd_var_ctx *)r->ctx;
+  double mean = ct__rd_psum(r->xf, r->n) / (double)r->n, ss = 0, div = (double)r->n - c->correction, v;
+  int64_t i;
+  for (i = 0; i < r->n; i++) ss += (r->xf[i] - mean) * (r->xf[i] - mean);
+  v = ss / (div > 0 ? div : 0);
+  r->yf[0] = c->take_sqrt ? sqrt(v) : v;
+}
+/* vector norms: ctx is ord (double) */
+static void ct__rd_norm_row(ct__rd_row *r) {
+  double p = *(const double *)r->ctx, s = 0;
+  int64_t i;
+  if (isinf(p)) {
+    s = r->n ? fabs(r->xf[0]) : 0;
+    for (i = 1; i < r->n && s == s; i++) {
+      double a = fabs(r->xf[i]);
+      if (a != a || (p > 0 ? a > s : a < s)) s = a;
+    }
+  } else if (p == 0) {
+    for (i = 0; i < r->n; i++) s += r->xf[i] != 0;
+  } else if (p == 1) {
+    for (i = 0; i < r->n; i++) s += fabs(r->xf[i]);
+  } else if (p == 2) {
+    for (i = 0; i < r->n; i++) s += r->xf[i] * r->xf[i];
+    s = sqrt(s);
+  } else {
+    for (i = 0; i < r->n; i++) s += pow(fabs(r->xf[i]), p);
+    s = pow(s, 1.0 / p);
+  }
+  r->yf[0] = s;
+}
+/* logsumexp: max-shifted; an all -inf (or empty) row gives -inf */
+static void ct__rd_lse_row(ct__rd_row *r) {
+  double m = -INFINITY, s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) {
+    double x = r->xf[i];
+    if (x != x || x > m) m = x;
+    if (m != m) break;
+  }
+  if (m != m || isinf(m)) {
+    r->yf[0] = m;
+    return;
+  }
+  for (i = 0; i < r->n; i++) s += exp(r->xf[i] - m);
+  r->yf[0] = m + log(s);
+}
+/* all / any (ctx: int, 1 for all) */
+static void ct__rd_all_row(ct__rd_row *r) {
+  int all = *(const int *)r->ctx;
+  int64_t i, v = all;
+  for (i = 0; i < r->n; i++) {
+    if (all ? r->xf[i] == 0 : r->xf[i] != 0) {
+      v = !all;
+      break;
+    }
+  }
+  r->yi[0] = v;
+}
+static void ct__rd_all_row_i(ct__rd_row *r) {
+  int all = *(const int *)r->ctx;
+  int64_t i, v = all;
+  for (i = 0; i < r->n; i++)
+    if (all ? r->xi[i] == 0 : r->xi[i] != 0) {
+      v = !all;
+      break;
+    }
+  r->yi[0] = v;
+}
+/* scans (ctx: int, 1 for prod) */
+static void ct__rd_cum_row(ct__rd_row *r) {
+  int prod = *(const int *)r->ctx;
+  double s = prod ? 1 : 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = s = prod ? s * r->xf[i] : s + r->xf[i];
+}
+static void ct__rd_cum_row_i(ct__rd_row *r) {
+  int prod = *(const int *)r->ctx;
+  uint64_t s = prod ? 1 : 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yi[i] = (int64_t)(s = prod ? s * (uint64_t)r->xi[i] : s + (uint64_t)r->xi[i]);
+}
+
+/* ================= kernels ================= */
+
+/* ---- sum ---- */
+static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                 ct_tensor **result) {
+  static const char *op = "sum";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_sum_row, NULL, out, result);
+}
+static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_sum_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_sum_all_out(ct_keyset ks, ct_tensor *a, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_sum_impl(a, ct__rd_all(), false, dtype, out, NULL);
+}
+static ct_tensor *ct__k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_sum_impl(a, dims, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_sum_impl(a, dims, keepdim, dtype, out, NULL);
+}
+
+/* ---- mean: floating only ---- */
+static ct_status ct__rd_mean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "mean";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  rd = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype : (ct_dtype)a->dtype;
+  if (!ct_dtype_is_floating(dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype) || !ct_dtype_is_floating(rd))
+    return ct_fail(CT_ERR_DTYPE, op,
+                   "could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
+                   dtype != CT_DTYPE_NONE ? "Optional" : "Input", ct__dtype_torch_name(dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype));
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_mean_row, NULL, out, result);
+}
+static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_mean_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  return r;
+}
+static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_mean_impl(a, dims, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mean_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_mean_impl(a, dims, keepdim, dtype, out, NULL);
+}
+
+/* ---- prod ---- */
+static ct_status ct__rd_prod_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "prod";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_prod_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_prod_row, NULL, out, result);
+}
+static ct_int_list ct__rd_one(const int64_t *dim) {
+  ct_int_list l;
+  l.data = dim;
+  l.n = 1;
+  return l;
+}
+static ct_tensor *ct__k_prod(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_prod_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_prod_all_out(ct_keyset ks, ct_tensor *a, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_prod_impl(a, ct__rd_all(), false, dtype, out, NULL);
+}
+static ct_tensor *ct__k_prod_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_prod_impl(a, ct__rd_one(&dim), keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_prod_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_prod_impl(a, ct__rd_one(&dim), keepdim, dtype, out, NULL);
+}
+
+/* ---- amax / amin / max() / min(): the input's dtype; NaN wins ---- */
+static ct_status ct__rd_empty_check(const char *op, const ct_tensor *a, const ct__rd_plan *p, int full) {
+  int i;
+  if (a->numel > 0) return CT_OK;
+  if (full)
+    return ct_fail(CT_ERR_INVALID, op, "Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                                       "with the 'dim' argument.");
+  for (i = 0; i < a->ndim; i++)
+    if (p->reduce[i] && a->sizes[i] == 0)
+      return ct_fail(CT_ERR_INDEX, op, "Expected reduction dim %d to have non-zero size.", i);
+  return CT_OK;
+}
+static ct_status ct__rd_ext_impl(const char *op, int mx, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  int full = !dims.data || dims.n <= 0;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (ct__rd_empty_check(op, a, &p, full && a->ndim > 0 ? 1 : full) != CT_OK) return ct_last_error();
+  if (out && out->dtype != a->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.",
+                   ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
+  if (ct__rd_is_int((ct_dtype)a->dtype))
+    return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 1, 1, ct__rd_ext_row_i, &mx, out, result);
+  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_ext_row, &mx, out, result);
+}
+static ct_tensor *ct__k_amax(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("amax", 1, a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_amax_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_ext_impl("amax", 1, a, dim, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_amin(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("amin", 0, a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_amin_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_ext_impl("amin", 0, a, dim, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_max(ct_keyset ks, ct_tensor *a) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("max", 1, a, ct__rd_all(), false, NULL, &r);
+  return r;
+}
+static ct_tensor *ct__k_min(ct_keyset ks, ct_tensor *a) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("min", 0, a, ct__rd_all(), false, NULL, &r);
+  return r;
+}
+
+/* ---- var / std (correction: None = 1) ---- */
+static ct_status ct__rd_var_impl(const char *op, int take_sqrt, ct_tensor *a, ct_int_list dims, ct_scalar correction,
+                                 bool keepdim, ct_tensor *out, ct_tensor **result) {
+  ct__rd_plan p;
+  ct__rd_var_ctx c;
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "std and var only support floating point and complex dtypes");
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  c.correction = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction);
+  c.take_sqrt = take_sqrt;
+  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_var_row, &c, out, result);
+}
+static ct_tensor *ct__k_var(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_var_impl("var", 0, a, dim, correction, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_var_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("var", 0, a, dim, correction, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_std(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_var_impl("std", 1, a, dim, correction, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_std_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("std", 1, a, dim, correction, keepdim, out, NULL);
+}
+/* var(self, unbiased) and var.dim(self, dim, unbiased, keepdim): composites of var.correction */
+static ct_tensor *ct__k_var_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased) {
+  (void)ks;
+  return ct_var_ex(a, 0, NULL, ct_int(unbiased ? 1 : 0), false);
+}
+static ct_tensor *ct__k_var_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim) {
+  (void)ks;
+  return ct_var_ex(a, dim.data ? (int)dim.n : 0, dim.data, ct_int(unbiased ? 1 : 0), keepdim);
+}
+static ct_tensor *ct__k_std_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased) {
+  (void)ks;
+  return ct_std_ex(a, 0, NULL, ct_int(unbiased ? 1 : 0), false);
+}
+static ct_tensor *ct__k_std_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim) {
+  (void)ks;
+  return ct_std_ex(a, dim.data ? (int)dim.n : 0, dim.data, ct_int(unbiased ? 1 : 0), keepdim);
+}
+
+/* ---- linalg_vector_norm ---- */
+static ct_status ct__rd_norm_impl(ct_tensor *a, ct_scalar ord, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "linalg.vector_norm";
+  ct__rd_plan p;
+  double o;
+  ct_dtype rd;
+  int i;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK) return ct_last_error();
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "Expected a floating point or complex tensor as input. Got %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_is_floating(dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "dtype should be floating point or complex, but got %s", ct__dtype_torch_name(dtype));
+  if (ord.kind == CT_SCALAR_NONE) ord = ct_int(2);
+  o = ct_scalar_to_double(ord);
+  if (o != o) return ct_fail(CT_ERR_INVALID, op, "ord must not be NaN");
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype;
+  if (out && ct__rd_out_dtype(op, out, rd) != CT_OK) return ct_last_error();
+  if ((o < 0 || isinf(o)) && a->numel == 0) {
+    if (!dims.data || dims.n <= 0)
+      return ct_fail(CT_ERR_INVALID, op, "cannot compute the %s norm on an empty tensor because the operation does not have an identity",
+                     isinf(o) ? (o > 0 ? "inf" : "-inf") : "negative");
+    for (i = 0; i < a->ndim; i++)
+      if (p.reduce[i] && a->sizes[i] == 0)
+        return ct_fail(CT_ERR_INVALID, op, "cannot compute the %s norm on the dimension %d because this dimension is empty and the "
+                       "operation does not have an identity", isinf(o) ? (o > 0 ? "inf" : "-inf") : "negative", i);
+  }
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_norm_row, &o, out, result);
+}
+static ct_tensor *ct__k_vector_norm(ct_keyset ks, ct_tensor *a, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_norm_impl(a, ord, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_vector_norm_out(ct_keyset ks, ct_tensor *a, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype,
+                                       ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, ord, dim, keepdim, dtype, out, NULL);
+}
+/* norm.Scalar and norm.ScalarOpt_dim: composites of linalg_vector_norm */
+static ct_tensor *ct__k_norm(ct_keyset ks, ct_tensor *a, ct_scalar p) {
+  (void)ks;
+  return ct_linalg_vector_norm_ex(a, p, 0, NULL, false, CT_DTYPE_NONE);
+}
+static ct_tensor *ct__k_norm_dim(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_int_list dim, bool keepdim) {
+  (void)ks;
+  return ct_linalg_vector_norm_ex(a, p, dim.data ? (int)dim.n : 0, dim.data, keepdim, CT_DTYPE_NONE);
+}
+
+/* ---- logsumexp: integers and bool give float32 ---- */
+static ct_status ct__rd_lse_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "logsumexp";
+  ct__rd_plan p;
+  ct_dtype rd = ct_dtype_is_floating((ct_dtype)a->dtype) ? (ct_dtype)a->dtype : CT_F32;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (out && !ct_dtype_is_floating((ct_dtype)out->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "Expected floating point type for result tensor, but got: %s",
+                   ct__dtype_torch_name((ct_dtype)out->dtype));
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_lse_row, NULL, out, result);
+}
+static ct_tensor *ct__k_logsumexp(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_lse_impl(a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_logsumexp_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_lse_impl(a, dim, keepdim, out, NULL);
+}
+
+/* ---- all / any: bool results (uint8 for uint8 inputs, as PyTorch) ---- */
+static ct_status ct__rd_all_impl(const char *op, int all, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  ct_dtype rd = a->dtype == CT_U8 ? CT_U8 : CT_BOOL;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (out && out->dtype != CT_BOOL && !(a->dtype == CT_U8 && out->dtype == CT_U8))
+    return ct_fail(CT_ERR_DTYPE, op, "%s only supports bool tensor for result, got: %s", op, ct__dtype_torch_name((ct_dtype)out->dtype));
+  if (ct__rd_is_int((ct_dtype)a->dtype))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_all_row_i, &all, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 1, ct__rd_all_row, &all, out, result);
+}
+#define CT__RD_ALL_KERNELS(name, ALL)                                                                           \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                 \
+    ct_tensor *r = NULL;                                                                                       \
+    (void)ks;                                                                                                  \
+    ct__rd_all_impl(#name, ALL, a, ct__rd_all(), false, NULL, &r);                                             \
+    return r;                                                                                                  \
+  }                                                                                                            \
+  static ct_status ct__k_##name##_all_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {                        \
+    (void)ks;                                                                                                  \
+    return ct__rd_all_impl(#name, ALL, a, ct__rd_all(), false, out, NULL);                                     \
+  }                                                                                                            \
+  static ct_tensor *ct__k_##name##_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {                \
+    ct_tensor *r = NULL;                                                                                       \
+    (void)ks;                                                                                                  \
+    ct__rd_all_impl(#name, ALL, a, ct__rd_one(&dim), keepdim, NULL, &r);                                       \
+    return r;                                                                                                  \
+  }                                                                                                            \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) { \
+    (void)ks;                                                                                                  \
+    return ct__rd_all_impl(#name, ALL, a, ct__rd_one(&dim), keepdim, out, NULL);                               \
+  }
+CT__RD_ALL_KERNELS(all, 1)
+CT__RD_ALL_KERNELS(any, 0)
+
+/* ---- cumsum / cumprod: the scan mechanism is the same row loop with m = n ---- */
+static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  ct_tensor *dst;
+  ct_dtype rd;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
+  if (out == a && dtype != CT_DTYPE_NONE && dtype != a->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name(dtype));
+  if (out && out != a && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (out == a) {
+    if (ct__check_writable(op, a) != CT_OK) return ct_last_error();
+    dst = ct_retain(a);
+  } else {
+    dst = ct__rd_result(op, a, out, a->ndim, a->sizes, rd);
+  }
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = ct__rd_is_int(rd);
+    j.reduce = p.reduce;
+    j.out0 = dst;
+    j.out0_int = j.int_compute;
+    j.fn = j.int_compute ? ct__rd_cum_row_i : ct__rd_cum_row;
+    j.ctx = &prod;
+    st = ct__rd_run(op, &j);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+#define CT__RD_CUM_KERNELS(name, PROD)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                   \
+    ct_tensor *r = NULL;                                                                                      \
+    (void)ks;                                                                                                 \
+    ct__rd_cum_impl(#name, PROD, a, dim, dtype, NULL, &r);                                                    \
+    return r;                                                                                                 \
+  }                                                                                                           \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                 \
+    (void)ks;                                                                                                 \
+    return ct__rd_cum_impl(#name, PROD, a, dim, dtype, a, NULL);                                              \
+  }                                                                                                           \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out) { \
+    (void)ks;                                                                                                 \
+    return ct__rd_cum_impl(#name, PROD, a, dim, dtype, out, NULL);                                            \
+  }
+CT__RD_CUM_KERNELS(cumsum, 0)
+CT__RD_CUM_KERNELS(cumprod, 1)
+
+/* ================= derivative helpers =================
+ * Formulas in gen/derivatives/reduce.spec. Written with ct ops where the
+ * gradient must itself be differentiable; the piecewise-constant factors
+ * (tie masks, signs) are computed by the row mechanism as constants, which
+ * is exact for them. */
+
+/* grad with the reduced dims put back (size 1) so that it broadcasts to the input */
+static ct_tensor *ct__rd_restore(ct_tensor *g, int ndim, const int64_t *sizes, ct_int_list dim, bool keepdim) {
+  ct__rd_plan p;
+  int i;
+  if (!g) return NULL;
+  if (keepdim || ndim == 0) return g;
+  if (ct__rd_plan_make("backward", ndim, sizes, dim, false, &p) != CT_OK) return NULL;
+  for (i = 0; i < ndim && g; i++)
+    if (p.reduce[i]) g = ct_unsqueeze(g, i);
+  return g;
+}
+/* a tensor of self's shape and dtype computed row by row from self (and x2) over dims: a tracked temporary */
+static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim, ct__rd_fn fn, const void *ctx) {
+  static const char *op = "backward";
+  ct__rd_plan p;
+  ct_tensor *r;
+  ct__rd_job j;
+  if (ct__rd_plan_make(op, self->ndim, self->sizes, dim, true, &p) != CT_OK) return NULL;
+  r = ct__empty(op, self->ndim, self->sizes, ct_dtype_is_floating((ct_dtype)self->dtype) ? (ct_dtype)self->dtype : CT_F64,
+                self->device);
+  if (!r) return NULL;
+  if (!ct__is_meta(r) && r->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.src2 = x2;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = fn;
+    j.ctx = ctx;
+    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return ct__track(r);
+}
+static int64_t ct__rd_count(int ndim, const int64_t *sizes, ct_int_list dim) {
+  ct__rd_plan p;
+  if (ct__rd_plan_make("backward", ndim, sizes, dim, false, &p) != CT_OK) return -1;
+  return p.n;
+}
+
+/* mean: grad / N, broadcast back */
+static ct_tensor *ct__mean_backward(ct_tensor *grad, const ct__shape *sizes, ct_int_list dim, bool keepdim) {
+  int64_t n = ct__rd_count(sizes->ndim, sizes->sizes, dim);
+  if (n < 0 || !grad) return NULL;
+  return ct_expand(ct_div_scalar(ct__rd_restore(grad, sizes->ndim, sizes->sizes, dim, keepdim), ct_int(n)), sizes->ndim,
+                   sizes->sizes);
+}
+
+/* amax/amin/max/min: the gradient is shared evenly among the tied extremes
+ * (NaN counts as tied with NaN). ctx: int, 1 for max. */
+static void ct__rd_ties_row(ct__rd_row *r) {
+  int64_t i, cnt = 0;
+  double v;
+  ct__rd_ext_row(r);
+  v = r->yf[0];
+  for (i = 0; i < r->n; i++) cnt += r->xf[i] == v || (v != v && r->xf[i] != r->xf[i]);
+  for (i = 0; i < r->n; i++) r->yf[i] = (r->xf[i] == v || (v != v && r->xf[i] != r->xf[i])) ? 1.0 / (double)cnt : 0.0;
+}
+static ct_tensor *ct__amax_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, bool keepdim, int mx) {
+  ct_tensor *w;
+  if (!grad) return NULL;
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_ties_row, &mx);
+  return w ? ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim), w) : NULL;
+}
+
+/* prod: grad * result / self without zeros; with zeros the product of the
+ * others is computed directly (exact first derivative; its own derivative
+ * is then taken as constant in self). */
+static void ct__rd_others_row(ct__rd_row *r) {
+  int64_t i, zeros = 0, at = -1;
+  double nz = 1;
+  for (i = 0; i < r->n; i++) {
+    if (r->xf[i] == 0) zeros++, at = i;
+    else nz *= r->xf[i];
+  }
+  for (i = 0; i < r->n; i++) r->yf[i] = zeros == 0 ? nz / r->xf[i] : (zeros == 1 && i == at) ? nz : 0.0;
+}
+static int ct__rd_has_zero(const ct_tensor *t) {
+  int64_t k;
+  if (ct__is_meta(t)) return 0;
+  for (k = 0; k < t->numel; k++)
+    if (ct_get(t, k) == 0) return 1;
+  return 0;
+}
+static ct_tensor *ct__prod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
+  ct_tensor *g;
+  if (!grad) return NULL;
+  g = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  if (!ct__rd_has_zero(self))
+    return ct_div(ct_mul(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)), self);
+  {
+    ct_tensor *w = ct__rd_rowwise(self, NULL, dim, ct__rd_others_row, NULL);
+    return w ? ct_mul(g, w) : NULL;
+  }
+}
+static ct_tensor *ct__prod_dim_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, int64_t dim, bool keepdim) {
+  return ct__prod_backward(grad, self, result, ct__rd_one(&dim), keepdim);
+}
+
+/* var: grad * 2 (self - mean) / (N - correction); std: var's with grad / (2 std), 0 where std is 0 */
+static ct_tensor *ct__var_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  int64_t n = ct__rd_count(self->ndim, self->sizes, dim);
+  double c = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction), div;
+  if (n < 0 || !grad) return NULL;
+  div = (double)n - c;
+  if (div < 0) div = 0;
+  grad = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  return ct_mul(ct_mul_scalar(grad, ct_float(2.0 / div)),
+                ct_sub(self, ct_mean_dim(self, dim.data ? (int)dim.n : 0, dim.data, true)));
+}
+/* 1 where t == 0, else 0: a constant */
+static void ct__rd_iszero_row(ct__rd_row *r) {
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] == 0 ? 1.0 : 0.0;
+}
+static ct_tensor *ct__rd_zero_mask(ct_tensor *t) {
+  ct_int_list none = ct__rd_all();
+  return t ? ct__rd_rowwise(t, NULL, none, ct__rd_iszero_row, NULL) : NULL;
+}
+/* num / den, and 0 where den == 0 (PyTorch's masked_fill_(den == 0, 0)) */
+static ct_tensor *ct__rd_safe_div(ct_tensor *num, ct_tensor *den) {
+  ct_tensor *z = ct__rd_zero_mask(den);
+  if (!z || !num) return NULL;
+  return ct_mul(ct_div(num, ct_add(den, z)), ct_add_scalar(ct_neg(z), ct_int(1)));
+}
+static ct_tensor *ct__std_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, ct_scalar correction,
+                                   bool keepdim) {
+  ct_tensor *g = ct__rd_safe_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return ct__var_backward(g, self, dim, correction, keepdim);
+}
+
+/* vector norm */
+/* d norm / d x for ord 1, +-inf and the general p: a constant factor per element */
+static void ct__rd_normw_row(ct__rd_row *r) {
+  double p = *(const double *)r->ctx, nrm; /* ctx: ord */
+  int64_t i, cnt = 0;
+  ct__rd_norm_row(r);
+  nrm = r->yf[0];
+  if (isinf(p)) {
+    for (i = 0; i < r->n; i++) cnt += fabs(r->xf[i]) == nrm || (nrm != nrm && r->xf[i] != r->xf[i]);
+    for (i = 0; i < r->n; i++) {
+      double x = r->xf[i], sg = x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
+      r->yf[i] = (fabs(x) == nrm || (nrm != nrm && x != x)) ? sg / (double)cnt : 0.0;
+    }
+  } else if (p == 1) {
+    for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] > 0 ? 1.0 : r->xf[i] < 0 ? -1.0 : 0.0;
+  } else if (p == 0) {
+    for (i = 0; i < r->n; i++) r->yf[i] = 0;
+  } else {
+    for (i = 0; i < r->n; i++) {
+      double x = r->xf[i];
+      r->yf[i] = nrm == 0 ? 0.0 : x * pow(fabs(x), p - 2) / pow(nrm, p - 1);
+    }
+  }
+}
+static ct_tensor *ct__norm_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_scalar ord, ct_int_list dim,
+                                    bool keepdim) {
+  double p = ord.kind == CT_SCALAR_NONE ? 2.0 : ct_scalar_to_double(ord);
+  ct_tensor *g, *w;
+  if (!grad) return NULL;
+  g = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  if (p == 2) /* differentiable again: self * grad / norm, 0 where the norm is 0 */
+    return ct_mul(self, ct__rd_safe_div(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)));
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_normw_row, &p);
+  return w ? ct_mul(g, w) : NULL;
+}
+
+/* logsumexp: grad * exp(self - result) */
+static ct_tensor *ct__logsumexp_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
+  if (!grad) return NULL;
+  return ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim),
+                ct_exp(ct_sub(self, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim))));
+}
+
+/* cumsum: the reversed cumulative sum of grad, sum(grad) - cumsum(grad) + grad */
+static ct_tensor *ct__cumsum_backward(ct_tensor *grad, int64_t dim) {
+  if (!grad) return NULL;
+  if (grad->ndim == 0) return grad;
+  return ct_add(ct_sub(ct_sum_dim(grad, 1, &dim, true), ct_cumsum(grad, dim)), grad);
+}
+/* cumprod without zeros: revcumsum(grad * result) / self. With zeros: the
+ * exact first derivative per row, sum_{k>=i} g_k prod_{j<=k, j!=i} x_j
+ * (x2 is grad), taken as constant in self for higher derivatives. */
+static void ct__rd_cumprod_bw_row(ct__rd_row *r) {
+  int64_t i, k;
+  for (i = 0; i < r->n; i++) {
+    double acc = 0, pre = 1;
+    int64_t j;
+    for (j = 0; j < i; j++) pre *= r->xf[j];
+    for (k = i; k < r->n; k++) {
+      if (k > i) pre *= r->xf[k];
+      acc += r->x2[k] * pre;
+    }
+    r->yf[i] = acc;
+  }
+}
+static ct_tensor *ct__cumprod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, int64_t dim) {
+  ct_tensor *g;
+  if (!grad) return NULL;
+  if (self->ndim == 0 || self->numel == 0) return grad;
+  if (!ct__rd_has_zero(self)) return ct_div(ct__cumsum_backward(ct_mul(grad, result), dim), self);
+  g = ct_contiguous(grad);
+  if (!g) return NULL;
+  {
+    ct_tensor *gs = g->dtype == self->dtype ? g : ct_to_dtype(g, (ct_dtype)self->dtype);
+    return gs ? ct__rd_rowwise(self, gs, ct__rd_one(&dim), ct__rd_cumprod_bw_row, NULL) : NULL;
+  }
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_REDUCE_IMPL */
 /* ---- ctorch/ops/linalg.h: implementation ---- */
@@ -6198,11 +7198,6 @@ static struct {
   ct_op *sigmoid;
   ct_op *sigmoid_;
   ct_op *sigmoid_out;
-  ct_op *sum;
-  ct_op *sum_dim_IntList;
-  ct_op *sum_IntList_out;
-  ct_op *mean;
-  ct_op *mean_dim;
   ct_op *mm;
   ct_op *mm_out;
   ct_op *matmul;
@@ -6231,6 +7226,51 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *sum;
+  ct_op *sum_out;
+  ct_op *sum_dim_IntList;
+  ct_op *sum_IntList_out;
+  ct_op *mean;
+  ct_op *mean_dim;
+  ct_op *mean_out;
+  ct_op *prod;
+  ct_op *prod_out;
+  ct_op *prod_dim_int;
+  ct_op *prod_int_out;
+  ct_op *amax;
+  ct_op *amax_out;
+  ct_op *amin;
+  ct_op *amin_out;
+  ct_op *max;
+  ct_op *min;
+  ct_op *var_correction;
+  ct_op *var_correction_out;
+  ct_op *var;
+  ct_op *var_dim;
+  ct_op *std_correction;
+  ct_op *std_correction_out;
+  ct_op *std;
+  ct_op *std_dim;
+  ct_op *linalg_vector_norm;
+  ct_op *linalg_vector_norm_out;
+  ct_op *norm_Scalar;
+  ct_op *norm_ScalarOpt_dim;
+  ct_op *logsumexp;
+  ct_op *logsumexp_out;
+  ct_op *all;
+  ct_op *all_all_out;
+  ct_op *all_dim;
+  ct_op *all_out;
+  ct_op *any;
+  ct_op *any_all_out;
+  ct_op *any_dim;
+  ct_op *any_out;
+  ct_op *cumsum;
+  ct_op *cumsum_;
+  ct_op *cumsum_out;
+  ct_op *cumprod;
+  ct_op *cumprod_;
+  ct_op *cumprod_out;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -6868,103 +7908,6 @@ static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tens
   ct__tls.depth--;
   return r;
 }
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum_dim_IntList;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  const ct_op *op = ct__op.sum_IntList_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
-  } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean_dim;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
 /* mm(Tensor self, Tensor mat2) -> Tensor */
 static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   const ct_op *op = ct__op.mm;
@@ -7482,6 +8425,875 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   ct__tls.depth--;
   return r;
 }
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.mean_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.prod;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.prod_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.prod_dim_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.prod_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.amax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.amax_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.amin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.amin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* min(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *op = ct__op.var_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.var_correction_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *op = ct__op.var;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(unbiased);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *op = ct__op.var_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *op = ct__op.std_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.std_correction_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *op = ct__op.std;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(unbiased);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *op = ct__op.std_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.linalg_vector_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, ord, dim, keepdim, dtype);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(ord);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.linalg_vector_norm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, ord, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(ord);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_dtype(dtype);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar p) {
+  const ct_op *op = ct__op.norm_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, p);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.norm_ScalarOpt_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, self, p, dim, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.logsumexp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.logsumexp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.all;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.all_all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.all_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.any;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.any_all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.any_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.any_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumsum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumsum_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.cumsum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumprod;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumprod_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.cumprod_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -7766,71 +9578,6 @@ CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
   keys |= out->keys;
   return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
 }
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_sum(ct_tensor *self) {
-  return ct_sum_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
-}
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_mean(ct_tensor *self) {
-  return ct_mean_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
@@ -8071,6 +9818,493 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_sum(ct_tensor *self) {
+  return ct_sum_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_out(ct__call_keys(keys), self, dtype, out);
+}
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_sum_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_mean(ct_tensor *self) {
+  return ct_mean_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mean.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mean_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_prod(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_prod(ct_tensor *self) {
+  return ct_prod_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_prod_out(ct__call_keys(keys), self, dtype, out);
+}
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_prod_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.dim_int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_prod_dim_int(ct__call_keys(keys), self, dim, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_dim_ex(self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_prod_int_out(ct__call_keys(keys), self, dim, keepdim, dtype, out);
+}
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_out_ex(out, self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amax(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amax.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_amax_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amin(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_amin_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_max(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_max(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_min(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_min(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_correction(ct__call_keys(keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.correction_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_var_correction_out(ct__call_keys(keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_var(ct__call_keys(keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_correction(ct__call_keys(keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.correction_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_std_correction_out(ct__call_keys(keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_std(ct__call_keys(keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_vector_norm(ct__call_keys(keys), self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_vector_norm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linalg_vector_norm_out(ct__call_keys(keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_norm_Scalar(ct__call_keys(keys), self, p));
+}
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.ScalarOpt_dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.ScalarOpt_dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.ScalarOpt_dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_norm_ScalarOpt_dim(ct__call_keys(keys), self, p, dim_l, keepdim));
+}
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_logsumexp(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logsumexp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logsumexp_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_all(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_all(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.all_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.all_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_all_all_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_all_dim(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_all_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_any(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_any(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.all_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.all_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_any_all_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_any_dim(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_any_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cumsum(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cumsum_(ct__call_keys(keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumsum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cumsum_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumsum_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cumprod(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cumprod_(ct__call_keys(keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumprod.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cumprod_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumprod_out_ex(out, self, dim, CT_DTYPE_NONE);
 }
 
 CT_EXTERN_C_END
@@ -9291,99 +11525,6 @@ static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tens
   return r;
 }
 
-/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum {
-  ct_node base;
-  ct__shape self_sizes;
-} ct__node_sum;
-
-static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum *n = (ct__node_sum *)node;
-  ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
-
-static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum_dim_IntList {
-  ct_node base;
-  ct__shape self_sizes;
-  ct__saved_ints dim;
-  bool keepdim;
-} ct__node_sum_dim_IntList;
-
-static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum_dim_IntList *n = (ct__node_sum_dim_IntList *)node;
-  ct_tensor *grad = grads[0];
-  ct_int_list dim = ct__ints(&n->dim);
-  bool keepdim = n->keepdim;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
-
-static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->keepdim = keepdim;
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
 /* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
 typedef struct ct__node_mm {
   ct_node base;
@@ -10169,6 +12310,1076 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_sum;
+
+static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum *n = (ct__node_sum *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
+
+static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_sum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum_dim_IntList {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_sum_dim_IntList;
+
+static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum_dim_IntList *n = (ct__node_sum_dim_IntList *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
+
+static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_sum_dim_IntList *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mean(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_mean;
+
+static ct_status ct__backward_mean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean *n = (ct__node_mean *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, NULL};
+
+static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_mean *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_mean_dim;
+
+static ct_status ct__backward_mean_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean_dim *n = (ct__node_mean_dim *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mean_dim, NULL};
+
+static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_mean_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    if (ct__save_ints(&n->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_prod;
+
+static void ct__release_prod(ct_node *node) {
+  ct__node_prod *n = (ct__node_prod *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod *n = (ct__node_prod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_backward(grad, self, result, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, ct__release_prod};
+
+static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_prod *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod_dim_int {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_prod_dim_int;
+
+static void ct__release_prod_dim_int(ct_node *node) {
+  ct__node_prod_dim_int *n = (ct__node_prod_dim_int *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod_dim_int *n = (ct__node_prod_dim_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_dim_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward_prod_dim_int, ct__release_prod_dim_int};
+
+static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct__node_prod_dim_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_dim_int(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amax {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amax;
+
+static void ct__release_amax(ct_node *node) {
+  ct__node_amax *n = (ct__node_amax *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amax *n = (ct__node_amax *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, ct__release_amax};
+
+static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amax *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "amax") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amin {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amin;
+
+static void ct__release_amin(ct_node *node) {
+  ct__node_amin *n = (ct__node_amin *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amin *n = (ct__node_amin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, ct__release_amin};
+
+static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amin *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "amin") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max(Tensor self) -> Tensor ---- */
+typedef struct ct__node_max {
+  ct_node base;
+  ct__saved self;
+} ct__node_max;
+
+static void ct__release_max(ct_node *node) {
+  ct__node_max *n = (ct__node_max *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max *n = (ct__node_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__release_max};
+
+static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
+  ct__node_max *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- min(Tensor self) -> Tensor ---- */
+typedef struct ct__node_min {
+  ct_node base;
+  ct__saved self;
+} ct__node_min;
+
+static void ct__release_min(ct_node *node) {
+  ct__node_min *n = (ct__node_min *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min *n = (ct__node_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__release_min};
+
+static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
+  ct__node_min *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_var_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+} ct__node_var_correction;
+
+static void ct__release_var_correction(ct_node *node) {
+  ct__node_var_correction *n = (ct__node_var_correction *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_var_correction *n = (ct__node_var_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  ct_scalar correction = n->correction;
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__var_backward(grad, self, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backward_var_correction, ct__release_var_correction};
+
+static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_var_correction *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "var.correction") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->correction = correction;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_std_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+  ct__saved result;
+} ct__node_std_correction;
+
+static void ct__release_std_correction(ct_node *node) {
+  ct__node_std_correction *n = (ct__node_std_correction *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_std_correction *n = (ct__node_std_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  ct_scalar correction = n->correction;
+  bool keepdim = n->keepdim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__std_backward(grad, self, result, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backward_std_correction, ct__release_std_correction};
+
+static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_std_correction *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "std.correction") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->correction = correction;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_linalg_vector_norm {
+  ct_node base;
+  ct__saved self;
+  ct_scalar ord;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_linalg_vector_norm;
+
+static void ct__release_linalg_vector_norm(ct_node *node) {
+  ct__node_linalg_vector_norm *n = (ct__node_linalg_vector_norm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_vector_norm *n = (ct__node_linalg_vector_norm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar ord = n->ord;
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__norm_backward(grad, self, result, ord, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackward0", ct__backward_linalg_vector_norm, ct__release_linalg_vector_norm};
+
+static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_linalg_vector_norm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->ord = ord;
+    if (ct__save_ints(&n->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("linalg_vector_norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm_out(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_logsumexp {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_logsumexp;
+
+static void ct__release_logsumexp(ct_node *node) {
+  ct__node_logsumexp *n = (ct__node_logsumexp *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logsumexp *n = (ct__node_logsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logsumexp_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backward_logsumexp, ct__release_logsumexp};
+
+static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_logsumexp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_all(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_any(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumsum {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum;
+
+static ct_status ct__backward_cumsum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum *n = (ct__node_cumsum *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cumsum, NULL};
+
+static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumsum_ {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum_;
+
+static ct_status ct__backward_cumsum_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum_ *n = (ct__node_cumsum_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cumsum_, NULL};
+
+static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
+    n = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumsum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumprod {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod;
+
+static void ct__release_cumprod(ct_node *node) {
+  ct__node_cumprod *n = (ct__node_cumprod *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod *n = (ct__node_cumprod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_cumprod, ct__release_cumprod};
+
+static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumprod_ {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod_;
+
+static void ct__release_cumprod_(ct_node *node) {
+  ct__node_cumprod_ *n = (ct__node_cumprod_ *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod_ *n = (ct__node_cumprod_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_cumprod_, ct__release_cumprod_};
+
+static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
+    n = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumprod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -10315,37 +13526,6 @@ static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,D->T */
-static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  ct_stack_drop(s, 2);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D->T */
-static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
-  ct_stack_drop(s, 4);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D,Tw->Tw */
-static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 5;
-  ct_tensor *w = a[4].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
-  ct_stack_drop(s, 5);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -10356,6 +13536,16 @@ static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 3);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,D->T */
+static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
 }
 /* T,I->T */
 static ct_status ct__adapt_TI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -10447,6 +13637,195 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,D,Tw->Tw */
+static ct_status ct__adapt_TDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,D->T */
+static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b,D->T */
+static ct_status ct__adapt_TibD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,D,Tw->Tw */
+static ct_status ct__adapt_TibDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,Tw->Tw */
+static ct_status ct__adapt_TIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S?,b->T */
+static ct_status ct__adapt_TISob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b,Tw->Tw */
+static ct_status ct__adapt_TISobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b->T */
+static ct_status ct__adapt_Tb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,b->T */
+static ct_status ct__adapt_TIbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,I,b,D->T */
+static ct_status ct__adapt_TSIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TSIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,I,b->T */
+static ct_status ct__adapt_TSoIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b->T */
+static ct_status ct__adapt_Tib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,Tw->Tw */
+static ct_status ct__adapt_TibTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D->T */
+static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,D->Tw */
+static ct_status ct__adapt_TwiD_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D,Tw->Tw */
+static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 
 static const struct {
   const char *signature;
@@ -10465,10 +13844,8 @@ static const struct {
     {"T->T", ct__adapt_T_T},
     {"Tw->Tw", ct__adapt_Tw_Tw},
     {"T,Tw->Tw", ct__adapt_TTw_Tw},
-    {"T,D->T", ct__adapt_TD_T},
-    {"T,I,b,D->T", ct__adapt_TIbD_T},
-    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
+    {"T,D->T", ct__adapt_TD_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -10478,6 +13855,24 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"T,D,Tw->Tw", ct__adapt_TDTw_Tw},
+    {"T,I,b,D->T", ct__adapt_TIbD_T},
+    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
+    {"T,i,b,D->T", ct__adapt_TibD_T},
+    {"T,i,b,D,Tw->Tw", ct__adapt_TibDTw_Tw},
+    {"T,I,b,Tw->Tw", ct__adapt_TIbTw_Tw},
+    {"T,I,S?,b->T", ct__adapt_TISob_T},
+    {"T,I,S?,b,Tw->Tw", ct__adapt_TISobTw_Tw},
+    {"T,b->T", ct__adapt_Tb_T},
+    {"T,I,b,b->T", ct__adapt_TIbb_T},
+    {"T,S,I,b,D->T", ct__adapt_TSIbD_T},
+    {"T,S,I,b,D,Tw->Tw", ct__adapt_TSIbDTw_Tw},
+    {"T,S?,I,b->T", ct__adapt_TSoIb_T},
+    {"T,i,b->T", ct__adapt_Tib_T},
+    {"T,i,b,Tw->Tw", ct__adapt_TibTw_Tw},
+    {"T,i,D->T", ct__adapt_TiD_T},
+    {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
+    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -10642,27 +14037,6 @@ static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
 static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
   *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
@@ -10778,6 +14152,205 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod_dim_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_dim_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amax(const ct_value *a, ct_tensor **r) {
+  *r = ct_amax(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amin(const ct_value *a, ct_tensor **r) {
+  *r = ct_amin(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_max(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_min(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_var(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_std(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_vector_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_vector_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_vector_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_vector_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_ScalarOpt_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm_dim(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logsumexp(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logsumexp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all(const ct_value *a, ct_tensor **r) {
+  *r = ct_all(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_all_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any(const ct_value *a, ct_tensor **r) {
+  *r = ct_any(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_any_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumsum_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumsum_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumprod_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumprod_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -10820,11 +14393,6 @@ static const struct {
     {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
     {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
     {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
-    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
-    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
-    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
-    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
-    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
     {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
     {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
     {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
@@ -10853,6 +14421,51 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
+    {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out},
+    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
+    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
+    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
+    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
+    {&ct__op.mean_out, "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mean_out},
+    {&ct__op.prod, "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod},
+    {&ct__op.prod_out, "prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_out},
+    {&ct__op.prod_dim_int, "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod_dim_int},
+    {&ct__op.prod_int_out, "prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_int_out},
+    {&ct__op.amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amax},
+    {&ct__op.amax_out, "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amax_out},
+    {&ct__op.amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amin},
+    {&ct__op.amin_out, "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amin_out},
+    {&ct__op.max, "max(Tensor self) -> Tensor", ct__frontend_max},
+    {&ct__op.min, "min(Tensor self) -> Tensor", ct__frontend_min},
+    {&ct__op.var_correction, "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_var_correction},
+    {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out},
+    {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var},
+    {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim},
+    {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction},
+    {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out},
+    {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std},
+    {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim},
+    {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm},
+    {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out},
+    {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar},
+    {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim},
+    {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp},
+    {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out},
+    {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all},
+    {&ct__op.all_all_out, "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_all_out},
+    {&ct__op.all_dim, "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_all_dim},
+    {&ct__op.all_out, "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_out},
+    {&ct__op.any, "any(Tensor self) -> Tensor", ct__frontend_any},
+    {&ct__op.any_all_out, "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_all_out},
+    {&ct__op.any_dim, "any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_any_dim},
+    {&ct__op.any_out, "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_out},
+    {&ct__op.cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumsum},
+    {&ct__op.cumsum_, "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumsum_},
+    {&ct__op.cumsum_out, "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumsum_out},
+    {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod},
+    {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
+    {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -10967,17 +14580,6 @@ static const struct {
     {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
     {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
     {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
-    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
-    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
-    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
-    {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
-    {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
     {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
     {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
     {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
@@ -11031,6 +14633,129 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
+    {"sum.out", CT_KEY_CPU, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_META, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_out), "autograd"},
+    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
+    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
+    {"mean", CT_KEY_CPU, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_META, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean), "autograd"},
+    {"mean.dim", CT_KEY_CPU, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_META, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_dim), "autograd"},
+    {"mean.out", CT_KEY_CPU, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_META, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_out), "autograd"},
+    {"prod", CT_KEY_CPU, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_META, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod), "autograd"},
+    {"prod.out", CT_KEY_CPU, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_META, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_out), "autograd"},
+    {"prod.dim_int", CT_KEY_CPU, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_META, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_dim_int), "autograd"},
+    {"prod.int_out", CT_KEY_CPU, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_META, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_int_out), "autograd"},
+    {"amax", CT_KEY_CPU, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_META, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax), "autograd"},
+    {"amax.out", CT_KEY_CPU, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_META, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax_out), "autograd"},
+    {"amin", CT_KEY_CPU, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_META, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin), "autograd"},
+    {"amin.out", CT_KEY_CPU, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_META, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin_out), "autograd"},
+    {"max", CT_KEY_CPU, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_META, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max), "autograd"},
+    {"min", CT_KEY_CPU, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_META, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min), "autograd"},
+    {"var.correction", CT_KEY_CPU, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_META, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction), "autograd"},
+    {"var.correction_out", CT_KEY_CPU, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_META, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction_out), "autograd"},
+    {"var", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_unbiased), "composite"},
+    {"var.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_dim), "composite"},
+    {"std.correction", CT_KEY_CPU, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_META, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction), "autograd"},
+    {"std.correction_out", CT_KEY_CPU, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_META, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction_out), "autograd"},
+    {"std", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_unbiased), "composite"},
+    {"std.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_dim), "composite"},
+    {"linalg_vector_norm", CT_KEY_CPU, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_META, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm), "autograd"},
+    {"linalg_vector_norm.out", CT_KEY_CPU, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_META, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm_out), "autograd"},
+    {"norm.Scalar", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm), "composite"},
+    {"norm.ScalarOpt_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm_dim), "composite"},
+    {"logsumexp", CT_KEY_CPU, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_META, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp), "autograd"},
+    {"logsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_META, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp_out), "autograd"},
+    {"all", CT_KEY_CPU, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_META, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all), "autograd"},
+    {"all.all_out", CT_KEY_CPU, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_META, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_all_out), "autograd"},
+    {"all.dim", CT_KEY_CPU, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_META, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_dim), "autograd"},
+    {"all.out", CT_KEY_CPU, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_META, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_out), "autograd"},
+    {"any", CT_KEY_CPU, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_META, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any), "autograd"},
+    {"any.all_out", CT_KEY_CPU, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_META, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_all_out), "autograd"},
+    {"any.dim", CT_KEY_CPU, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_META, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_dim), "autograd"},
+    {"any.out", CT_KEY_CPU, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_META, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_out), "autograd"},
+    {"cumsum", CT_KEY_CPU, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_META, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum), "autograd"},
+    {"cumsum_", CT_KEY_CPU, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_META, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_), "autograd"},
+    {"cumsum.out", CT_KEY_CPU, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_META, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_out), "autograd"},
+    {"cumprod", CT_KEY_CPU, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_META, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod), "autograd"},
+    {"cumprod_", CT_KEY_CPU, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_META, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_), "autograd"},
+    {"cumprod.out", CT_KEY_CPU, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_META, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_out), "autograd"},
 };
 
 CT_EXTERN_C_END

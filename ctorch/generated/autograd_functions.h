@@ -1225,99 +1225,6 @@ static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tens
   return r;
 }
 
-/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum {
-  ct_node base;
-  ct__shape self_sizes;
-} ct__node_sum;
-
-static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum *n = (ct__node_sum *)node;
-  ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
-
-static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum_dim_IntList {
-  ct_node base;
-  ct__shape self_sizes;
-  ct__saved_ints dim;
-  bool keepdim;
-} ct__node_sum_dim_IntList;
-
-static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum_dim_IntList *n = (ct__node_sum_dim_IntList *)node;
-  ct_tensor *grad = grads[0];
-  ct_int_list dim = ct__ints(&n->dim);
-  bool keepdim = n->keepdim;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
-
-static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->keepdim = keepdim;
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
 /* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
 typedef struct ct__node_mm {
   ct_node base;
@@ -2099,6 +2006,1076 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   ct_tensor *r;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_detach(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_sum;
+
+static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum *n = (ct__node_sum *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
+
+static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_sum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum_dim_IntList {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_sum_dim_IntList;
+
+static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum_dim_IntList *n = (ct__node_sum_dim_IntList *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
+
+static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_sum_dim_IntList *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mean(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_mean;
+
+static ct_status ct__backward_mean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean *n = (ct__node_mean *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, NULL};
+
+static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_mean *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_mean_dim;
+
+static ct_status ct__backward_mean_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean_dim *n = (ct__node_mean_dim *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mean_dim, NULL};
+
+static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_mean_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    if (ct__save_ints(&n->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_prod;
+
+static void ct__release_prod(ct_node *node) {
+  ct__node_prod *n = (ct__node_prod *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod *n = (ct__node_prod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_backward(grad, self, result, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, ct__release_prod};
+
+static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_prod *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod_dim_int {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_prod_dim_int;
+
+static void ct__release_prod_dim_int(ct_node *node) {
+  ct__node_prod_dim_int *n = (ct__node_prod_dim_int *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod_dim_int *n = (ct__node_prod_dim_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_dim_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward_prod_dim_int, ct__release_prod_dim_int};
+
+static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct__node_prod_dim_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_dim_int(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amax {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amax;
+
+static void ct__release_amax(ct_node *node) {
+  ct__node_amax *n = (ct__node_amax *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amax *n = (ct__node_amax *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, ct__release_amax};
+
+static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amax *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "amax") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amin {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amin;
+
+static void ct__release_amin(ct_node *node) {
+  ct__node_amin *n = (ct__node_amin *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amin *n = (ct__node_amin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, ct__release_amin};
+
+static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amin *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "amin") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max(Tensor self) -> Tensor ---- */
+typedef struct ct__node_max {
+  ct_node base;
+  ct__saved self;
+} ct__node_max;
+
+static void ct__release_max(ct_node *node) {
+  ct__node_max *n = (ct__node_max *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max *n = (ct__node_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__release_max};
+
+static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
+  ct__node_max *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- min(Tensor self) -> Tensor ---- */
+typedef struct ct__node_min {
+  ct_node base;
+  ct__saved self;
+} ct__node_min;
+
+static void ct__release_min(ct_node *node) {
+  ct__node_min *n = (ct__node_min *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min *n = (ct__node_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__release_min};
+
+static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
+  ct__node_min *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_var_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+} ct__node_var_correction;
+
+static void ct__release_var_correction(ct_node *node) {
+  ct__node_var_correction *n = (ct__node_var_correction *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_var_correction *n = (ct__node_var_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  ct_scalar correction = n->correction;
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__var_backward(grad, self, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backward_var_correction, ct__release_var_correction};
+
+static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_var_correction *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "var.correction") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->correction = correction;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_std_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+  ct__saved result;
+} ct__node_std_correction;
+
+static void ct__release_std_correction(ct_node *node) {
+  ct__node_std_correction *n = (ct__node_std_correction *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_std_correction *n = (ct__node_std_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  ct_scalar correction = n->correction;
+  bool keepdim = n->keepdim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__std_backward(grad, self, result, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backward_std_correction, ct__release_std_correction};
+
+static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_std_correction *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "std.correction") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->correction = correction;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_linalg_vector_norm {
+  ct_node base;
+  ct__saved self;
+  ct_scalar ord;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_linalg_vector_norm;
+
+static void ct__release_linalg_vector_norm(ct_node *node) {
+  ct__node_linalg_vector_norm *n = (ct__node_linalg_vector_norm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_vector_norm *n = (ct__node_linalg_vector_norm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar ord = n->ord;
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__norm_backward(grad, self, result, ord, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackward0", ct__backward_linalg_vector_norm, ct__release_linalg_vector_norm};
+
+static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_linalg_vector_norm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->ord = ord;
+    if (ct__save_ints(&n->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("linalg_vector_norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm_out(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_logsumexp {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_logsumexp;
+
+static void ct__release_logsumexp(ct_node *node) {
+  ct__node_logsumexp *n = (ct__node_logsumexp *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logsumexp *n = (ct__node_logsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logsumexp_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backward_logsumexp, ct__release_logsumexp};
+
+static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_logsumexp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_all(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_any(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumsum {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum;
+
+static ct_status ct__backward_cumsum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum *n = (ct__node_cumsum *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cumsum, NULL};
+
+static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumsum_ {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum_;
+
+static ct_status ct__backward_cumsum_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum_ *n = (ct__node_cumsum_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cumsum_, NULL};
+
+static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
+    n = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumsum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumprod {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod;
+
+static void ct__release_cumprod(ct_node *node) {
+  ct__node_cumprod *n = (ct__node_cumprod *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod *n = (ct__node_cumprod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_cumprod, ct__release_cumprod};
+
+static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumprod_ {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod_;
+
+static void ct__release_cumprod_(ct_node *node) {
+  ct__node_cumprod_ *n = (ct__node_cumprod_ *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod_ *n = (ct__node_cumprod_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_cumprod_, ct__release_cumprod_};
+
+static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
+    n = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumprod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
   ct__below_autograd_end(excluded);
   return r;
 }

@@ -96,23 +96,6 @@ CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
 CTDEF ct_status ct_sigmoid_(ct_tensor *self);
 /* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_sum(ct_tensor *self);
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
- * an empty dim list reduces every dim */
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
- * floating dtypes only, as in PyTorch */
-CTDEF ct_tensor *ct_mean(ct_tensor *self);
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* mm(Tensor self, Tensor mat2) -> Tensor */
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
 /* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
@@ -187,6 +170,134 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_sum(ct_tensor *self);
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * an empty dim list reduces every dim */
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * floating dtypes only, as in PyTorch; a zero-size reduction gives nan */
+CTDEF ct_tensor *ct_mean(ct_tensor *self);
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; an empty product is 1 */
+CTDEF ct_tensor *ct_prod(ct_tensor *self);
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype);
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* max(Tensor self) -> Tensor
+ * the largest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_max(ct_tensor *self);
+/* min(Tensor self) -> Tensor
+ * the smallest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_min(ct_tensor *self);
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * sum((x - mean)^2) / max(0, N - correction); correction None means 1 */
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased);
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * the square root of var.correction */
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased);
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * floating only; ord 0, 1, 2, inf, -inf or any p (gradients of other p are first order only) */
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p);
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
+ * p None means 2 */
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+ * max-shifted; an all -inf row gives -inf; integers give float32 */
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* all(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_all(ct_tensor *self);
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self);
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* any(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_any(ct_tensor *self);
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self);
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; the gradient is exact with zeros (first order) */
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -233,11 +344,6 @@ static struct {
   ct_op *sigmoid;
   ct_op *sigmoid_;
   ct_op *sigmoid_out;
-  ct_op *sum;
-  ct_op *sum_dim_IntList;
-  ct_op *sum_IntList_out;
-  ct_op *mean;
-  ct_op *mean_dim;
   ct_op *mm;
   ct_op *mm_out;
   ct_op *matmul;
@@ -266,6 +372,51 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *sum;
+  ct_op *sum_out;
+  ct_op *sum_dim_IntList;
+  ct_op *sum_IntList_out;
+  ct_op *mean;
+  ct_op *mean_dim;
+  ct_op *mean_out;
+  ct_op *prod;
+  ct_op *prod_out;
+  ct_op *prod_dim_int;
+  ct_op *prod_int_out;
+  ct_op *amax;
+  ct_op *amax_out;
+  ct_op *amin;
+  ct_op *amin_out;
+  ct_op *max;
+  ct_op *min;
+  ct_op *var_correction;
+  ct_op *var_correction_out;
+  ct_op *var;
+  ct_op *var_dim;
+  ct_op *std_correction;
+  ct_op *std_correction_out;
+  ct_op *std;
+  ct_op *std_dim;
+  ct_op *linalg_vector_norm;
+  ct_op *linalg_vector_norm_out;
+  ct_op *norm_Scalar;
+  ct_op *norm_ScalarOpt_dim;
+  ct_op *logsumexp;
+  ct_op *logsumexp_out;
+  ct_op *all;
+  ct_op *all_all_out;
+  ct_op *all_dim;
+  ct_op *all_out;
+  ct_op *any;
+  ct_op *any_all_out;
+  ct_op *any_dim;
+  ct_op *any_out;
+  ct_op *cumsum;
+  ct_op *cumsum_;
+  ct_op *cumsum_out;
+  ct_op *cumprod;
+  ct_op *cumprod_;
+  ct_op *cumprod_out;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -903,103 +1054,6 @@ static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tens
   ct__tls.depth--;
   return r;
 }
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum_dim_IntList;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  const ct_op *op = ct__op.sum_IntList_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
-  } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean_dim;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
 /* mm(Tensor self, Tensor mat2) -> Tensor */
 static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
   const ct_op *op = ct__op.mm;
@@ -1517,6 +1571,875 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   ct__tls.depth--;
   return r;
 }
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.mean_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.prod;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.prod_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.prod_dim_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.prod_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.amax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.amax_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.amin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.amin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* min(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *op = ct__op.var_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.var_correction_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *op = ct__op.var;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(unbiased);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *op = ct__op.var_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *op = ct__op.std_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.std_correction_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *op = ct__op.std;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(unbiased);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *op = ct__op.std_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.linalg_vector_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, ord, dim, keepdim, dtype);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(ord);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.linalg_vector_norm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, ord, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(ord);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_dtype(dtype);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar p) {
+  const ct_op *op = ct__op.norm_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, p);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.norm_ScalarOpt_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, self, p, dim, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.logsumexp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.logsumexp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.all;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.all_all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.all_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.any;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.any_all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.any_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.any_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumsum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumsum_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.cumsum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumprod;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumprod_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.cumprod_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -1801,71 +2724,6 @@ CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
   keys |= out->keys;
   return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
 }
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_sum(ct_tensor *self) {
-  return ct_sum_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
-}
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_mean(ct_tensor *self) {
-  return ct_mean_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
 CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
@@ -2106,6 +2964,493 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_sum(ct_tensor *self) {
+  return ct_sum_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_out(ct__call_keys(keys), self, dtype, out);
+}
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_sum_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_mean(ct_tensor *self) {
+  return ct_mean_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mean.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mean_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_prod(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_prod(ct_tensor *self) {
+  return ct_prod_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_prod_out(ct__call_keys(keys), self, dtype, out);
+}
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_prod_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.dim_int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_prod_dim_int(ct__call_keys(keys), self, dim, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_dim_ex(self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_prod_int_out(ct__call_keys(keys), self, dim, keepdim, dtype, out);
+}
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_out_ex(out, self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amax(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amax.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_amax_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amin(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_amin_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_max(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_max(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_min(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_min(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_correction(ct__call_keys(keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.correction_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_var_correction_out(ct__call_keys(keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_var(ct__call_keys(keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_correction(ct__call_keys(keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.correction_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_std_correction_out(ct__call_keys(keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_std(ct__call_keys(keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_vector_norm(ct__call_keys(keys), self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_vector_norm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linalg_vector_norm_out(ct__call_keys(keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_norm_Scalar(ct__call_keys(keys), self, p));
+}
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.ScalarOpt_dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.ScalarOpt_dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.ScalarOpt_dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_norm_ScalarOpt_dim(ct__call_keys(keys), self, p, dim_l, keepdim));
+}
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_logsumexp(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logsumexp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logsumexp_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_all(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_all(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.all_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.all_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_all_all_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_all_dim(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_all_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_any(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_any(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.all_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.all_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_any_all_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_any_dim(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_any_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cumsum(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cumsum_(ct__call_keys(keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumsum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cumsum_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumsum_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cumprod(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cumprod_(ct__call_keys(keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumprod.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cumprod_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumprod_out_ex(out, self, dim, CT_DTYPE_NONE);
 }
 
 CT_EXTERN_C_END

@@ -150,37 +150,6 @@ static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,D->T */
-static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  ct_stack_drop(s, 2);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D->T */
-static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
-  ct_stack_drop(s, 4);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D,Tw->Tw */
-static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 5;
-  ct_tensor *w = a[4].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
-  ct_stack_drop(s, 5);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -191,6 +160,16 @@ static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 3);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,D->T */
+static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
 }
 /* T,I->T */
 static ct_status ct__adapt_TI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -282,6 +261,195 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,D,Tw->Tw */
+static ct_status ct__adapt_TDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,D->T */
+static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b,D->T */
+static ct_status ct__adapt_TibD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,D,Tw->Tw */
+static ct_status ct__adapt_TibDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,Tw->Tw */
+static ct_status ct__adapt_TIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S?,b->T */
+static ct_status ct__adapt_TISob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b,Tw->Tw */
+static ct_status ct__adapt_TISobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b->T */
+static ct_status ct__adapt_Tb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,b->T */
+static ct_status ct__adapt_TIbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,I,b,D->T */
+static ct_status ct__adapt_TSIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TSIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,I,b->T */
+static ct_status ct__adapt_TSoIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b->T */
+static ct_status ct__adapt_Tib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,Tw->Tw */
+static ct_status ct__adapt_TibTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D->T */
+static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,D->Tw */
+static ct_status ct__adapt_TwiD_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D,Tw->Tw */
+static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 
 static const struct {
   const char *signature;
@@ -300,10 +468,8 @@ static const struct {
     {"T->T", ct__adapt_T_T},
     {"Tw->Tw", ct__adapt_Tw_Tw},
     {"T,Tw->Tw", ct__adapt_TTw_Tw},
-    {"T,D->T", ct__adapt_TD_T},
-    {"T,I,b,D->T", ct__adapt_TIbD_T},
-    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
+    {"T,D->T", ct__adapt_TD_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -313,6 +479,24 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"T,D,Tw->Tw", ct__adapt_TDTw_Tw},
+    {"T,I,b,D->T", ct__adapt_TIbD_T},
+    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
+    {"T,i,b,D->T", ct__adapt_TibD_T},
+    {"T,i,b,D,Tw->Tw", ct__adapt_TibDTw_Tw},
+    {"T,I,b,Tw->Tw", ct__adapt_TIbTw_Tw},
+    {"T,I,S?,b->T", ct__adapt_TISob_T},
+    {"T,I,S?,b,Tw->Tw", ct__adapt_TISobTw_Tw},
+    {"T,b->T", ct__adapt_Tb_T},
+    {"T,I,b,b->T", ct__adapt_TIbb_T},
+    {"T,S,I,b,D->T", ct__adapt_TSIbD_T},
+    {"T,S,I,b,D,Tw->Tw", ct__adapt_TSIbDTw_Tw},
+    {"T,S?,I,b->T", ct__adapt_TSoIb_T},
+    {"T,i,b->T", ct__adapt_Tib_T},
+    {"T,i,b,Tw->Tw", ct__adapt_TibTw_Tw},
+    {"T,i,D->T", ct__adapt_TiD_T},
+    {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
+    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -477,27 +661,6 @@ static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[1].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
 static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
   *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
@@ -613,6 +776,205 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod_dim_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_dim_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amax(const ct_value *a, ct_tensor **r) {
+  *r = ct_amax(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amin(const ct_value *a, ct_tensor **r) {
+  *r = ct_amin(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_max(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_min(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_var(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_std(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_vector_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_vector_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_vector_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_vector_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_ScalarOpt_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm_dim(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logsumexp(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logsumexp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all(const ct_value *a, ct_tensor **r) {
+  *r = ct_all(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_all_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any(const ct_value *a, ct_tensor **r) {
+  *r = ct_any(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_any_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumsum_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumsum_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumprod_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumprod_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -655,11 +1017,6 @@ static const struct {
     {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
     {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
     {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
-    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
-    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
-    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
-    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
-    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
     {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
     {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
     {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
@@ -688,6 +1045,51 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
+    {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out},
+    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
+    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
+    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
+    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
+    {&ct__op.mean_out, "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mean_out},
+    {&ct__op.prod, "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod},
+    {&ct__op.prod_out, "prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_out},
+    {&ct__op.prod_dim_int, "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod_dim_int},
+    {&ct__op.prod_int_out, "prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_int_out},
+    {&ct__op.amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amax},
+    {&ct__op.amax_out, "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amax_out},
+    {&ct__op.amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amin},
+    {&ct__op.amin_out, "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amin_out},
+    {&ct__op.max, "max(Tensor self) -> Tensor", ct__frontend_max},
+    {&ct__op.min, "min(Tensor self) -> Tensor", ct__frontend_min},
+    {&ct__op.var_correction, "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_var_correction},
+    {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out},
+    {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var},
+    {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim},
+    {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction},
+    {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out},
+    {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std},
+    {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim},
+    {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm},
+    {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out},
+    {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar},
+    {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim},
+    {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp},
+    {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out},
+    {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all},
+    {&ct__op.all_all_out, "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_all_out},
+    {&ct__op.all_dim, "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_all_dim},
+    {&ct__op.all_out, "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_out},
+    {&ct__op.any, "any(Tensor self) -> Tensor", ct__frontend_any},
+    {&ct__op.any_all_out, "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_all_out},
+    {&ct__op.any_dim, "any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_any_dim},
+    {&ct__op.any_out, "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_out},
+    {&ct__op.cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumsum},
+    {&ct__op.cumsum_, "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumsum_},
+    {&ct__op.cumsum_out, "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumsum_out},
+    {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod},
+    {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
+    {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -802,17 +1204,6 @@ static const struct {
     {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
     {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
     {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
-    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
-    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
-    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
-    {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
-    {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
     {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
     {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
     {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
@@ -866,6 +1257,129 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
+    {"sum.out", CT_KEY_CPU, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_META, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_out), "autograd"},
+    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
+    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
+    {"mean", CT_KEY_CPU, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_META, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean), "autograd"},
+    {"mean.dim", CT_KEY_CPU, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_META, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_dim), "autograd"},
+    {"mean.out", CT_KEY_CPU, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_META, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_out), "autograd"},
+    {"prod", CT_KEY_CPU, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_META, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod), "autograd"},
+    {"prod.out", CT_KEY_CPU, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_META, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_out), "autograd"},
+    {"prod.dim_int", CT_KEY_CPU, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_META, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_dim_int), "autograd"},
+    {"prod.int_out", CT_KEY_CPU, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_META, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_int_out), "autograd"},
+    {"amax", CT_KEY_CPU, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_META, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax), "autograd"},
+    {"amax.out", CT_KEY_CPU, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_META, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax_out), "autograd"},
+    {"amin", CT_KEY_CPU, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_META, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin), "autograd"},
+    {"amin.out", CT_KEY_CPU, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_META, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin_out), "autograd"},
+    {"max", CT_KEY_CPU, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_META, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max), "autograd"},
+    {"min", CT_KEY_CPU, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_META, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min), "autograd"},
+    {"var.correction", CT_KEY_CPU, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_META, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction), "autograd"},
+    {"var.correction_out", CT_KEY_CPU, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_META, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction_out), "autograd"},
+    {"var", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_unbiased), "composite"},
+    {"var.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_dim), "composite"},
+    {"std.correction", CT_KEY_CPU, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_META, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction), "autograd"},
+    {"std.correction_out", CT_KEY_CPU, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_META, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction_out), "autograd"},
+    {"std", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_unbiased), "composite"},
+    {"std.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_dim), "composite"},
+    {"linalg_vector_norm", CT_KEY_CPU, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_META, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm), "autograd"},
+    {"linalg_vector_norm.out", CT_KEY_CPU, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_META, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm_out), "autograd"},
+    {"norm.Scalar", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm), "composite"},
+    {"norm.ScalarOpt_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm_dim), "composite"},
+    {"logsumexp", CT_KEY_CPU, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_META, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp), "autograd"},
+    {"logsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_META, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp_out), "autograd"},
+    {"all", CT_KEY_CPU, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_META, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all), "autograd"},
+    {"all.all_out", CT_KEY_CPU, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_META, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_all_out), "autograd"},
+    {"all.dim", CT_KEY_CPU, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_META, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_dim), "autograd"},
+    {"all.out", CT_KEY_CPU, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_META, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_out), "autograd"},
+    {"any", CT_KEY_CPU, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_META, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any), "autograd"},
+    {"any.all_out", CT_KEY_CPU, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_META, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_all_out), "autograd"},
+    {"any.dim", CT_KEY_CPU, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_META, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_dim), "autograd"},
+    {"any.out", CT_KEY_CPU, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_META, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_out), "autograd"},
+    {"cumsum", CT_KEY_CPU, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_META, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum), "autograd"},
+    {"cumsum_", CT_KEY_CPU, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_META, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_), "autograd"},
+    {"cumsum.out", CT_KEY_CPU, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_META, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_out), "autograd"},
+    {"cumprod", CT_KEY_CPU, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_META, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod), "autograd"},
+    {"cumprod_", CT_KEY_CPU, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_META, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_), "autograd"},
+    {"cumprod.out", CT_KEY_CPU, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_META, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_out), "autograd"},
 };
 
 CT_EXTERN_C_END

@@ -3,6 +3,18 @@
  *
  * The ops are declared in gen/ops/reduce.spec and their derivatives in
  * gen/derivatives/reduce.spec; the frontends are generated (docs/ops.md).
+ *
+ * One mechanism serves every op here (ct__rd_run): the input's dims are
+ * split into outer dims and a set of reduced dims; for each outer position
+ * the elements of the reduced dims are gathered, in row-major order, into a
+ * contiguous row (as double for floating compute dtypes, as int64 for
+ * integers and bool), a row function computes m results (1 for a reduction,
+ * the row length for a scan, k for topk) and an optional int64 index per
+ * result, and the driver stores them into the outputs, which are strided
+ * views of the input's rank (size 1, or m, on the reduced dims). The order
+ * of every accumulation is fixed, so results are the same run to run.
+ * Floating rows accumulate in double (f16 and bf16 included), integer rows
+ * in int64 with wrap-around (never UB).
  */
 #ifndef CT_OPS_REDUCE_H
 #define CT_OPS_REDUCE_H
@@ -16,6 +28,1043 @@
 #define CT__OPS_REDUCE_IMPL
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+/* ================= the reduction mechanism ================= */
+
+/* Which dims a reduction covers, and the output shape. */
+typedef struct ct__rd_plan {
+  int ndim;                     /* rank of the input */
+  int reduce[CT_MAX_DIMS];      /* 1 on each reduced dim */
+  int64_t kept[CT_MAX_DIMS];    /* the input's shape with reduced dims set to 1 */
+  int out_ndim;
+  int64_t out_shape[CT_MAX_DIMS];
+  int64_t n;                    /* elements per reduced row */
+  int64_t rows;                 /* number of outputs */
+} ct__rd_plan;
+
+/* dims == None (data NULL) or an empty list reduce every dim. Dims may be
+ * negative; a repeated dim is an error. A 0-dim tensor accepts 0 and -1. */
+static ct_status ct__rd_plan_make(const char *op, int ndim, const int64_t *sizes, ct_int_list dims, bool keepdim,
+                                  ct__rd_plan *p) {
+  int i, seen0 = 0;
+  memset(p, 0, sizeof *p);
+  p->ndim = ndim;
+  if (!dims.data || dims.n <= 0) {
+    for (i = 0; i < ndim; i++) p->reduce[i] = 1;
+  } else {
+    for (i = 0; i < dims.n; i++) {
+      int64_t d = ct__wrap_dim(op, dims.data[i], ndim);
+      if (d < 0) return ct_last_error();
+      if ((ndim == 0 && seen0) || (ndim > 0 && p->reduce[d]))
+        return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d);
+      if (ndim == 0) seen0 = 1;
+      else p->reduce[d] = 1;
+    }
+  }
+  p->n = 1;
+  p->rows = 1;
+  for (i = 0; i < ndim; i++) {
+    p->kept[i] = p->reduce[i] ? 1 : sizes[i];
+    if (p->reduce[i]) p->n *= sizes[i];
+    else p->rows *= sizes[i];
+    if (!p->reduce[i] || keepdim) p->out_shape[p->out_ndim++] = p->kept[i];
+  }
+  return CT_OK;
+}
+/* a single `int dim` */
+static ct_status ct__rd_plan_dim(const char *op, const ct_tensor *a, int64_t dim, bool keepdim, ct__rd_plan *p) {
+  ct_int_list l;
+  l.data = &dim;
+  l.n = 1;
+  return ct__rd_plan_make(op, a->ndim, a->sizes, l, keepdim, p);
+}
+static ct_int_list ct__rd_all(void) {
+  ct_int_list l;
+  l.data = NULL;
+  l.n = -1;
+  return l;
+}
+
+/* One row, as the row functions see it. */
+typedef struct ct__rd_row {
+  int64_t n, m;      /* input row length, output row length */
+  const double *xf;  /* the row as double (floating compute) */
+  const int64_t *xi; /* or as int64 (integer and bool compute) */
+  const double *x2;  /* a second input's row (double), when the job has one */
+  double *yf;        /* m results (float results) */
+  int64_t *yi;       /* m results (integer results) */
+  int64_t *idx;      /* m indices, for the second output */
+  const void *ctx;
+} ct__rd_row;
+typedef void (*ct__rd_fn)(ct__rd_row *r);
+
+typedef struct ct__rd_job {
+  ct_tensor *src;      /* the input, any dtype and strides */
+  int int_compute;     /* gather src as int64 (else double) */
+  ct_tensor *src2;     /* optional second input of src's shape, gathered as double */
+  const int *reduce;   /* the reduced dims of src */
+  ct_tensor *out0;     /* results: rank of src, sizes equal off the reduced dims; may be NULL */
+  int out0_int;        /* results come in yi (else yf) */
+  ct_tensor *out1;     /* indices (any integer or floating dtype); may be NULL */
+  ct__rd_fn fn;
+  const void *ctx;
+} ct__rd_job;
+
+static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
+  switch (dt) {
+  case CT_I64: return *(const int64_t *)p;
+  case CT_I32: return *(const int32_t *)p;
+  case CT_U8: return *(const uint8_t *)p;
+  case CT_BOOL: return *(const bool *)p ? 1 : 0;
+  default: {
+    double v = ct__load_double(p, dt);
+    if (v != v) return 0;
+    return v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
+  }
+  }
+}
+static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
+  switch (dt) {
+  case CT_I64: *(int64_t *)p = v; break;
+  case CT_I32: *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v; break;
+  case CT_U8: *(uint8_t *)p = (uint8_t)(uint64_t)v; break;
+  case CT_BOOL: *(bool *)p = v != 0; break;
+  default: ct__store_double(p, dt, (double)v); break;
+  }
+}
+static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
+  if (ct_dtype_is_floating(dt)) ct__store_double(p, dt, v);
+  else if (dt == CT_BOOL) *(bool *)p = v != 0;
+  else ct__rd_store_i64(p, dt, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+}
+
+/* Element offsets of the reduced dims of t, in row-major order; returns the count. */
+static int64_t ct__rd_offsets(const ct_tensor *t, const int *reduce, int64_t *off) {
+  int64_t cnt = 1, j, e;
+  int d;
+  off[0] = 0;
+  for (d = 0; d < t->ndim; d++) {
+    if (!reduce[d]) continue;
+    /* expand in place, from the back: entry e becomes entries e*size .. e*size+size-1 */
+    for (e = cnt - 1; e >= 0; e--)
+      for (j = t->sizes[d] - 1; j >= 0; j--) off[e * t->sizes[d] + j] = off[e] + j * t->strides[d];
+    cnt *= t->sizes[d];
+  }
+  return cnt;
+}
+static int64_t ct__rd_inner(const ct_tensor *t, const int *reduce) {
+  int64_t n = 1;
+  int d;
+  for (d = 0; d < t->ndim; d++)
+    if (reduce[d]) n *= t->sizes[d];
+  return n;
+}
+
+static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
+  const ct_tensor *s = j->src;
+  ct_tensor *outs[2];
+  int nd = s->ndim, d, k;
+  int64_t n = ct__rd_inner(s, j->reduce), m, rows = 1, r, i, idx[CT_MAX_DIMS];
+  int64_t *in_off, *o_off[2], *xi, *yi, *ix;
+  double *xf, *x2, *yf;
+  size_t words;
+  void *buf;
+  ct__rd_row row;
+  outs[0] = j->out0;
+  outs[1] = j->out1;
+  m = ct__rd_inner(outs[0] ? outs[0] : outs[1], j->reduce);
+  for (d = 0; d < nd; d++)
+    if (!j->reduce[d]) rows *= s->sizes[d];
+  if (rows == 0) return CT_OK;
+  words = (size_t)(3 * (n + 1) + 5 * (m + 1)); /* in_off, xf|xi, x2; o_off x2, yf, yi, idx */
+  buf = CT_MALLOC(words * 8);
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
+  in_off = (int64_t *)buf;
+  xi = in_off + (n + 1);
+  xf = (double *)(void *)xi;
+  x2 = (double *)(void *)(xi + (n + 1));
+  o_off[0] = (int64_t *)(void *)(x2 + (n + 1));
+  o_off[1] = o_off[0] + (m + 1);
+  yi = o_off[1] + (m + 1);
+  yf = (double *)(void *)(yi + (m + 1));
+  ix = (int64_t *)(void *)(yf + (m + 1));
+  ct__rd_offsets(s, j->reduce, in_off);
+  for (k = 0; k < 2; k++)
+    if (outs[k]) ct__rd_offsets(outs[k], j->reduce, o_off[k]);
+  memset(&row, 0, sizeof row);
+  row.n = n;
+  row.m = m;
+  row.xf = xf;
+  row.xi = xi;
+  row.x2 = j->src2 ? x2 : NULL;
+  row.yf = yf;
+  row.yi = yi;
+  row.idx = ix;
+  row.ctx = j->ctx;
+  memset(idx, 0, sizeof idx);
+  for (r = 0; r < rows; r++) {
+    int64_t sb = 0, s2b = 0, ob[2] = {0, 0};
+    size_t ses = ct_dtype_size((ct_dtype)s->dtype);
+    for (d = 0; d < nd; d++) {
+      if (j->reduce[d]) continue;
+      sb += idx[d] * s->strides[d];
+      if (j->src2) s2b += idx[d] * j->src2->strides[d];
+      for (k = 0; k < 2; k++)
+        if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
+    }
+    for (i = 0; i < n; i++) {
+      const char *p = (const char *)s->storage->data + (size_t)(s->offset + sb + in_off[i]) * ses;
+      if (j->int_compute) xi[i] = ct__rd_load_i64(p, (ct_dtype)s->dtype);
+      else xf[i] = ct__load_double(p, (ct_dtype)s->dtype);
+    }
+    if (j->src2) {
+      const ct_tensor *t = j->src2;
+      for (i = 0; i < n; i++) { /* src2 has src's shape but its own strides: offsets by multi-index */
+        int64_t rem = i, o = 0;
+        for (d = nd - 1; d >= 0; d--) {
+          if (!j->reduce[d]) continue;
+          o += (rem % t->sizes[d]) * t->strides[d];
+          rem /= t->sizes[d];
+        }
+        x2[i] = ct__load_double((const char *)t->storage->data + (size_t)(t->offset + s2b + o) * ct_dtype_size((ct_dtype)t->dtype),
+                                (ct_dtype)t->dtype);
+      }
+    }
+    j->fn(&row);
+    for (k = 0; k < 2; k++) {
+      ct_tensor *o = outs[k];
+      size_t es;
+      if (!o) continue;
+      es = ct_dtype_size((ct_dtype)o->dtype);
+      for (i = 0; i < m; i++) {
+        char *p = (char *)o->storage->data + (size_t)(o->offset + ob[k] + o_off[k][i]) * es;
+        if (k == 1) ct__rd_store_i64(p, (ct_dtype)o->dtype, ix[i]);
+        else if (j->out0_int) ct__rd_store_i64(p, (ct_dtype)o->dtype, yi[i]);
+        else ct__rd_store_f(p, (ct_dtype)o->dtype, yf[i]);
+      }
+    }
+    for (d = nd - 1; d >= 0; d--) { /* next outer position */
+      if (j->reduce[d]) continue;
+      if (++idx[d] < s->sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+  CT_FREE(buf);
+  return CT_OK;
+}
+
+/* t (the result, in its final shape) seen with the input's rank: size 1 on
+ * the reduced dims. A new view. */
+static ct_tensor *ct__rd_keepdim_view(ct_tensor *t, const ct__rd_plan *p) {
+  int64_t st[CT_MAX_DIMS];
+  int i, k = 0;
+  for (i = 0; i < p->ndim; i++) {
+    if (t->ndim == p->ndim) st[i] = p->reduce[i] ? 0 : t->strides[i];
+    else st[i] = p->reduce[i] ? 0 : t->strides[k++];
+  }
+  return ct__make_view(t, p->ndim, p->kept, st, t->offset);
+}
+
+/* The tensor a kernel writes: `out` (device checked, resized) or a new one. */
+static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *out, int ndim, const int64_t *shape,
+                                ct_dtype dtype) {
+  if (out) {
+    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return NULL;
+    if (ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
+    return ct_retain(out);
+  }
+  return ct__empty(op, ndim, shape, dtype, a->device);
+}
+
+/* Hand the result back: the new tensor in *result, or bump out's version. */
+static ct_status ct__rd_finish(ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+/* A reduction over plan p of a: results of dtype res_dtype (or out's). */
+static ct_status ct__rd_reduce(const char *op, ct_tensor *a, const ct__rd_plan *p, ct_dtype res_dtype, int int_compute,
+                               int out_int, ct__rd_fn fn, const void *ctx, ct_tensor *out, ct_tensor **result) {
+  ct_tensor *dst = ct__rd_result(op, a, out, p->out_ndim, p->out_shape, res_dtype), *v;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    if (ct__is_meta(a)) return ct_release(dst), ct_fail(CT_ERR_DEVICE, op, "cannot read a meta tensor: it has no data");
+    v = ct__rd_keepdim_view(dst, p);
+    if (!v) return ct_release(dst), ct_last_error();
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = int_compute;
+    j.reduce = p->reduce;
+    j.out0 = v;
+    j.out0_int = out_int;
+    j.fn = fn;
+    j.ctx = ctx;
+    st = ct__rd_run(op, &j);
+    ct_release(v);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+
+static ct_status ct__rd_check_dtype(const char *op, ct_dtype d) {
+  if (d != CT_DTYPE_NONE && !ct_dtype_valid(d)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)d);
+  return CT_OK;
+}
+/* sum, prod, cumsum, cumprod: dtype, else out's dtype, else int64 for integers and bool */
+static ct_dtype ct__rd_sum_dtype(const ct_tensor *a, ct_dtype dtype, const ct_tensor *out) {
+  if (dtype != CT_DTYPE_NONE) return dtype;
+  if (out) return (ct_dtype)out->dtype;
+  return ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
+}
+static ct_status ct__rd_out_dtype(const char *op, const ct_tensor *out, ct_dtype want) {
+  if (out && out->dtype != want)
+    return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(want),
+                   ct_dtype_name((ct_dtype)out->dtype));
+  return CT_OK;
+}
+static int ct__rd_is_int(ct_dtype d) { return ct_dtype_is_integral(d, true); }
+
+/* ================= row functions ================= */
+
+/* pairwise summation in double: a fixed order, error O(log n) */
+static double ct__rd_psum(const double *x, int64_t n) {
+  double s = 0;
+  int64_t i;
+  if (n <= 32) {
+    for (i = 0; i < n; i++) s += x[i];
+    return s;
+  }
+  return ct__rd_psum(x, n / 2) + ct__rd_psum(x + n / 2, n - n / 2);
+}
+static void ct__rd_sum_row(ct__rd_row *r) {
+  r->yf[0] = ct__rd_psum(r->xf, r->n);
+}
+static void ct__rd_sum_row_i(ct__rd_row *r) {
+  uint64_t s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s += (uint64_t)r->xi[i];
+  r->yi[0] = (int64_t)s;
+}
+static void ct__rd_mean_row(ct__rd_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
+static void ct__rd_prod_row(ct__rd_row *r) {
+  double s = 1;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s *= r->xf[i];
+  r->yf[0] = s;
+}
+static void ct__rd_prod_row_i(ct__rd_row *r) {
+  uint64_t s = 1;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s *= (uint64_t)r->xi[i];
+  r->yi[0] = (int64_t)s;
+}
+/* amax / amin (ctx: int, 1 for max): NaN wins */
+static void ct__rd_ext_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = r->xf[0];
+  int64_t i;
+  for (i = 1; i < r->n && v == v; i++) {
+    double x = r->xf[i];
+    if (x != x || (mx ? x > v : x < v)) v = x;
+  }
+  r->yf[0] = v;
+}
+static void ct__rd_ext_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t v = r->xi[0], i;
+  for (i = 1; i < r->n; i++)
+    if (mx ? r->xi[i] > v : r->xi[i] < v) v = r->xi[i];
+  r->yi[0] = v;
+}
+/* var / std: two passes in double; ctx: the correction (double) and whether to take the root */
+typedef struct ct__rd_var_ctx {
+  double correction;
+  int take_sqrt;
+} ct__rd_var_ctx;
+static void ct__rd_var_row(ct__rd_row *r) {
+  const ct__rd_var_ctx *c = (const ct__rd_var_ctx *)r->ctx;
+  double mean = ct__rd_psum(r->xf, r->n) / (double)r->n, ss = 0, div = (double)r->n - c->correction, v;
+  int64_t i;
+  for (i = 0; i < r->n; i++) ss += (r->xf[i] - mean) * (r->xf[i] - mean);
+  v = ss / (div > 0 ? div : 0);
+  r->yf[0] = c->take_sqrt ? sqrt(v) : v;
+}
+/* vector norms: ctx is ord (double) */
+static void ct__rd_norm_row(ct__rd_row *r) {
+  double p = *(const double *)r->ctx, s = 0;
+  int64_t i;
+  if (isinf(p)) {
+    s = r->n ? fabs(r->xf[0]) : 0;
+    for (i = 1; i < r->n && s == s; i++) {
+      double a = fabs(r->xf[i]);
+      if (a != a || (p > 0 ? a > s : a < s)) s = a;
+    }
+  } else if (p == 0) {
+    for (i = 0; i < r->n; i++) s += r->xf[i] != 0;
+  } else if (p == 1) {
+    for (i = 0; i < r->n; i++) s += fabs(r->xf[i]);
+  } else if (p == 2) {
+    for (i = 0; i < r->n; i++) s += r->xf[i] * r->xf[i];
+    s = sqrt(s);
+  } else {
+    for (i = 0; i < r->n; i++) s += pow(fabs(r->xf[i]), p);
+    s = pow(s, 1.0 / p);
+  }
+  r->yf[0] = s;
+}
+/* logsumexp: max-shifted; an all -inf (or empty) row gives -inf */
+static void ct__rd_lse_row(ct__rd_row *r) {
+  double m = -INFINITY, s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) {
+    double x = r->xf[i];
+    if (x != x || x > m) m = x;
+    if (m != m) break;
+  }
+  if (m != m || isinf(m)) {
+    r->yf[0] = m;
+    return;
+  }
+  for (i = 0; i < r->n; i++) s += exp(r->xf[i] - m);
+  r->yf[0] = m + log(s);
+}
+/* all / any (ctx: int, 1 for all) */
+static void ct__rd_all_row(ct__rd_row *r) {
+  int all = *(const int *)r->ctx;
+  int64_t i, v = all;
+  for (i = 0; i < r->n; i++) {
+    if (all ? r->xf[i] == 0 : r->xf[i] != 0) {
+      v = !all;
+      break;
+    }
+  }
+  r->yi[0] = v;
+}
+static void ct__rd_all_row_i(ct__rd_row *r) {
+  int all = *(const int *)r->ctx;
+  int64_t i, v = all;
+  for (i = 0; i < r->n; i++)
+    if (all ? r->xi[i] == 0 : r->xi[i] != 0) {
+      v = !all;
+      break;
+    }
+  r->yi[0] = v;
+}
+/* scans (ctx: int, 1 for prod) */
+static void ct__rd_cum_row(ct__rd_row *r) {
+  int prod = *(const int *)r->ctx;
+  double s = prod ? 1 : 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = s = prod ? s * r->xf[i] : s + r->xf[i];
+}
+static void ct__rd_cum_row_i(ct__rd_row *r) {
+  int prod = *(const int *)r->ctx;
+  uint64_t s = prod ? 1 : 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yi[i] = (int64_t)(s = prod ? s * (uint64_t)r->xi[i] : s + (uint64_t)r->xi[i]);
+}
+
+/* ================= kernels ================= */
+
+/* ---- sum ---- */
+static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                 ct_tensor **result) {
+  static const char *op = "sum";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_sum_row, NULL, out, result);
+}
+static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_sum_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_sum_all_out(ct_keyset ks, ct_tensor *a, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_sum_impl(a, ct__rd_all(), false, dtype, out, NULL);
+}
+static ct_tensor *ct__k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_sum_impl(a, dims, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_sum_impl(a, dims, keepdim, dtype, out, NULL);
+}
+
+/* ---- mean: floating only ---- */
+static ct_status ct__rd_mean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "mean";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  rd = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype : (ct_dtype)a->dtype;
+  if (!ct_dtype_is_floating(dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype) || !ct_dtype_is_floating(rd))
+    return ct_fail(CT_ERR_DTYPE, op,
+                   "could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
+                   dtype != CT_DTYPE_NONE ? "Optional" : "Input", ct__dtype_torch_name(dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype));
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_mean_row, NULL, out, result);
+}
+static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_mean_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  return r;
+}
+static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_mean_impl(a, dims, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mean_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_mean_impl(a, dims, keepdim, dtype, out, NULL);
+}
+
+/* ---- prod ---- */
+static ct_status ct__rd_prod_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "prod";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_prod_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_prod_row, NULL, out, result);
+}
+static ct_int_list ct__rd_one(const int64_t *dim) {
+  ct_int_list l;
+  l.data = dim;
+  l.n = 1;
+  return l;
+}
+static ct_tensor *ct__k_prod(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_prod_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_prod_all_out(ct_keyset ks, ct_tensor *a, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_prod_impl(a, ct__rd_all(), false, dtype, out, NULL);
+}
+static ct_tensor *ct__k_prod_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_prod_impl(a, ct__rd_one(&dim), keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_prod_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_prod_impl(a, ct__rd_one(&dim), keepdim, dtype, out, NULL);
+}
+
+/* ---- amax / amin / max() / min(): the input's dtype; NaN wins ---- */
+static ct_status ct__rd_empty_check(const char *op, const ct_tensor *a, const ct__rd_plan *p, int full) {
+  int i;
+  if (a->numel > 0) return CT_OK;
+  if (full)
+    return ct_fail(CT_ERR_INVALID, op, "Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                                       "with the 'dim' argument.");
+  for (i = 0; i < a->ndim; i++)
+    if (p->reduce[i] && a->sizes[i] == 0)
+      return ct_fail(CT_ERR_INDEX, op, "Expected reduction dim %d to have non-zero size.", i);
+  return CT_OK;
+}
+static ct_status ct__rd_ext_impl(const char *op, int mx, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  int full = !dims.data || dims.n <= 0;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (ct__rd_empty_check(op, a, &p, full && a->ndim > 0 ? 1 : full) != CT_OK) return ct_last_error();
+  if (out && out->dtype != a->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.",
+                   ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
+  if (ct__rd_is_int((ct_dtype)a->dtype))
+    return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 1, 1, ct__rd_ext_row_i, &mx, out, result);
+  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_ext_row, &mx, out, result);
+}
+static ct_tensor *ct__k_amax(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("amax", 1, a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_amax_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_ext_impl("amax", 1, a, dim, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_amin(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("amin", 0, a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_amin_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_ext_impl("amin", 0, a, dim, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_max(ct_keyset ks, ct_tensor *a) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("max", 1, a, ct__rd_all(), false, NULL, &r);
+  return r;
+}
+static ct_tensor *ct__k_min(ct_keyset ks, ct_tensor *a) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("min", 0, a, ct__rd_all(), false, NULL, &r);
+  return r;
+}
+
+/* ---- var / std (correction: None = 1) ---- */
+static ct_status ct__rd_var_impl(const char *op, int take_sqrt, ct_tensor *a, ct_int_list dims, ct_scalar correction,
+                                 bool keepdim, ct_tensor *out, ct_tensor **result) {
+  ct__rd_plan p;
+  ct__rd_var_ctx c;
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "std and var only support floating point and complex dtypes");
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  c.correction = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction);
+  c.take_sqrt = take_sqrt;
+  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_var_row, &c, out, result);
+}
+static ct_tensor *ct__k_var(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_var_impl("var", 0, a, dim, correction, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_var_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("var", 0, a, dim, correction, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_std(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_var_impl("std", 1, a, dim, correction, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_std_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("std", 1, a, dim, correction, keepdim, out, NULL);
+}
+/* var(self, unbiased) and var.dim(self, dim, unbiased, keepdim): composites of var.correction */
+static ct_tensor *ct__k_var_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased) {
+  (void)ks;
+  return ct_var_ex(a, 0, NULL, ct_int(unbiased ? 1 : 0), false);
+}
+static ct_tensor *ct__k_var_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim) {
+  (void)ks;
+  return ct_var_ex(a, dim.data ? (int)dim.n : 0, dim.data, ct_int(unbiased ? 1 : 0), keepdim);
+}
+static ct_tensor *ct__k_std_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased) {
+  (void)ks;
+  return ct_std_ex(a, 0, NULL, ct_int(unbiased ? 1 : 0), false);
+}
+static ct_tensor *ct__k_std_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim) {
+  (void)ks;
+  return ct_std_ex(a, dim.data ? (int)dim.n : 0, dim.data, ct_int(unbiased ? 1 : 0), keepdim);
+}
+
+/* ---- linalg_vector_norm ---- */
+static ct_status ct__rd_norm_impl(ct_tensor *a, ct_scalar ord, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "linalg.vector_norm";
+  ct__rd_plan p;
+  double o;
+  ct_dtype rd;
+  int i;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK) return ct_last_error();
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "Expected a floating point or complex tensor as input. Got %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_is_floating(dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "dtype should be floating point or complex, but got %s", ct__dtype_torch_name(dtype));
+  if (ord.kind == CT_SCALAR_NONE) ord = ct_int(2);
+  o = ct_scalar_to_double(ord);
+  if (o != o) return ct_fail(CT_ERR_INVALID, op, "ord must not be NaN");
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype;
+  if (out && ct__rd_out_dtype(op, out, rd) != CT_OK) return ct_last_error();
+  if ((o < 0 || isinf(o)) && a->numel == 0) {
+    if (!dims.data || dims.n <= 0)
+      return ct_fail(CT_ERR_INVALID, op, "cannot compute the %s norm on an empty tensor because the operation does not have an identity",
+                     isinf(o) ? (o > 0 ? "inf" : "-inf") : "negative");
+    for (i = 0; i < a->ndim; i++)
+      if (p.reduce[i] && a->sizes[i] == 0)
+        return ct_fail(CT_ERR_INVALID, op, "cannot compute the %s norm on the dimension %d because this dimension is empty and the "
+                       "operation does not have an identity", isinf(o) ? (o > 0 ? "inf" : "-inf") : "negative", i);
+  }
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_norm_row, &o, out, result);
+}
+static ct_tensor *ct__k_vector_norm(ct_keyset ks, ct_tensor *a, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_norm_impl(a, ord, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_vector_norm_out(ct_keyset ks, ct_tensor *a, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype,
+                                       ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, ord, dim, keepdim, dtype, out, NULL);
+}
+/* norm.Scalar and norm.ScalarOpt_dim: composites of linalg_vector_norm */
+static ct_tensor *ct__k_norm(ct_keyset ks, ct_tensor *a, ct_scalar p) {
+  (void)ks;
+  return ct_linalg_vector_norm_ex(a, p, 0, NULL, false, CT_DTYPE_NONE);
+}
+static ct_tensor *ct__k_norm_dim(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_int_list dim, bool keepdim) {
+  (void)ks;
+  return ct_linalg_vector_norm_ex(a, p, dim.data ? (int)dim.n : 0, dim.data, keepdim, CT_DTYPE_NONE);
+}
+
+/* ---- logsumexp: integers and bool give float32 ---- */
+static ct_status ct__rd_lse_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "logsumexp";
+  ct__rd_plan p;
+  ct_dtype rd = ct_dtype_is_floating((ct_dtype)a->dtype) ? (ct_dtype)a->dtype : CT_F32;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (out && !ct_dtype_is_floating((ct_dtype)out->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "Expected floating point type for result tensor, but got: %s",
+                   ct__dtype_torch_name((ct_dtype)out->dtype));
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_lse_row, NULL, out, result);
+}
+static ct_tensor *ct__k_logsumexp(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_lse_impl(a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_logsumexp_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_lse_impl(a, dim, keepdim, out, NULL);
+}
+
+/* ---- all / any: bool results (uint8 for uint8 inputs, as PyTorch) ---- */
+static ct_status ct__rd_all_impl(const char *op, int all, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  ct_dtype rd = a->dtype == CT_U8 ? CT_U8 : CT_BOOL;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (out && out->dtype != CT_BOOL && !(a->dtype == CT_U8 && out->dtype == CT_U8))
+    return ct_fail(CT_ERR_DTYPE, op, "%s only supports bool tensor for result, got: %s", op, ct__dtype_torch_name((ct_dtype)out->dtype));
+  if (ct__rd_is_int((ct_dtype)a->dtype))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_all_row_i, &all, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 1, ct__rd_all_row, &all, out, result);
+}
+#define CT__RD_ALL_KERNELS(name, ALL)                                                                           \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                 \
+    ct_tensor *r = NULL;                                                                                       \
+    (void)ks;                                                                                                  \
+    ct__rd_all_impl(#name, ALL, a, ct__rd_all(), false, NULL, &r);                                             \
+    return r;                                                                                                  \
+  }                                                                                                            \
+  static ct_status ct__k_##name##_all_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {                        \
+    (void)ks;                                                                                                  \
+    return ct__rd_all_impl(#name, ALL, a, ct__rd_all(), false, out, NULL);                                     \
+  }                                                                                                            \
+  static ct_tensor *ct__k_##name##_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {                \
+    ct_tensor *r = NULL;                                                                                       \
+    (void)ks;                                                                                                  \
+    ct__rd_all_impl(#name, ALL, a, ct__rd_one(&dim), keepdim, NULL, &r);                                       \
+    return r;                                                                                                  \
+  }                                                                                                            \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) { \
+    (void)ks;                                                                                                  \
+    return ct__rd_all_impl(#name, ALL, a, ct__rd_one(&dim), keepdim, out, NULL);                               \
+  }
+CT__RD_ALL_KERNELS(all, 1)
+CT__RD_ALL_KERNELS(any, 0)
+
+/* ---- cumsum / cumprod: the scan mechanism is the same row loop with m = n ---- */
+static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  ct_tensor *dst;
+  ct_dtype rd;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
+  if (out == a && dtype != CT_DTYPE_NONE && dtype != a->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name(dtype));
+  if (out && out != a && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (out == a) {
+    if (ct__check_writable(op, a) != CT_OK) return ct_last_error();
+    dst = ct_retain(a);
+  } else {
+    dst = ct__rd_result(op, a, out, a->ndim, a->sizes, rd);
+  }
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = ct__rd_is_int(rd);
+    j.reduce = p.reduce;
+    j.out0 = dst;
+    j.out0_int = j.int_compute;
+    j.fn = j.int_compute ? ct__rd_cum_row_i : ct__rd_cum_row;
+    j.ctx = &prod;
+    st = ct__rd_run(op, &j);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+#define CT__RD_CUM_KERNELS(name, PROD)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                   \
+    ct_tensor *r = NULL;                                                                                      \
+    (void)ks;                                                                                                 \
+    ct__rd_cum_impl(#name, PROD, a, dim, dtype, NULL, &r);                                                    \
+    return r;                                                                                                 \
+  }                                                                                                           \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                 \
+    (void)ks;                                                                                                 \
+    return ct__rd_cum_impl(#name, PROD, a, dim, dtype, a, NULL);                                              \
+  }                                                                                                           \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out) { \
+    (void)ks;                                                                                                 \
+    return ct__rd_cum_impl(#name, PROD, a, dim, dtype, out, NULL);                                            \
+  }
+CT__RD_CUM_KERNELS(cumsum, 0)
+CT__RD_CUM_KERNELS(cumprod, 1)
+
+/* ================= derivative helpers =================
+ * Formulas in gen/derivatives/reduce.spec. Written with ct ops where the
+ * gradient must itself be differentiable; the piecewise-constant factors
+ * (tie masks, signs) are computed by the row mechanism as constants, which
+ * is exact for them. */
+
+/* grad with the reduced dims put back (size 1) so that it broadcasts to the input */
+static ct_tensor *ct__rd_restore(ct_tensor *g, int ndim, const int64_t *sizes, ct_int_list dim, bool keepdim) {
+  ct__rd_plan p;
+  int i;
+  if (!g) return NULL;
+  if (keepdim || ndim == 0) return g;
+  if (ct__rd_plan_make("backward", ndim, sizes, dim, false, &p) != CT_OK) return NULL;
+  for (i = 0; i < ndim && g; i++)
+    if (p.reduce[i]) g = ct_unsqueeze(g, i);
+  return g;
+}
+/* a tensor of self's shape and dtype computed row by row from self (and x2) over dims: a tracked temporary */
+static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim, ct__rd_fn fn, const void *ctx) {
+  static const char *op = "backward";
+  ct__rd_plan p;
+  ct_tensor *r;
+  ct__rd_job j;
+  if (ct__rd_plan_make(op, self->ndim, self->sizes, dim, true, &p) != CT_OK) return NULL;
+  r = ct__empty(op, self->ndim, self->sizes, ct_dtype_is_floating((ct_dtype)self->dtype) ? (ct_dtype)self->dtype : CT_F64,
+                self->device);
+  if (!r) return NULL;
+  if (!ct__is_meta(r) && r->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.src2 = x2;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = fn;
+    j.ctx = ctx;
+    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return ct__track(r);
+}
+static int64_t ct__rd_count(int ndim, const int64_t *sizes, ct_int_list dim) {
+  ct__rd_plan p;
+  if (ct__rd_plan_make("backward", ndim, sizes, dim, false, &p) != CT_OK) return -1;
+  return p.n;
+}
+
+/* mean: grad / N, broadcast back */
+static ct_tensor *ct__mean_backward(ct_tensor *grad, const ct__shape *sizes, ct_int_list dim, bool keepdim) {
+  int64_t n = ct__rd_count(sizes->ndim, sizes->sizes, dim);
+  if (n < 0 || !grad) return NULL;
+  return ct_expand(ct_div_scalar(ct__rd_restore(grad, sizes->ndim, sizes->sizes, dim, keepdim), ct_int(n)), sizes->ndim,
+                   sizes->sizes);
+}
+
+/* amax/amin/max/min: the gradient is shared evenly among the tied extremes
+ * (NaN counts as tied with NaN). ctx: int, 1 for max. */
+static void ct__rd_ties_row(ct__rd_row *r) {
+  int64_t i, cnt = 0;
+  double v;
+  ct__rd_ext_row(r);
+  v = r->yf[0];
+  for (i = 0; i < r->n; i++) cnt += r->xf[i] == v || (v != v && r->xf[i] != r->xf[i]);
+  for (i = 0; i < r->n; i++) r->yf[i] = (r->xf[i] == v || (v != v && r->xf[i] != r->xf[i])) ? 1.0 / (double)cnt : 0.0;
+}
+static ct_tensor *ct__amax_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, bool keepdim, int mx) {
+  ct_tensor *w;
+  if (!grad) return NULL;
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_ties_row, &mx);
+  return w ? ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim), w) : NULL;
+}
+
+/* prod: grad * result / self without zeros; with zeros the product of the
+ * others is computed directly (exact first derivative; its own derivative
+ * is then taken as constant in self). */
+static void ct__rd_others_row(ct__rd_row *r) {
+  int64_t i, zeros = 0, at = -1;
+  double nz = 1;
+  for (i = 0; i < r->n; i++) {
+    if (r->xf[i] == 0) zeros++, at = i;
+    else nz *= r->xf[i];
+  }
+  for (i = 0; i < r->n; i++) r->yf[i] = zeros == 0 ? nz / r->xf[i] : (zeros == 1 && i == at) ? nz : 0.0;
+}
+static int ct__rd_has_zero(const ct_tensor *t) {
+  int64_t k;
+  if (ct__is_meta(t)) return 0;
+  for (k = 0; k < t->numel; k++)
+    if (ct_get(t, k) == 0) return 1;
+  return 0;
+}
+static ct_tensor *ct__prod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
+  ct_tensor *g;
+  if (!grad) return NULL;
+  g = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  if (!ct__rd_has_zero(self))
+    return ct_div(ct_mul(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)), self);
+  {
+    ct_tensor *w = ct__rd_rowwise(self, NULL, dim, ct__rd_others_row, NULL);
+    return w ? ct_mul(g, w) : NULL;
+  }
+}
+static ct_tensor *ct__prod_dim_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, int64_t dim, bool keepdim) {
+  return ct__prod_backward(grad, self, result, ct__rd_one(&dim), keepdim);
+}
+
+/* var: grad * 2 (self - mean) / (N - correction); std: var's with grad / (2 std), 0 where std is 0 */
+static ct_tensor *ct__var_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  int64_t n = ct__rd_count(self->ndim, self->sizes, dim);
+  double c = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction), div;
+  if (n < 0 || !grad) return NULL;
+  div = (double)n - c;
+  if (div < 0) div = 0;
+  grad = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  return ct_mul(ct_mul_scalar(grad, ct_float(2.0 / div)),
+                ct_sub(self, ct_mean_dim(self, dim.data ? (int)dim.n : 0, dim.data, true)));
+}
+/* 1 where t == 0, else 0: a constant */
+static void ct__rd_iszero_row(ct__rd_row *r) {
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] == 0 ? 1.0 : 0.0;
+}
+static ct_tensor *ct__rd_zero_mask(ct_tensor *t) {
+  ct_int_list none = ct__rd_all();
+  return t ? ct__rd_rowwise(t, NULL, none, ct__rd_iszero_row, NULL) : NULL;
+}
+/* num / den, and 0 where den == 0 (PyTorch's masked_fill_(den == 0, 0)) */
+static ct_tensor *ct__rd_safe_div(ct_tensor *num, ct_tensor *den) {
+  ct_tensor *z = ct__rd_zero_mask(den);
+  if (!z || !num) return NULL;
+  return ct_mul(ct_div(num, ct_add(den, z)), ct_add_scalar(ct_neg(z), ct_int(1)));
+}
+static ct_tensor *ct__std_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, ct_scalar correction,
+                                   bool keepdim) {
+  ct_tensor *g = ct__rd_safe_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return ct__var_backward(g, self, dim, correction, keepdim);
+}
+
+/* vector norm */
+/* d norm / d x for ord 1, +-inf and the general p: a constant factor per element */
+static void ct__rd_normw_row(ct__rd_row *r) {
+  double p = *(const double *)r->ctx, nrm; /* ctx: ord */
+  int64_t i, cnt = 0;
+  ct__rd_norm_row(r);
+  nrm = r->yf[0];
+  if (isinf(p)) {
+    for (i = 0; i < r->n; i++) cnt += fabs(r->xf[i]) == nrm || (nrm != nrm && r->xf[i] != r->xf[i]);
+    for (i = 0; i < r->n; i++) {
+      double x = r->xf[i], sg = x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
+      r->yf[i] = (fabs(x) == nrm || (nrm != nrm && x != x)) ? sg / (double)cnt : 0.0;
+    }
+  } else if (p == 1) {
+    for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] > 0 ? 1.0 : r->xf[i] < 0 ? -1.0 : 0.0;
+  } else if (p == 0) {
+    for (i = 0; i < r->n; i++) r->yf[i] = 0;
+  } else {
+    for (i = 0; i < r->n; i++) {
+      double x = r->xf[i];
+      r->yf[i] = nrm == 0 ? 0.0 : x * pow(fabs(x), p - 2) / pow(nrm, p - 1);
+    }
+  }
+}
+static ct_tensor *ct__norm_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_scalar ord, ct_int_list dim,
+                                    bool keepdim) {
+  double p = ord.kind == CT_SCALAR_NONE ? 2.0 : ct_scalar_to_double(ord);
+  ct_tensor *g, *w;
+  if (!grad) return NULL;
+  g = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  if (p == 2) /* differentiable again: self * grad / norm, 0 where the norm is 0 */
+    return ct_mul(self, ct__rd_safe_div(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)));
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_normw_row, &p);
+  return w ? ct_mul(g, w) : NULL;
+}
+
+/* logsumexp: grad * exp(self - result) */
+static ct_tensor *ct__logsumexp_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
+  if (!grad) return NULL;
+  return ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim),
+                ct_exp(ct_sub(self, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim))));
+}
+
+/* cumsum: the reversed cumulative sum of grad, sum(grad) - cumsum(grad) + grad */
+static ct_tensor *ct__cumsum_backward(ct_tensor *grad, int64_t dim) {
+  if (!grad) return NULL;
+  if (grad->ndim == 0) return grad;
+  return ct_add(ct_sub(ct_sum_dim(grad, 1, &dim, true), ct_cumsum(grad, dim)), grad);
+}
+/* cumprod without zeros: revcumsum(grad * result) / self. With zeros: the
+ * exact first derivative per row, sum_{k>=i} g_k prod_{j<=k, j!=i} x_j
+ * (x2 is grad), taken as constant in self for higher derivatives. */
+static void ct__rd_cumprod_bw_row(ct__rd_row *r) {
+  int64_t i, k;
+  for (i = 0; i < r->n; i++) {
+    double acc = 0, pre = 1;
+    int64_t j;
+    for (j = 0; j < i; j++) pre *= r->xf[j];
+    for (k = i; k < r->n; k++) {
+      if (k > i) pre *= r->xf[k];
+      acc += r->x2[k] * pre;
+    }
+    r->yf[i] = acc;
+  }
+}
+static ct_tensor *ct__cumprod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, int64_t dim) {
+  ct_tensor *g;
+  if (!grad) return NULL;
+  if (self->ndim == 0 || self->numel == 0) return grad;
+  if (!ct__rd_has_zero(self)) return ct_div(ct__cumsum_backward(ct_mul(grad, result), dim), self);
+  g = ct_contiguous(grad);
+  if (!g) return NULL;
+  {
+    ct_tensor *gs = g->dtype == self->dtype ? g : ct_to_dtype(g, (ct_dtype)self->dtype);
+    return gs ? ct__rd_rowwise(self, gs, ct__rd_one(&dim), ct__rd_cumprod_bw_row, NULL) : NULL;
+  }
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_REDUCE_IMPL */
