@@ -551,7 +551,8 @@ typedef enum ct_type {
   CT_TYPE_SCALAR_TYPE,
   CT_TYPE_INT_LIST,
   CT_TYPE_TENSOR_LIST,
-  CT_TYPE_STR
+  CT_TYPE_STR,
+  CT_TYPE_GENERATOR
 } ct_type;
 
 typedef struct ct_arg {
@@ -789,6 +790,13 @@ typedef struct ct_tensor_list {
   int64_t n;
 } ct_tensor_list;
 
+/* Random-number generators (ctorch/ops/random.h); ops take `Generator?`. */
+typedef struct ct_generator ct_generator;
+
+/* `int?` arguments are int64_t with this value for None; `float?` ones are
+ * double with NaN for None. */
+#define CT_INT_NONE INT64_MIN
+
 typedef enum ct_value_tag {
   CT_VALUE_NONE = 0,
   CT_VALUE_TENSOR,
@@ -799,7 +807,8 @@ typedef enum ct_value_tag {
   CT_VALUE_DTYPE,
   CT_VALUE_INT_LIST,
   CT_VALUE_TENSOR_LIST,
-  CT_VALUE_STRING
+  CT_VALUE_STRING,
+  CT_VALUE_GENERATOR
 } ct_value_tag;
 
 /* One tagged value (PyTorch's IValue). Argument tensors and lists are
@@ -818,6 +827,7 @@ typedef struct ct_value {
     ct_int_list ints;
     ct_tensor_list tensors;
     const char *str;
+    ct_generator *gen;
   } v;
 } ct_value;
 
@@ -831,6 +841,10 @@ CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
 CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
 CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
+CTDEF ct_value ct_value_generator(ct_generator *g); /* NULL becomes None */
+/* Releases what an owned value holds (a popped result: a tensor, or a
+ * Tensor[] result's tensors and array) and makes it None. */
+CTDEF void ct_value_release(ct_value *v);
 
 typedef struct ct_stack {
   ct_value *items;
@@ -2475,6 +2489,7 @@ static int ct__parse_type(ct__parser *ps, ct_arg *a) {
   else if (!strcmp(word, "Scalar")) a->type = CT_TYPE_SCALAR;
   else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
   else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
+  else if (!strcmp(word, "Generator")) a->type = CT_TYPE_GENERATOR;
   else {
     ps->err = "unknown type";
     ps->p -= strlen(word);
@@ -2533,7 +2548,8 @@ static const char *ct__type_code(const ct_arg *a) {
   case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
   case CT_TYPE_INT_LIST: return "I";    /* ct_int_list; None is data NULL, n -1 */
   case CT_TYPE_TENSOR_LIST: return "L";
-  case CT_TYPE_STR: return "s";
+  case CT_TYPE_STR: return a->optional ? "s?" : "s";
+  case CT_TYPE_GENERATOR: return "G"; /* ct_generator *, NULL for the default */
   }
   return "?";
 }
@@ -3680,6 +3696,21 @@ CTDEF ct_value ct_value_string(const char *s) {
   return v;
 }
 
+CTDEF ct_value ct_value_generator(ct_generator *g) {
+  ct_value v = ct__value(g ? CT_VALUE_GENERATOR : CT_VALUE_NONE);
+  v.v.gen = g;
+  return v;
+}
+CTDEF void ct_value_release(ct_value *v) {
+  if (!v || !v->owned) return;
+  if (v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+  if (v->tag == CT_VALUE_TENSOR_LIST) {
+    int64_t i;
+    for (i = 0; i < v->v.tensors.n; i++) ct_release(v->v.tensors.data[i]);
+    CT_FREE((void *)v->v.tensors.data);
+  }
+  *v = ct_value_none();
+}
 CTDEF void ct_stack_init(ct_stack *s, ct_value *buf, int cap) {
   s->items = buf;
   s->size = 0;
@@ -3708,8 +3739,7 @@ CTDEF ct_value ct_stack_pop(ct_stack *s) {
 CTDEF void ct_stack_drop(ct_stack *s, int n) {
   if (!s) return;
   while (n-- > 0 && s->size > 0) {
-    ct_value *v = &s->items[--s->size];
-    if (v->owned && v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+    ct_value_release(&s->items[--s->size]);
   }
 }
 CTDEF void ct_stack_free(ct_stack *s) {
@@ -3733,8 +3763,12 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
     ct_value *v = &a[i];
     int ok = 0;
     if (v->tag == CT_VALUE_NONE) {
-      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR;
+      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR;
+      /* None as the typed forms read it */
       if (ok && s->type == CT_TYPE_SCALAR_TYPE) v->v.dtype = CT_DTYPE_NONE;
+      if (ok && s->type == CT_TYPE_INT) v->v.i = CT_INT_NONE;
+      if (ok && s->type == CT_TYPE_FLOAT) v->v.d = (double)NAN;
+      if (ok && (s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR)) v->v.str = NULL, v->v.gen = NULL;
       if (ok && s->type == CT_TYPE_INT_LIST) v->v.ints.data = NULL, v->v.ints.n = -1;
       if (ok && s->type == CT_TYPE_SCALAR) v->v.scalar.kind = CT_SCALAR_NONE;
     } else {
@@ -3758,6 +3792,7 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
         break;
       case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
+      case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;
       }
     }
     if (!ok)
@@ -4172,10 +4207,10 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
 }
 
 /* A typed frontend reaching a boxed-only kernel: box, call, unbox. The
- * values are the op's arguments; the single result is returned as a tensor
- * reference (for functional ops) or NULL. */
+ * values are the op's arguments; the op's nres tensor results are returned
+ * as references in results[] (nres 0 for in-place / out= ops). */
 static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n,
-                                       ct_tensor **result) {
+                                       int nres, ct_tensor **results) {
   ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
   ct_stack s;
   ct_status st;
@@ -4184,10 +4219,10 @@ static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_k
   for (i = 0; i < n; i++) s.items[s.size++] = args[i];
   st = ct__check_args(op, s.items, n);
   if (st == CT_OK) st = ct__run_boxed(op, k, ks, &s);
-  if (st == CT_OK && result) {
+  for (i = nres - 1; st == CT_OK && i >= 0; i--) {
     ct_value v = ct_stack_pop(&s);
-    *result = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
-    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(*result);
+    results[i] = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
+    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(results[i]);
   }
   ct_stack_free(&s);
   return st;
@@ -6036,11 +6071,35 @@ static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
 /* A typed frontend reaching a boxed-only kernel. */
 static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
   ct_tensor *r = NULL;
-  ct__call_boxed_kernel(op, k, ks, v, n, &r);
+  ct__call_boxed_kernel(op, k, ks, v, n, 1, &r);
   return r;
 }
 static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
-  return ct__call_boxed_kernel(op, k, ks, v, n, NULL);
+  return ct__call_boxed_kernel(op, k, ks, v, n, 0, NULL);
+}
+/* ... for ops returning several tensors: the first is returned, the others
+ * go to *extra[i] (NULL: released). */
+static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n, int nres,
+                                   ct_tensor **const *extra) {
+  ct_tensor *r[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
+  int i;
+  if (ct__call_boxed_kernel(op, k, ks, v, n, nres, r) != CT_OK) return NULL;
+  for (i = 1; i < nres; i++) *extra[i - 1] = r[i];
+  return r[0];
+}
+/* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
+static inline int64_t ct__finish_list(const ct_op *op) {
+  return ct_fail(CT_ERR_UNSUPPORTED, op->full_name, "a boxed kernel for an op returning Tensor[] is not supported"), -1;
+}
+/* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
+static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
+  ct_value v = ct_value_tensor_list(items, n);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_value_release(&v);
+    return ct_last_error();
+  }
+  return CT_OK;
 }
 static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
 static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
@@ -7278,7 +7337,7 @@ static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.add_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -7336,7 +7395,7 @@ static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.add_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -7374,7 +7433,7 @@ static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.sub_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -7432,7 +7491,7 @@ static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.sub_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -7470,7 +7529,7 @@ static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.mul_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -7525,7 +7584,7 @@ static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.mul_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
@@ -7561,7 +7620,7 @@ static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.div_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -7616,7 +7675,7 @@ static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.div_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
@@ -7652,7 +7711,7 @@ static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.neg;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7704,7 +7763,7 @@ static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.relu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7738,7 +7797,7 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
   const ct_op *op = ct__op.threshold_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, grad_output, self, threshold);
@@ -7757,7 +7816,7 @@ static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.exp;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7809,7 +7868,7 @@ static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.tanh;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7861,7 +7920,7 @@ static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.sigmoid;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7913,7 +7972,7 @@ static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
   const ct_op *op = ct__op.mm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
@@ -7950,7 +8009,7 @@ static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *
   const ct_op *op = ct__op.matmul;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -8005,7 +8064,7 @@ static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.clone;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8022,7 +8081,7 @@ static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.contiguous;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8039,7 +8098,7 @@ static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
   const ct_op *op = ct__op._to_copy;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -8057,7 +8116,7 @@ static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype 
   const ct_op *op = ct__op.to_dtype;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -8075,7 +8134,7 @@ static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list s
   const ct_op *op = ct__op.view;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
@@ -8093,7 +8152,7 @@ static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.reshape;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, shape);
@@ -8111,7 +8170,7 @@ static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int6
   const ct_op *op = ct__op.transpose_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim0, dim1);
@@ -8130,7 +8189,7 @@ static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.t;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8147,7 +8206,7 @@ static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.permute;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
@@ -8165,7 +8224,7 @@ static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list
   const ct_op *op = ct__op.expand;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, size, implicit);
@@ -8184,7 +8243,7 @@ static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_in
   const ct_op *op = ct__op.broadcast_to;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
@@ -8202,7 +8261,7 @@ static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
   const ct_op *op = ct__op.unsqueeze;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
@@ -8220,7 +8279,7 @@ static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.squeeze;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8237,7 +8296,7 @@ static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.squeeze_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
@@ -8255,7 +8314,7 @@ static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.flatten_using_ints;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, start_dim, end_dim);
@@ -8274,7 +8333,7 @@ static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t
   const ct_op *op = ct__op.select_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim, index);
@@ -8293,7 +8352,7 @@ static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_out
   const ct_op *op = ct__op.select_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, index);
@@ -8313,7 +8372,7 @@ static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   const ct_op *op = ct__op.slice_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, end, step);
@@ -8334,7 +8393,7 @@ static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_outp
   const ct_op *op = ct__op.slice_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, start, end, step);
@@ -8356,7 +8415,7 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
   const ct_op *op = ct__op.narrow;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, length);
@@ -8376,7 +8435,7 @@ static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
   const ct_op *op = ct__op.as_strided;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, self, size, stride, storage_offset);
@@ -8396,7 +8455,7 @@ static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.alias;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8413,7 +8472,7 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.detach;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8430,7 +8489,7 @@ static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype
   const ct_op *op = ct__op.sum;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -8467,7 +8526,7 @@ static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct
   const ct_op *op = ct__op.sum_dim_IntList;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -8508,7 +8567,7 @@ static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
   const ct_op *op = ct__op.mean;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -8526,7 +8585,7 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
   const ct_op *op = ct__op.mean_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -8567,7 +8626,7 @@ static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
   const ct_op *op = ct__op.prod;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -8604,7 +8663,7 @@ static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64
   const ct_op *op = ct__op.prod_dim_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -8645,7 +8704,7 @@ static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list d
   const ct_op *op = ct__op.amax;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -8684,7 +8743,7 @@ static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list d
   const ct_op *op = ct__op.amin;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -8723,7 +8782,7 @@ static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.max;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8740,7 +8799,7 @@ static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.min;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -8757,7 +8816,7 @@ static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_
   const ct_op *op = ct__op.var_correction;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
@@ -8765,7 +8824,7 @@ static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_
     ct_value v[4];
     v[0] = ct_value_tensor(self);
     v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_scalar(correction);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
   }
@@ -8785,7 +8844,7 @@ static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, 
     ct_value v[5];
     v[0] = ct_value_tensor(self);
     v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_scalar(correction);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
     v[3] = ct_value_bool(keepdim);
     v[4] = ct_value_tensor(out);
     r = ct__finish_mut(op, k, ks, v, 5);
@@ -8798,7 +8857,7 @@ static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased)
   const ct_op *op = ct__op.var;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
@@ -8816,7 +8875,7 @@ static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.var_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
@@ -8836,7 +8895,7 @@ static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_
   const ct_op *op = ct__op.std_correction;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
@@ -8844,7 +8903,7 @@ static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_
     ct_value v[4];
     v[0] = ct_value_tensor(self);
     v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_scalar(correction);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
   }
@@ -8864,7 +8923,7 @@ static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, 
     ct_value v[5];
     v[0] = ct_value_tensor(self);
     v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_scalar(correction);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
     v[3] = ct_value_bool(keepdim);
     v[4] = ct_value_tensor(out);
     r = ct__finish_mut(op, k, ks, v, 5);
@@ -8877,7 +8936,7 @@ static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased)
   const ct_op *op = ct__op.std;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
@@ -8895,7 +8954,7 @@ static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.std_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
@@ -8915,7 +8974,7 @@ static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.linalg_vector_norm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, ord, dim, keepdim, dtype);
@@ -8958,7 +9017,7 @@ static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_sca
   const ct_op *op = ct__op.norm_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, p);
@@ -8976,14 +9035,14 @@ static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.norm_ScalarOpt_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, self, p, dim, keepdim);
   } else {
     ct_value v[4];
     v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(p);
+    v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
     v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
@@ -8996,7 +9055,7 @@ static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_l
   const ct_op *op = ct__op.logsumexp;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -9035,7 +9094,7 @@ static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.all;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9070,7 +9129,7 @@ static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t di
   const ct_op *op = ct__op.all_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -9109,7 +9168,7 @@ static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.any;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -9144,7 +9203,7 @@ static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t di
   const ct_op *op = ct__op.any_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -9183,7 +9242,7 @@ static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim
   const ct_op *op = ct__op.cumsum;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
@@ -9241,7 +9300,7 @@ static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t di
   const ct_op *op = ct__op.cumprod;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
@@ -15008,10 +15067,11 @@ CTDEF ct_tensor *ct_call_op(const ct_op *op, int nargs, const ct_value *args) {
       return ct__fail_null(op->full_name, op->schema.args[i].name), (ct_tensor *)NULL;
   ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
   for (i = 0; i < nargs; i++) s.items[s.size++] = args[i];
-  if (ct_call_boxed(op, &s) == CT_OK && s.size == 1) {
-    ct_value v = ct_stack_pop(&s);
-    r = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
-    if (r && !v.owned) ct_retain(r);
+  if (ct_call_boxed(op, &s) == CT_OK && s.size >= 1 && s.items[0].tag == CT_VALUE_TENSOR) {
+    ct_value *v = &s.items[0]; /* the first result; the others are dropped */
+    r = v->v.tensor;
+    if (v->owned) v->owned = 0;
+    else ct_retain(r);
   }
   ct_stack_free(&s);
   return ct__track(r);

@@ -424,7 +424,7 @@ static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.add_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -482,7 +482,7 @@ static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.add_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -520,7 +520,7 @@ static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.sub_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -578,7 +578,7 @@ static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.sub_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -616,7 +616,7 @@ static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.mul_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -671,7 +671,7 @@ static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.mul_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
@@ -707,7 +707,7 @@ static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.div_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -762,7 +762,7 @@ static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.div_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
@@ -798,7 +798,7 @@ static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.neg;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -850,7 +850,7 @@ static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.relu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -884,7 +884,7 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
   const ct_op *op = ct__op.threshold_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, grad_output, self, threshold);
@@ -903,7 +903,7 @@ static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.exp;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -955,7 +955,7 @@ static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.tanh;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1007,7 +1007,7 @@ static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.sigmoid;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1059,7 +1059,7 @@ static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
   const ct_op *op = ct__op.mm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
@@ -1096,7 +1096,7 @@ static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *
   const ct_op *op = ct__op.matmul;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -1151,7 +1151,7 @@ static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.clone;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1168,7 +1168,7 @@ static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.contiguous;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1185,7 +1185,7 @@ static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
   const ct_op *op = ct__op._to_copy;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -1203,7 +1203,7 @@ static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype 
   const ct_op *op = ct__op.to_dtype;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -1221,7 +1221,7 @@ static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list s
   const ct_op *op = ct__op.view;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
@@ -1239,7 +1239,7 @@ static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.reshape;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, shape);
@@ -1257,7 +1257,7 @@ static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int6
   const ct_op *op = ct__op.transpose_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim0, dim1);
@@ -1276,7 +1276,7 @@ static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.t;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1293,7 +1293,7 @@ static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.permute;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
@@ -1311,7 +1311,7 @@ static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list
   const ct_op *op = ct__op.expand;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, size, implicit);
@@ -1330,7 +1330,7 @@ static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_in
   const ct_op *op = ct__op.broadcast_to;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
@@ -1348,7 +1348,7 @@ static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
   const ct_op *op = ct__op.unsqueeze;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
@@ -1366,7 +1366,7 @@ static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.squeeze;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1383,7 +1383,7 @@ static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.squeeze_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
@@ -1401,7 +1401,7 @@ static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.flatten_using_ints;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, start_dim, end_dim);
@@ -1420,7 +1420,7 @@ static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t
   const ct_op *op = ct__op.select_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim, index);
@@ -1439,7 +1439,7 @@ static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_out
   const ct_op *op = ct__op.select_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, index);
@@ -1459,7 +1459,7 @@ static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   const ct_op *op = ct__op.slice_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, end, step);
@@ -1480,7 +1480,7 @@ static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_outp
   const ct_op *op = ct__op.slice_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, start, end, step);
@@ -1502,7 +1502,7 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
   const ct_op *op = ct__op.narrow;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, length);
@@ -1522,7 +1522,7 @@ static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
   const ct_op *op = ct__op.as_strided;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, self, size, stride, storage_offset);
@@ -1542,7 +1542,7 @@ static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.alias;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1559,7 +1559,7 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.detach;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1576,7 +1576,7 @@ static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype
   const ct_op *op = ct__op.sum;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -1613,7 +1613,7 @@ static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct
   const ct_op *op = ct__op.sum_dim_IntList;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -1654,7 +1654,7 @@ static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
   const ct_op *op = ct__op.mean;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -1672,7 +1672,7 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
   const ct_op *op = ct__op.mean_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -1713,7 +1713,7 @@ static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
   const ct_op *op = ct__op.prod;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -1750,7 +1750,7 @@ static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64
   const ct_op *op = ct__op.prod_dim_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -1791,7 +1791,7 @@ static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list d
   const ct_op *op = ct__op.amax;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -1830,7 +1830,7 @@ static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list d
   const ct_op *op = ct__op.amin;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -1869,7 +1869,7 @@ static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.max;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1886,7 +1886,7 @@ static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.min;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -1903,7 +1903,7 @@ static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_
   const ct_op *op = ct__op.var_correction;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
@@ -1911,7 +1911,7 @@ static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_
     ct_value v[4];
     v[0] = ct_value_tensor(self);
     v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_scalar(correction);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
   }
@@ -1931,7 +1931,7 @@ static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, 
     ct_value v[5];
     v[0] = ct_value_tensor(self);
     v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_scalar(correction);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
     v[3] = ct_value_bool(keepdim);
     v[4] = ct_value_tensor(out);
     r = ct__finish_mut(op, k, ks, v, 5);
@@ -1944,7 +1944,7 @@ static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased)
   const ct_op *op = ct__op.var;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
@@ -1962,7 +1962,7 @@ static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.var_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
@@ -1982,7 +1982,7 @@ static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_
   const ct_op *op = ct__op.std_correction;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
@@ -1990,7 +1990,7 @@ static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_
     ct_value v[4];
     v[0] = ct_value_tensor(self);
     v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_scalar(correction);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
   }
@@ -2010,7 +2010,7 @@ static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, 
     ct_value v[5];
     v[0] = ct_value_tensor(self);
     v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_scalar(correction);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
     v[3] = ct_value_bool(keepdim);
     v[4] = ct_value_tensor(out);
     r = ct__finish_mut(op, k, ks, v, 5);
@@ -2023,7 +2023,7 @@ static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased)
   const ct_op *op = ct__op.std;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
@@ -2041,7 +2041,7 @@ static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.std_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
@@ -2061,7 +2061,7 @@ static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.linalg_vector_norm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, ord, dim, keepdim, dtype);
@@ -2104,7 +2104,7 @@ static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_sca
   const ct_op *op = ct__op.norm_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, p);
@@ -2122,14 +2122,14 @@ static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.norm_ScalarOpt_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, self, p, dim, keepdim);
   } else {
     ct_value v[4];
     v[0] = ct_value_tensor(self);
-    v[1] = ct_value_scalar(p);
+    v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
     v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
@@ -2142,7 +2142,7 @@ static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_l
   const ct_op *op = ct__op.logsumexp;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -2181,7 +2181,7 @@ static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.all;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -2216,7 +2216,7 @@ static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t di
   const ct_op *op = ct__op.all_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -2255,7 +2255,7 @@ static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.any;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -2290,7 +2290,7 @@ static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t di
   const ct_op *op = ct__op.any_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
@@ -2329,7 +2329,7 @@ static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim
   const ct_op *op = ct__op.cumsum;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
@@ -2387,7 +2387,7 @@ static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t di
   const ct_op *op = ct__op.cumprod;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
