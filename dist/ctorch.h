@@ -1661,6 +1661,38 @@ CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
 /* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim);
 CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first maximum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first minimum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the maximum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the minimum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * always stable (equal elements keep their order); NaN sorts above every number */
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * stable or not, the sort is stable */
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
+ * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
+ * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor
+ * self's elements at index along dim (index lacks dim unless keepdim); the adjoint of value_selecting_reduction_backward */
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -6196,8 +6228,10 @@ static ct_int_list ct__rd_all(void) {
 typedef struct ct__rd_row {
   int64_t n, m;      /* input row length, output row length */
   const double *xf;  /* the row as double (floating compute) */
-  const int64_t *xi; /* or as int64 (integer and bool compute) */
+  const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
   const double *x2;  /* a second input's row (double), when the job has one */
+  int64_t n2;        /* its length */
+  int64_t *tmp;      /* scratch: 2 (max(n, m) + 1) int64 */
   double *yf;        /* m results (float results) */
   int64_t *yi;       /* m results (integer results) */
   int64_t *idx;      /* m indices, for the second output */
@@ -6208,7 +6242,7 @@ typedef void (*ct__rd_fn)(ct__rd_row *r);
 typedef struct ct__rd_job {
   ct_tensor *src;      /* the input, any dtype and strides */
   int int_compute;     /* gather src as int64 (else double) */
-  ct_tensor *src2;     /* optional second input of src's shape, gathered as double */
+  ct_tensor *src2;     /* optional second input, gathered as double: sizes equal to src's off the reduced dims */
   const int *reduce;   /* the reduced dims of src */
   ct_tensor *out0;     /* results: rank of src, sizes equal off the reduced dims; may be NULL */
   int out0_int;        /* results come in yi (else yf) */
@@ -6272,7 +6306,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   ct_tensor *outs[2];
   int nd = s->ndim, d, k;
   int64_t n = ct__rd_inner(s, j->reduce), m, rows = 1, r, i, idx[CT_MAX_DIMS];
-  int64_t *in_off, *o_off[2], *xi, *yi, *ix;
+  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0, w;
   double *xf, *x2, *yf;
   size_t words;
   void *buf;
@@ -6283,18 +6317,20 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   for (d = 0; d < nd; d++)
     if (!j->reduce[d]) rows *= s->sizes[d];
   if (rows == 0) return CT_OK;
-  words = (size_t)(3 * (n + 1) + 5 * (m + 1)); /* in_off, xf|xi, x2; o_off x2, yf, yi, idx */
+  w = n > m ? n : m;
+  words = (size_t)(2 * (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (w + 1)); /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
   buf = CT_MALLOC(words * 8);
   if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
   in_off = (int64_t *)buf;
   xi = in_off + (n + 1);
   xf = (double *)(void *)xi;
   x2 = (double *)(void *)(xi + (n + 1));
-  o_off[0] = (int64_t *)(void *)(x2 + (n + 1));
+  o_off[0] = (int64_t *)(void *)(x2 + (n2 + 1));
   o_off[1] = o_off[0] + (m + 1);
   yi = o_off[1] + (m + 1);
   yf = (double *)(void *)(yi + (m + 1));
   ix = (int64_t *)(void *)(yf + (m + 1));
+  tmp = ix + (m + 1);
   ct__rd_offsets(s, j->reduce, in_off);
   for (k = 0; k < 2; k++)
     if (outs[k]) ct__rd_offsets(outs[k], j->reduce, o_off[k]);
@@ -6304,6 +6340,8 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   row.xf = xf;
   row.xi = xi;
   row.x2 = j->src2 ? x2 : NULL;
+  row.n2 = n2;
+  row.tmp = tmp;
   row.yf = yf;
   row.yi = yi;
   row.idx = ix;
@@ -6326,7 +6364,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
     }
     if (j->src2) {
       const ct_tensor *t = j->src2;
-      for (i = 0; i < n; i++) { /* src2 has src's shape but its own strides: offsets by multi-index */
+      for (i = 0; i < n2; i++) { /* src2's own sizes and strides on the reduced dims: offsets by multi-index */
         int64_t rem = i, o = 0;
         for (d = nd - 1; d >= 0; d--) {
           if (!j->reduce[d]) continue;
@@ -6959,6 +6997,318 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
 CT__RD_CUM_KERNELS(cumsum, 0)
 CT__RD_CUM_KERNELS(cumprod, 1)
 
+/* ---- max.dim / min.dim / argmax / argmin: the first extreme; NaN wins ---- */
+static void ct__rd_arg_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = r->xf[0];
+  int64_t i, at = 0;
+  for (i = 1; i < r->n && v == v; i++) {
+    double x = r->xf[i];
+    if (x != x || (mx ? x > v : x < v)) v = x, at = i;
+  }
+  r->yf[0] = v;
+  r->idx[0] = at;
+}
+static void ct__rd_arg_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t i, at = 0, v = r->xi[0];
+  for (i = 1; i < r->n; i++)
+    if (mx ? r->xi[i] > v : r->xi[i] < v) v = r->xi[i], at = i;
+  r->yi[0] = v;
+  r->idx[0] = at;
+}
+/* values (may be NULL) and indices (a new tensor, or out) of the extremes over plan p */
+static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **values, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (ct__rd_empty_check(op, a, &p, !dims.data && a->ndim > 0) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, CT_I64) != CT_OK) return ct_last_error();
+  idx = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, CT_I64);
+  if (!idx) return ct_last_error();
+  if (values) {
+    vals = ct__empty(op, p.out_ndim, p.out_shape, (ct_dtype)a->dtype, a->device);
+    if (!vals) return ct_release(idx), ct_last_error();
+  }
+  if (!ct__is_meta(idx) && idx->numel > 0) {
+    iv = ct__rd_keepdim_view(idx, &p);
+    vv = vals ? ct__rd_keepdim_view(vals, &p) : NULL;
+    if (!iv || (vals && !vv)) {
+      st = ct_last_error();
+    } else {
+      memset(&j, 0, sizeof j);
+      j.src = a;
+      j.int_compute = is_int;
+      j.reduce = p.reduce;
+      j.out0 = vv;
+      j.out0_int = is_int;
+      j.out1 = iv;
+      j.fn = is_int ? ct__rd_arg_row_i : ct__rd_arg_row;
+      j.ctx = &mx;
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(iv);
+    ct_release(vv);
+  }
+  if (st != CT_OK) ct_release(vals), vals = NULL;
+  if (values) *values = vals;
+  if (st == CT_OK && !out) {
+    if (indices) *indices = idx;
+    else ct_release(idx);
+    return CT_OK;
+  }
+  return ct__rd_finish(st, idx, out, NULL);
+}
+static ct_tensor *ct__k_max_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_arg_impl("max", 1, a, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+static ct_tensor *ct__k_min_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_arg_impl("min", 0, a, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+static ct_int_list ct__rd_opt_dim(const int64_t *dim) { /* int? dim: None reduces every dim */
+  return *dim == CT_INT_NONE ? ct__rd_all() : ct__rd_one(dim);
+}
+static ct_tensor *ct__k_argmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {
+  ct_tensor *i = NULL;
+  (void)ks;
+  ct__rd_arg_impl("argmax", 1, a, ct__rd_opt_dim(&dim), keepdim, NULL, NULL, &i);
+  return i;
+}
+static ct_status ct__k_argmax_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_arg_impl("argmax", 1, a, ct__rd_opt_dim(&dim), keepdim, out, NULL, NULL);
+}
+static ct_tensor *ct__k_argmin(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {
+  ct_tensor *i = NULL;
+  (void)ks;
+  ct__rd_arg_impl("argmin", 0, a, ct__rd_opt_dim(&dim), keepdim, NULL, NULL, &i);
+  return i;
+}
+static ct_status ct__k_argmin_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_arg_impl("argmin", 0, a, ct__rd_opt_dim(&dim), keepdim, out, NULL, NULL);
+}
+
+/* ---- sort / topk: a stable merge sort of each row's indices ----
+ * NaN sorts above every number (last ascending, first descending). */
+typedef struct ct__rd_sort_ctx {
+  int descending, is_int;
+} ct__rd_sort_ctx;
+static int ct__rd_before(const ct__rd_row *r, const ct__rd_sort_ctx *c, int64_t a, int64_t b) {
+  if (c->is_int) return c->descending ? r->xi[a] > r->xi[b] : r->xi[a] < r->xi[b];
+  {
+    double x = r->xf[a], y = r->xf[b];
+    if (c->descending) return (x != x && y == y) || x > y;
+    return (y != y && x == x) || x < y;
+  }
+}
+static void ct__rd_sort_row(ct__rd_row *r) {
+  const ct__rd_sort_ctx *c = (const ct__rd_sort_ctx *)r->ctx;
+  int64_t n = r->n, w = (n > r->m ? n : r->m) + 1, *v = r->tmp, *t = r->tmp + w, width, i;
+  for (i = 0; i < n; i++) v[i] = i;
+  for (width = 1; width < n; width *= 2) { /* bottom-up merges: equal keys keep their order */
+    int64_t lo;
+    for (lo = 0; lo < n; lo += 2 * width) {
+      int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n, a = lo, b = mid, k = lo;
+      while (a < mid && b < hi) t[k++] = ct__rd_before(r, c, v[b], v[a]) ? v[b++] : v[a++];
+      while (a < mid) t[k++] = v[a++];
+      while (b < hi) t[k++] = v[b++];
+    }
+    for (i = 0; i < n; i++) v[i] = t[i];
+  }
+  for (i = 0; i < r->m; i++) {
+    r->idx[i] = v[i];
+    if (c->is_int) r->yi[i] = r->xi[v[i]];
+    else r->yf[i] = r->xf[v[i]];
+  }
+}
+/* the first k of each row along dim, sorted (k -1: the whole row) */
+static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int64_t dim, int descending, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct__rd_sort_ctx c;
+  int64_t shape[CT_MAX_DIMS], size;
+  ct_tensor *vals, *idx;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int i;
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, a->ndim);
+  size = a->ndim ? a->sizes[dim] : 1;
+  if (k == -1 && !strcmp(op, "sort")) k = size;
+  if (k < 0 || k > size || (a->ndim == 0 && k != 1))
+    return ct_fail(CT_ERR_INDEX, op, "selected index k out of range"), (ct_tensor *)NULL;
+  for (i = 0; i < a->ndim; i++) shape[i] = i == dim ? k : a->sizes[i];
+  vals = ct__empty(op, a->ndim, shape, (ct_dtype)a->dtype, a->device);
+  idx = vals ? ct__empty(op, a->ndim, shape, CT_I64, a->device) : NULL;
+  if (!idx) return ct_release(vals), (ct_tensor *)NULL;
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    c.descending = descending;
+    c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = c.is_int;
+    j.reduce = p.reduce;
+    j.out0 = vals;
+    j.out0_int = c.is_int;
+    j.out1 = idx;
+    j.fn = ct__rd_sort_row;
+    j.ctx = &c;
+    st = ct__rd_run(op, &j);
+  }
+  if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
+  if (indices) *indices = idx;
+  else ct_release(idx);
+  return vals;
+}
+static ct_tensor *ct__k_sort(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_sort_impl("sort", a, -1, dim, descending, indices);
+}
+static ct_tensor *ct__k_sort_stable(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  (void)stable; /* always stable */
+  return ct__k_sort(ks, a, dim, descending, indices);
+}
+static ct_tensor *ct__k_topk(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  (void)ks;
+  (void)sorted; /* always sorted */
+  return ct__rd_sort_impl("topk", a, k, dim, largest, indices);
+}
+
+/* ---- value selection along a dim, and its adjoint ----
+ * _rd_gather(self, dim, index, keepdim): out[..., i, ...] = self[..., index[..., i, ...], ...];
+ * index has self's rank (keepdim) or lacks dim. value_selecting_reduction_backward
+ * (PyTorch's op) adds grad into zeros of `sizes` at the same places: each is
+ * the other's derivative, so every order of derivative works. */
+static ct_status ct__rd_select_check(const char *op, const char *what, int ndim, const int64_t *sizes, const ct_tensor *t,
+                                     const ct_tensor *index, int64_t dim, bool keepdim) {
+  int i, k = 0;
+  if (index->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "index must be an int64 tensor, got %s", ct_dtype_name((ct_dtype)index->dtype));
+  if (!ct_same_shape(t, index)) return ct_fail(CT_ERR_SHAPE, op, "%s and index must have the same shape", what);
+  if (ndim > 0 && t->ndim != (keepdim ? ndim : ndim - 1))
+    return ct_fail(CT_ERR_RANK, op, "index has rank %d but the selected tensor has rank %d", t->ndim, ndim);
+  for (i = 0; i < ndim && ndim > 0; i++) {
+    if (i == dim) {
+      if (keepdim) k++;
+      continue;
+    }
+    if (t->sizes[k++] != sizes[i]) return ct_fail(CT_ERR_SHAPE, op, "index and the selected tensor differ in size at dim %d", i);
+  }
+  if (!ct__is_meta(index)) {
+    int64_t n = ndim ? sizes[dim] : 1, e;
+    for (e = 0; e < index->numel; e++) {
+      int64_t v = ct_get_int(index, e);
+      if (v < 0 || v >= n)
+        return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v, (long long)dim,
+                       (long long)n);
+    }
+  }
+  return CT_OK;
+}
+static void ct__rd_gather_row(ct__rd_row *r) {
+  int is_int = *(const int *)r->ctx;
+  int64_t i;
+  for (i = 0; i < r->n2; i++) {
+    int64_t at = (int64_t)r->x2[i];
+    if (is_int) r->yi[i] = r->xi[at];
+    else r->yf[i] = r->xf[at];
+  }
+}
+static void ct__rd_scatter_row(ct__rd_row *r) {
+  int64_t i;
+  for (i = 0; i < r->m; i++) r->yf[i] = 0;
+  for (i = 0; i < r->n; i++) r->yf[(int64_t)r->x2[i]] += r->xf[i];
+}
+/* t seen with rank ndim (size 1 at dim) when it lacks dim */
+static ct_tensor *ct__rd_unsqueezed(ct_tensor *t, int ndim, const int64_t *sizes, int64_t dim, bool keepdim) {
+  ct__rd_plan p;
+  if (keepdim || ndim == 0) return ct_retain(t);
+  if (ct__rd_plan_make("select", ndim, sizes, ct__rd_one(&dim), false, &p) != CT_OK) return NULL;
+  return ct__rd_keepdim_view(t, &p);
+}
+static ct_tensor *ct__k_rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  static const char *op = "_rd_gather";
+  ct__rd_plan p;
+  ct_tensor *r, *iv = NULL, *rv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)self->dtype);
+  (void)ks;
+  if (ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, self->ndim);
+  if (ct__rd_select_check(op, "the result", self->ndim, self->sizes, index, index, dim, keepdim) != CT_OK) return NULL;
+  r = ct__empty(op, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  iv = ct__rd_unsqueezed(index, self->ndim, self->sizes, dim, keepdim);
+  rv = ct__rd_unsqueezed(r, self->ndim, self->sizes, dim, keepdim);
+  if (!iv || !rv) {
+    st = ct_last_error();
+  } else {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.int_compute = is_int;
+    j.src2 = iv;
+    j.reduce = p.reduce;
+    j.out0 = rv;
+    j.out0_int = is_int;
+    j.fn = ct__rd_gather_row;
+    j.ctx = &is_int;
+    st = ct__rd_run(op, &j);
+  }
+  ct_release(iv);
+  ct_release(rv);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad, int64_t dim, ct_tensor *indices,
+                                                           ct_int_list sizes, bool keepdim) {
+  static const char *op = "value_selecting_reduction_backward";
+  ct__rd_plan p;
+  ct_tensor *r, *gv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int nd = (int)sizes.n;
+  (void)ks;
+  if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
+  if (ct__rd_plan_make(op, nd, sizes.data, ct__rd_one(&dim), true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, nd);
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype)) return ct_fail(CT_ERR_DTYPE, op, "grad must be floating"), (ct_tensor *)NULL;
+  if (ct__rd_select_check(op, "grad", nd, sizes.data, grad, indices, dim, keepdim) != CT_OK) return NULL;
+  r = ct__empty(op, nd, sizes.data, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (grad->numel == 0) return ct__k_fill_(0, r, ct_int(0)) == CT_OK ? r : (ct_release(r), (ct_tensor *)NULL);
+  gv = ct__rd_unsqueezed(grad, nd, sizes.data, dim, keepdim);
+  iv = ct__rd_unsqueezed(indices, nd, sizes.data, dim, keepdim);
+  if (!gv || !iv) {
+    st = ct_last_error();
+  } else {
+    memset(&j, 0, sizeof j);
+    j.src = gv;
+    j.src2 = iv;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = ct__rd_scatter_row;
+    st = ct__rd_run(op, &j);
+  }
+  ct_release(gv);
+  ct_release(iv);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+
 /* ================= derivative helpers =================
  * Formulas in gen/derivatives/reduce.spec. Written with ct ops where the
  * gradient must itself be differentiable; the piecewise-constant factors
@@ -7330,6 +7680,17 @@ static struct {
   ct_op *cumprod;
   ct_op *cumprod_;
   ct_op *cumprod_out;
+  ct_op *max_dim;
+  ct_op *min_dim;
+  ct_op *argmax;
+  ct_op *argmax_out;
+  ct_op *argmin;
+  ct_op *argmin_out;
+  ct_op *sort;
+  ct_op *sort_stable;
+  ct_op *topk;
+  ct_op *value_selecting_reduction_backward;
+  ct_op *_rd_gather;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -9353,6 +9714,233 @@ static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t
   ct__tls.depth--;
   return r;
 }
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.max_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.min_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.argmax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.argmax_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.argmin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.argmin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *op = ct__op.sort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, descending, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(descending);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *op = ct__op.sort_stable;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, self, stable, dim, descending, indices);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(stable);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(descending);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  const ct_op *op = ct__op.topk;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, self, k_, dim, largest, sorted, indices);
+  } else {
+    ct_value v[5];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(k_);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(largest);
+    v[4] = ct_value_bool(sorted);
+    r = ct__finish_tuple(op, k, ks, v, 5, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  const ct_op *op = ct__op.value_selecting_reduction_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, grad_output, dim, indices, sizes, keepdim);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(indices);
+    v[3] = sizes.n < 0 ? ct_value_none() : ct_value_int_list(sizes.data, sizes.n);
+    v[4] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  const ct_op *op = ct__op._rd_gather;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, self, dim, index, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -10364,6 +10952,134 @@ CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, 
 }
 CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
   return ct_cumprod_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_max_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_min_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argmax(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmax.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_argmax_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argmin(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_argmin_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_sort(ct__call_keys(keys), self, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.stable", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_sort_stable(ct__call_keys(keys), self, stable, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices) {
+  return ct_sort_stable_ex(self, stable, -1, false, indices);
+}
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_topk(ct__call_keys(keys), self, k_, dim, largest, sorted, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
+  ct_int_list sizes_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("value_selecting_reduction_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("value_selecting_reduction_backward", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  if (CT_UNLIKELY(sizes_len > 0 && !sizes)) return ct__fail_null("value_selecting_reduction_backward", "sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "value_selecting_reduction_backward", "sizes: negative length %d", sizes_len), (ct_tensor *)NULL;
+  sizes_l.data = sizes;
+  sizes_l.n = sizes_len;
+  return ct__track(ct__dispatch_value_selecting_reduction_backward(ct__call_keys(keys), grad_output, dim, indices, sizes_l, keepdim));
+}
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_rd_gather", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch__rd_gather(ct__call_keys(keys), self, dim, index, keepdim));
 }
 
 CT_EXTERN_C_END
@@ -13439,6 +14155,402 @@ static ct_status ct__autograd_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t
   return r;
 }
 
+/* ---- max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_max_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_max_dim;
+
+static void ct__release_max_dim(ct_node *node) {
+  ct__node_max_dim *n = (ct__node_max_dim *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_dim *n = (ct__node_max_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_dim, ct__release_max_dim};
+
+static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_max_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_min_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_min_dim;
+
+static void ct__release_min_dim(ct_node *node) {
+  ct__node_min_dim *n = (ct__node_min_dim *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min_dim *n = (ct__node_min_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_dim, ct__release_min_dim};
+
+static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_min_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort;
+
+static void ct__release_sort(ct_node *node) {
+  ct__node_sort *n = (ct__node_sort *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort *n = (ct__node_sort *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, ct__release_sort};
+
+static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort(ks & CT__BELOW_AUTOGRAD, self, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort_stable {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort_stable;
+
+static void ct__release_sort_stable(ct_node *node) {
+  ct__node_sort_stable *n = (ct__node_sort_stable *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort_stable *n = (ct__node_sort_stable *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_sort_stable, ct__release_sort_stable};
+
+static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort_stable *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_stable(ks & CT__BELOW_AUTOGRAD, self, stable, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_topk {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_topk;
+
+static void ct__release_topk(ct_node *node) {
+  ct__node_topk *n = (ct__node_topk *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_topk *n = (ct__node_topk *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
+
+static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct__node_topk *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor ---- */
+typedef struct ct__node_value_selecting_reduction_backward {
+  ct_node base;
+  int64_t dim;
+  ct__saved indices;
+  bool keepdim;
+} ct__node_value_selecting_reduction_backward;
+
+static void ct__release_value_selecting_reduction_backward(ct_node *node) {
+  ct__node_value_selecting_reduction_backward *n = (ct__node_value_selecting_reduction_backward *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_value_selecting_reduction_backward *n = (ct__node_value_selecting_reduction_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  bool keepdim = n->keepdim;
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rd_gather(grad, dim, indices, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueSelectingReductionBackwardBackward0", ct__backward_value_selecting_reduction_backward, ct__release_value_selecting_reduction_backward};
+
+static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  ct__node_value_selecting_reduction_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    n = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, indices);
+    n->dim = dim;
+    ct__save(&n->indices, indices);
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_value_selecting_reduction_backward(ks & CT__BELOW_AUTOGRAD, grad_output, dim, indices, sizes, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor ---- */
+typedef struct ct__node__rd_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+  bool keepdim;
+} ct__node__rd_gather;
+
+static void ct__release__rd_gather(ct_node *node) {
+  ct__node__rd_gather *n = (ct__node__rd_gather *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__rd_gather *n = (ct__node__rd_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, index, CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
+
+static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct__node__rd_gather *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    n = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__rd_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -13885,6 +14997,101 @@ static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keys
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,i,b->T,T */
+static ct_status ct__adapt_Tib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T */
+static ct_status ct__adapt_Tiob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,b,Tw->Tw */
+static ct_status ct__adapt_TiobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b?,i,b->T,T */
+static ct_status ct__adapt_Tboib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b,b->T,T */
+static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, &x[0]);
+  ct_stack_drop(s, 5);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,T,I,b->T */
+static ct_status ct__adapt_TiTIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b->T */
+static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -13932,6 +15139,13 @@ static const struct {
     {"T,i,D->T", ct__adapt_TiD_T},
     {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
     {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"T,i,b->T,T", ct__adapt_Tib_TT},
+    {"T,i?,b->T", ct__adapt_Tiob_T},
+    {"T,i?,b,Tw->Tw", ct__adapt_TiobTw_Tw},
+    {"T,b?,i,b->T,T", ct__adapt_Tboib_TT},
+    {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
+    {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
+    {"T,i,T,b->T", ct__adapt_TiTb_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -14410,6 +15624,52 @@ static ct_status ct__frontend_cumprod_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_max_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_min_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_argmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sort(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_topk(const ct_value *a, ct_tensor **r) {
+  *r = ct_topk(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_value_selecting_reduction_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_value_selecting_reduction_backward(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__rd_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_rd_gather(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -14525,6 +15785,17 @@ static const struct {
     {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod},
     {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
     {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
+    {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim},
+    {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim},
+    {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax},
+    {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out},
+    {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin},
+    {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out},
+    {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort},
+    {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable},
+    {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
+    {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
+    {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -14815,6 +16086,39 @@ static const struct {
     {"cumprod.out", CT_KEY_CPU, CT_FN(ct__k_cumprod_out), "reference"},
     {"cumprod.out", CT_KEY_META, CT_FN(ct__k_cumprod_out), "reference"},
     {"cumprod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_out), "autograd"},
+    {"max.dim", CT_KEY_CPU, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_META, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim), "autograd"},
+    {"min.dim", CT_KEY_CPU, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_META, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim), "autograd"},
+    {"argmax", CT_KEY_CPU, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_META, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax), "autograd"},
+    {"argmax.out", CT_KEY_CPU, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_META, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax_out), "autograd"},
+    {"argmin", CT_KEY_CPU, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_META, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin), "autograd"},
+    {"argmin.out", CT_KEY_CPU, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_META, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin_out), "autograd"},
+    {"sort", CT_KEY_CPU, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_META, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort), "autograd"},
+    {"sort.stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_META, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_stable), "autograd"},
+    {"topk", CT_KEY_CPU, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_META, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk), "autograd"},
+    {"value_selecting_reduction_backward", CT_KEY_CPU, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_META, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_value_selecting_reduction_backward), "autograd"},
+    {"_rd_gather", CT_KEY_CPU, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_META, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__rd_gather), "autograd"},
 };
 
 CT_EXTERN_C_END

@@ -42,6 +42,20 @@ static int rd_check(const char *op, int nargs, const ct_value *args, int gradgra
 #define RD_OC(gg, op, ...) \
   rd_check(op, (int)(sizeof((ct_value[]){__VA_ARGS__}) / sizeof(ct_value)), (ct_value[]){__VA_ARGS__}, gg, 0)
 
+/* d root / d x into *g (a tracked tensor, or NULL) */
+static ct_status rd_grad(ct_tensor *root, ct_tensor *x, ct_tensor **g) {
+  ct_backward_desc d;
+  ct_status st;
+  memset(&d, 0, sizeof d);
+  d.num_outputs = 1;
+  d.outputs = &root;
+  *g = NULL;
+  if (!root) return ct_last_error();
+  st = ct_autograd_grad(&d, 1, &x, g);
+  ct__track(*g);
+  return st;
+}
+
 /* every op through opcheck: typed vs boxed, meta vs kernel, in-place and
  * out= variants, gradcheck (and gradgradcheck where the formula allows) */
 TEST(reduce_opcheck) {
@@ -161,20 +175,6 @@ TEST(reduce_nan_and_values) {
   }
 }
 
-/* d root / d x into *g (a tracked tensor, or NULL) */
-static ct_status rd_grad(ct_tensor *root, ct_tensor *x, ct_tensor **g) {
-  ct_backward_desc d;
-  ct_status st;
-  memset(&d, 0, sizeof d);
-  d.num_outputs = 1;
-  d.outputs = &root;
-  *g = NULL;
-  if (!root) return ct_last_error();
-  st = ct_autograd_grad(&d, 1, &x, g);
-  ct__track(*g);
-  return st;
-}
-
 /* gradients: ties share, prod and cumprod with zeros */
 TEST(reduce_grad_special) {
   CT_SCOPE {
@@ -197,6 +197,70 @@ TEST(reduce_grad_special) {
       in[0] = w;
       CHECK_OK(rd_grad(ct_prod(w), in[0], g));
       CHECK(g[0] && ct_get(g[0], 0) == 0 && ct_get(g[0], 1) == 0 && ct_get(g[0], 2) == 0);
+    }
+  }
+}
+
+TEST(reduce_opcheck_selection) {
+  CT_SCOPE {
+    ct_tensor *A3 = rd_t(CT_DIMS(2, 3, 4), 5, CT_F32), *At = ct_t(rd_t(CT_DIMS(4, 3), 6, CT_F32));
+    ct_tensor *I = ct_zeros(CT_DIMS(2, 4), CT_I64), *G = rd_t(CT_DIMS(2, 4), 7, CT_F64);
+    static const int64_t sz[] = {2, 3, 4};
+    int64_t k;
+    for (k = 0; k < I->numel; k++) ct_set(I, k, (double)((k * 7) % 3));
+    RD_OC(1, "max.dim", RD_T(A3), RD_I(1), RD_B(false));
+    RD_OC(1, "min.dim", RD_T(At), RD_I(-1), RD_B(true));
+    RD_OC(0, "argmax", RD_T(A3), RD_I(CT_INT_NONE), RD_B(false));
+    RD_OC(0, "argmax", RD_T(At), RD_I(0), RD_B(true));
+    RD_OC(0, "argmin", RD_T(A3), RD_I(2), RD_B(false));
+    RD_OC(1, "sort", RD_T(A3), RD_I(1), RD_B(true));
+    RD_OC(1, "sort.stable", RD_T(At), RD_B(true), RD_I(0), RD_B(false));
+    RD_OC(1, "topk", RD_T(A3), RD_I(2), RD_I(-1), RD_B(true), RD_B(true));
+    RD_OC(1, "topk", RD_T(At), RD_I(2), RD_I(0), RD_B(false), RD_B(true));
+    RD_OC(1, "value_selecting_reduction_backward", RD_T(G), RD_I(1), RD_T(I), RD_L(sz, 3), RD_B(false));
+    RD_OC(1, "_rd_gather", RD_T(A3), RD_I(1), RD_T(I), RD_B(false));
+  }
+}
+
+TEST(reduce_selection_values) {
+  CT_SCOPE {
+    static const double v[] = {3, 1, 3, NAN, 2, 2, 5, 1}, s[] = {2, 1, 2, 1, 3};
+    ct_tensor *x = rd_vals(CT_DIMS(2, 4), CT_F32, v), *i = NULL, *r;
+    r = ct_max_dim(x, 1, false, &i);
+    CHECK(r && i && i->dtype == CT_I64 && isnan(ct_get(r, 0)) && ct_get_int(i, 0) == 3 && ct_get(r, 1) == 5 && ct_get_int(i, 1) == 2);
+    r = ct_min_dim(x, 1, true, &i);
+    CHECK(r && r->ndim == 2 && isnan(ct_get(r, 0)) && ct_get_int(i, 0) == 3 && ct_get(r, 1) == 1 && ct_get_int(i, 1) == 3);
+    r = ct_argmax(x, CT_INT_NONE, false);
+    CHECK(r && r->ndim == 0 && ct_get_int(r, 0) == 3);
+    r = ct_argmin(ct_t(x), 0, false);
+    CHECK(r && r->numel == 2 && ct_get_int(r, 0) == 3 && ct_get_int(r, 1) == 3);
+    /* stable: equal values keep their order */
+    r = ct_sort(rd_vals(CT_DIMS(5), CT_I64, s), 0, false, &i);
+    CHECK(r && r->dtype == CT_I64 && ct_get_int(i, 0) == 1 && ct_get_int(i, 1) == 3 && ct_get_int(i, 2) == 0 && ct_get_int(i, 3) == 2);
+    r = ct_sort(rd_vals(CT_DIMS(5), CT_I64, s), 0, true, &i);
+    CHECK(r && ct_get_int(i, 0) == 4 && ct_get_int(i, 1) == 0 && ct_get_int(i, 2) == 2);
+    r = ct_sort(x, -1, false, &i); /* NaN last */
+    CHECK(r && isnan(ct_get(r, 3)) && ct_get_int(i, 3) == 3 && ct_get(r, 4) == 1 && ct_get_int(i, 4) == 3 && ct_get_int(i, 5) == 0 && ct_get(r, 7) == 5);
+    r = ct_topk(x, 2, 1, true, true, &i);
+    CHECK(r && r->sizes[1] == 2 && isnan(ct_get(r, 0)) && ct_get(r, 1) == 3 && ct_get(r, 2) == 5 && ct_get_int(i, 0) == 3 && ct_get_int(i, 1) == 0 && ct_get_int(i, 3) == 0);
+    r = ct_topk(ct_zeros(CT_DIMS(3, 0), CT_F32), 0, -1, true, true, &i);
+    CHECK(r && r->numel == 0 && i && i->numel == 0);
+    CHECK_ERR(ct_topk(x, 5, 1, true, true, NULL), CT_ERR_INDEX, "k out of range");
+    CHECK_ERR(ct_max_dim(ct_zeros(CT_DIMS(2, 0), CT_F32), 1, false, NULL), CT_ERR_INDEX, "non-zero size");
+    CHECK_ERR(ct_argmax(ct_zeros(CT_DIMS(2, 0), CT_F32), CT_INT_NONE, false), CT_ERR_INVALID, "Expected reduction dim to be specified");
+    CHECK_ERR(ct_max_dim(x, 2, false, NULL), CT_ERR_INDEX, "out of range");
+    CHECK_ERR(ct_rd_gather(x, 1, ct_full(CT_DIMS(2), ct_int(4), CT_I64), false), CT_ERR_INDEX, "out of bounds");
+    CHECK_ERR(ct_rd_gather(x, 1, ct_zeros(CT_DIMS(2), CT_I32), false), CT_ERR_DTYPE, "int64");
+    CHECK_ERR(ct_rd_gather(x, 1, ct_zeros(CT_DIMS(3), CT_I64), false), CT_ERR_SHAPE, "differ in size");
+    /* gradient of max.dim goes to the index, of sort / topk to the selected places */
+    {
+      static const double tv[] = {3, 1, 3, 2};
+      ct_tensor *t = rd_vals(CT_DIMS(4), CT_F64, tv), *g;
+      CHECK_OK(ct_set_requires_grad(t, true));
+      CHECK_OK(rd_grad(ct_max_dim(t, 0, false, NULL), t, &g));
+      CHECK(g && ct_get(g, 0) == 1 && ct_get(g, 2) == 0);
+      CHECK_OK(rd_grad(ct_sum(ct_mul(ct_topk(t, 2, 0, false, true, NULL), ct_arange(1, 3, 1, CT_F64))), t, &g));
+      CHECK(g && ct_get(g, 1) == 1 && ct_get(g, 3) == 2 && ct_get(g, 0) == 0);
     }
   }
 }

@@ -3080,5 +3080,401 @@ static ct_status ct__autograd_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t
   return r;
 }
 
+/* ---- max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_max_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_max_dim;
+
+static void ct__release_max_dim(ct_node *node) {
+  ct__node_max_dim *n = (ct__node_max_dim *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_dim *n = (ct__node_max_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_dim, ct__release_max_dim};
+
+static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_max_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_min_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_min_dim;
+
+static void ct__release_min_dim(ct_node *node) {
+  ct__node_min_dim *n = (ct__node_min_dim *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min_dim *n = (ct__node_min_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_dim, ct__release_min_dim};
+
+static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_min_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort;
+
+static void ct__release_sort(ct_node *node) {
+  ct__node_sort *n = (ct__node_sort *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort *n = (ct__node_sort *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, ct__release_sort};
+
+static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort(ks & CT__BELOW_AUTOGRAD, self, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort_stable {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort_stable;
+
+static void ct__release_sort_stable(ct_node *node) {
+  ct__node_sort_stable *n = (ct__node_sort_stable *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort_stable *n = (ct__node_sort_stable *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_sort_stable, ct__release_sort_stable};
+
+static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort_stable *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_stable(ks & CT__BELOW_AUTOGRAD, self, stable, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_topk {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_topk;
+
+static void ct__release_topk(ct_node *node) {
+  ct__node_topk *n = (ct__node_topk *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_topk *n = (ct__node_topk *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
+
+static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct__node_topk *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor ---- */
+typedef struct ct__node_value_selecting_reduction_backward {
+  ct_node base;
+  int64_t dim;
+  ct__saved indices;
+  bool keepdim;
+} ct__node_value_selecting_reduction_backward;
+
+static void ct__release_value_selecting_reduction_backward(ct_node *node) {
+  ct__node_value_selecting_reduction_backward *n = (ct__node_value_selecting_reduction_backward *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_value_selecting_reduction_backward *n = (ct__node_value_selecting_reduction_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  bool keepdim = n->keepdim;
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rd_gather(grad, dim, indices, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueSelectingReductionBackwardBackward0", ct__backward_value_selecting_reduction_backward, ct__release_value_selecting_reduction_backward};
+
+static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  ct__node_value_selecting_reduction_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    n = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, indices);
+    n->dim = dim;
+    ct__save(&n->indices, indices);
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_value_selecting_reduction_backward(ks & CT__BELOW_AUTOGRAD, grad_output, dim, indices, sizes, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor ---- */
+typedef struct ct__node__rd_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+  bool keepdim;
+} ct__node__rd_gather;
+
+static void ct__release__rd_gather(ct_node *node) {
+  ct__node__rd_gather *n = (ct__node__rd_gather *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__rd_gather *n = (ct__node__rd_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, index, CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
+
+static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct__node__rd_gather *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    n = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__rd_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, keepdim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */

@@ -298,6 +298,38 @@ CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
 /* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim);
 CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first maximum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first minimum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the maximum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the minimum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * always stable (equal elements keep their order); NaN sorts above every number */
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * stable or not, the sort is stable */
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
+ * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
+ * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor
+ * self's elements at index along dim (index lacks dim unless keepdim); the adjoint of value_selecting_reduction_backward */
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -417,6 +449,17 @@ static struct {
   ct_op *cumprod;
   ct_op *cumprod_;
   ct_op *cumprod_out;
+  ct_op *max_dim;
+  ct_op *min_dim;
+  ct_op *argmax;
+  ct_op *argmax_out;
+  ct_op *argmin;
+  ct_op *argmin_out;
+  ct_op *sort;
+  ct_op *sort_stable;
+  ct_op *topk;
+  ct_op *value_selecting_reduction_backward;
+  ct_op *_rd_gather;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -2440,6 +2483,233 @@ static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t
   ct__tls.depth--;
   return r;
 }
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.max_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.min_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.argmax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.argmax_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.argmin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.argmin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *op = ct__op.sort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, descending, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(descending);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *op = ct__op.sort_stable;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, self, stable, dim, descending, indices);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(stable);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(descending);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  const ct_op *op = ct__op.topk;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, self, k_, dim, largest, sorted, indices);
+  } else {
+    ct_value v[5];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(k_);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(largest);
+    v[4] = ct_value_bool(sorted);
+    r = ct__finish_tuple(op, k, ks, v, 5, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  const ct_op *op = ct__op.value_selecting_reduction_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, grad_output, dim, indices, sizes, keepdim);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(indices);
+    v[3] = sizes.n < 0 ? ct_value_none() : ct_value_int_list(sizes.data, sizes.n);
+    v[4] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  const ct_op *op = ct__op._rd_gather;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, self, dim, index, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -3451,6 +3721,134 @@ CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, 
 }
 CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
   return ct_cumprod_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_max_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_min_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argmax(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmax.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_argmax_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argmin(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_argmin_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_sort(ct__call_keys(keys), self, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.stable", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_sort_stable(ct__call_keys(keys), self, stable, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices) {
+  return ct_sort_stable_ex(self, stable, -1, false, indices);
+}
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_topk(ct__call_keys(keys), self, k_, dim, largest, sorted, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
+  ct_int_list sizes_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("value_selecting_reduction_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("value_selecting_reduction_backward", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  if (CT_UNLIKELY(sizes_len > 0 && !sizes)) return ct__fail_null("value_selecting_reduction_backward", "sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "value_selecting_reduction_backward", "sizes: negative length %d", sizes_len), (ct_tensor *)NULL;
+  sizes_l.data = sizes;
+  sizes_l.n = sizes_len;
+  return ct__track(ct__dispatch_value_selecting_reduction_backward(ct__call_keys(keys), grad_output, dim, indices, sizes_l, keepdim));
+}
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_rd_gather", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch__rd_gather(ct__call_keys(keys), self, dim, index, keepdim));
 }
 
 CT_EXTERN_C_END

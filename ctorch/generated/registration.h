@@ -450,6 +450,101 @@ static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keys
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,i,b->T,T */
+static ct_status ct__adapt_Tib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T */
+static ct_status ct__adapt_Tiob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,b,Tw->Tw */
+static ct_status ct__adapt_TiobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b?,i,b->T,T */
+static ct_status ct__adapt_Tboib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b,b->T,T */
+static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, &x[0]);
+  ct_stack_drop(s, 5);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,T,I,b->T */
+static ct_status ct__adapt_TiTIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b->T */
+static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -497,6 +592,13 @@ static const struct {
     {"T,i,D->T", ct__adapt_TiD_T},
     {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
     {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"T,i,b->T,T", ct__adapt_Tib_TT},
+    {"T,i?,b->T", ct__adapt_Tiob_T},
+    {"T,i?,b,Tw->Tw", ct__adapt_TiobTw_Tw},
+    {"T,b?,i,b->T,T", ct__adapt_Tboib_TT},
+    {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
+    {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
+    {"T,i,T,b->T", ct__adapt_TiTb_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -975,6 +1077,52 @@ static ct_status ct__frontend_cumprod_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_max_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_min_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_argmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sort(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_topk(const ct_value *a, ct_tensor **r) {
+  *r = ct_topk(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_value_selecting_reduction_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_value_selecting_reduction_backward(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__rd_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_rd_gather(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -1090,6 +1238,17 @@ static const struct {
     {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod},
     {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
     {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
+    {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim},
+    {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim},
+    {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax},
+    {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out},
+    {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin},
+    {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out},
+    {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort},
+    {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable},
+    {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
+    {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
+    {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -1380,6 +1539,39 @@ static const struct {
     {"cumprod.out", CT_KEY_CPU, CT_FN(ct__k_cumprod_out), "reference"},
     {"cumprod.out", CT_KEY_META, CT_FN(ct__k_cumprod_out), "reference"},
     {"cumprod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_out), "autograd"},
+    {"max.dim", CT_KEY_CPU, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_META, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim), "autograd"},
+    {"min.dim", CT_KEY_CPU, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_META, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim), "autograd"},
+    {"argmax", CT_KEY_CPU, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_META, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax), "autograd"},
+    {"argmax.out", CT_KEY_CPU, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_META, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax_out), "autograd"},
+    {"argmin", CT_KEY_CPU, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_META, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin), "autograd"},
+    {"argmin.out", CT_KEY_CPU, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_META, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin_out), "autograd"},
+    {"sort", CT_KEY_CPU, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_META, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort), "autograd"},
+    {"sort.stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_META, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_stable), "autograd"},
+    {"topk", CT_KEY_CPU, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_META, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk), "autograd"},
+    {"value_selecting_reduction_backward", CT_KEY_CPU, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_META, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_value_selecting_reduction_backward), "autograd"},
+    {"_rd_gather", CT_KEY_CPU, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_META, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__rd_gather), "autograd"},
 };
 
 CT_EXTERN_C_END

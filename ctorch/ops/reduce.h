@@ -89,8 +89,10 @@ static ct_int_list ct__rd_all(void) {
 typedef struct ct__rd_row {
   int64_t n, m;      /* input row length, output row length */
   const double *xf;  /* the row as double (floating compute) */
-  const int64_t *xi; /* or as int64 (integer and bool compute) */
+  const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
   const double *x2;  /* a second input's row (double), when the job has one */
+  int64_t n2;        /* its length */
+  int64_t *tmp;      /* scratch: 2 (max(n, m) + 1) int64 */
   double *yf;        /* m results (float results) */
   int64_t *yi;       /* m results (integer results) */
   int64_t *idx;      /* m indices, for the second output */
@@ -101,7 +103,7 @@ typedef void (*ct__rd_fn)(ct__rd_row *r);
 typedef struct ct__rd_job {
   ct_tensor *src;      /* the input, any dtype and strides */
   int int_compute;     /* gather src as int64 (else double) */
-  ct_tensor *src2;     /* optional second input of src's shape, gathered as double */
+  ct_tensor *src2;     /* optional second input, gathered as double: sizes equal to src's off the reduced dims */
   const int *reduce;   /* the reduced dims of src */
   ct_tensor *out0;     /* results: rank of src, sizes equal off the reduced dims; may be NULL */
   int out0_int;        /* results come in yi (else yf) */
@@ -165,7 +167,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   ct_tensor *outs[2];
   int nd = s->ndim, d, k;
   int64_t n = ct__rd_inner(s, j->reduce), m, rows = 1, r, i, idx[CT_MAX_DIMS];
-  int64_t *in_off, *o_off[2], *xi, *yi, *ix;
+  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0, w;
   double *xf, *x2, *yf;
   size_t words;
   void *buf;
@@ -176,18 +178,20 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   for (d = 0; d < nd; d++)
     if (!j->reduce[d]) rows *= s->sizes[d];
   if (rows == 0) return CT_OK;
-  words = (size_t)(3 * (n + 1) + 5 * (m + 1)); /* in_off, xf|xi, x2; o_off x2, yf, yi, idx */
+  w = n > m ? n : m;
+  words = (size_t)(2 * (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (w + 1)); /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
   buf = CT_MALLOC(words * 8);
   if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
   in_off = (int64_t *)buf;
   xi = in_off + (n + 1);
   xf = (double *)(void *)xi;
   x2 = (double *)(void *)(xi + (n + 1));
-  o_off[0] = (int64_t *)(void *)(x2 + (n + 1));
+  o_off[0] = (int64_t *)(void *)(x2 + (n2 + 1));
   o_off[1] = o_off[0] + (m + 1);
   yi = o_off[1] + (m + 1);
   yf = (double *)(void *)(yi + (m + 1));
   ix = (int64_t *)(void *)(yf + (m + 1));
+  tmp = ix + (m + 1);
   ct__rd_offsets(s, j->reduce, in_off);
   for (k = 0; k < 2; k++)
     if (outs[k]) ct__rd_offsets(outs[k], j->reduce, o_off[k]);
@@ -197,6 +201,8 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   row.xf = xf;
   row.xi = xi;
   row.x2 = j->src2 ? x2 : NULL;
+  row.n2 = n2;
+  row.tmp = tmp;
   row.yf = yf;
   row.yi = yi;
   row.idx = ix;
@@ -219,7 +225,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
     }
     if (j->src2) {
       const ct_tensor *t = j->src2;
-      for (i = 0; i < n; i++) { /* src2 has src's shape but its own strides: offsets by multi-index */
+      for (i = 0; i < n2; i++) { /* src2's own sizes and strides on the reduced dims: offsets by multi-index */
         int64_t rem = i, o = 0;
         for (d = nd - 1; d >= 0; d--) {
           if (!j->reduce[d]) continue;
@@ -851,6 +857,318 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
   }
 CT__RD_CUM_KERNELS(cumsum, 0)
 CT__RD_CUM_KERNELS(cumprod, 1)
+
+/* ---- max.dim / min.dim / argmax / argmin: the first extreme; NaN wins ---- */
+static void ct__rd_arg_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = r->xf[0];
+  int64_t i, at = 0;
+  for (i = 1; i < r->n && v == v; i++) {
+    double x = r->xf[i];
+    if (x != x || (mx ? x > v : x < v)) v = x, at = i;
+  }
+  r->yf[0] = v;
+  r->idx[0] = at;
+}
+static void ct__rd_arg_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t i, at = 0, v = r->xi[0];
+  for (i = 1; i < r->n; i++)
+    if (mx ? r->xi[i] > v : r->xi[i] < v) v = r->xi[i], at = i;
+  r->yi[0] = v;
+  r->idx[0] = at;
+}
+/* values (may be NULL) and indices (a new tensor, or out) of the extremes over plan p */
+static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **values, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (ct__rd_empty_check(op, a, &p, !dims.data && a->ndim > 0) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, CT_I64) != CT_OK) return ct_last_error();
+  idx = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, CT_I64);
+  if (!idx) return ct_last_error();
+  if (values) {
+    vals = ct__empty(op, p.out_ndim, p.out_shape, (ct_dtype)a->dtype, a->device);
+    if (!vals) return ct_release(idx), ct_last_error();
+  }
+  if (!ct__is_meta(idx) && idx->numel > 0) {
+    iv = ct__rd_keepdim_view(idx, &p);
+    vv = vals ? ct__rd_keepdim_view(vals, &p) : NULL;
+    if (!iv || (vals && !vv)) {
+      st = ct_last_error();
+    } else {
+      memset(&j, 0, sizeof j);
+      j.src = a;
+      j.int_compute = is_int;
+      j.reduce = p.reduce;
+      j.out0 = vv;
+      j.out0_int = is_int;
+      j.out1 = iv;
+      j.fn = is_int ? ct__rd_arg_row_i : ct__rd_arg_row;
+      j.ctx = &mx;
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(iv);
+    ct_release(vv);
+  }
+  if (st != CT_OK) ct_release(vals), vals = NULL;
+  if (values) *values = vals;
+  if (st == CT_OK && !out) {
+    if (indices) *indices = idx;
+    else ct_release(idx);
+    return CT_OK;
+  }
+  return ct__rd_finish(st, idx, out, NULL);
+}
+static ct_tensor *ct__k_max_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_arg_impl("max", 1, a, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+static ct_tensor *ct__k_min_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_arg_impl("min", 0, a, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+static ct_int_list ct__rd_opt_dim(const int64_t *dim) { /* int? dim: None reduces every dim */
+  return *dim == CT_INT_NONE ? ct__rd_all() : ct__rd_one(dim);
+}
+static ct_tensor *ct__k_argmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {
+  ct_tensor *i = NULL;
+  (void)ks;
+  ct__rd_arg_impl("argmax", 1, a, ct__rd_opt_dim(&dim), keepdim, NULL, NULL, &i);
+  return i;
+}
+static ct_status ct__k_argmax_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_arg_impl("argmax", 1, a, ct__rd_opt_dim(&dim), keepdim, out, NULL, NULL);
+}
+static ct_tensor *ct__k_argmin(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {
+  ct_tensor *i = NULL;
+  (void)ks;
+  ct__rd_arg_impl("argmin", 0, a, ct__rd_opt_dim(&dim), keepdim, NULL, NULL, &i);
+  return i;
+}
+static ct_status ct__k_argmin_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_arg_impl("argmin", 0, a, ct__rd_opt_dim(&dim), keepdim, out, NULL, NULL);
+}
+
+/* ---- sort / topk: a stable merge sort of each row's indices ----
+ * NaN sorts above every number (last ascending, first descending). */
+typedef struct ct__rd_sort_ctx {
+  int descending, is_int;
+} ct__rd_sort_ctx;
+static int ct__rd_before(const ct__rd_row *r, const ct__rd_sort_ctx *c, int64_t a, int64_t b) {
+  if (c->is_int) return c->descending ? r->xi[a] > r->xi[b] : r->xi[a] < r->xi[b];
+  {
+    double x = r->xf[a], y = r->xf[b];
+    if (c->descending) return (x != x && y == y) || x > y;
+    return (y != y && x == x) || x < y;
+  }
+}
+static void ct__rd_sort_row(ct__rd_row *r) {
+  const ct__rd_sort_ctx *c = (const ct__rd_sort_ctx *)r->ctx;
+  int64_t n = r->n, w = (n > r->m ? n : r->m) + 1, *v = r->tmp, *t = r->tmp + w, width, i;
+  for (i = 0; i < n; i++) v[i] = i;
+  for (width = 1; width < n; width *= 2) { /* bottom-up merges: equal keys keep their order */
+    int64_t lo;
+    for (lo = 0; lo < n; lo += 2 * width) {
+      int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n, a = lo, b = mid, k = lo;
+      while (a < mid && b < hi) t[k++] = ct__rd_before(r, c, v[b], v[a]) ? v[b++] : v[a++];
+      while (a < mid) t[k++] = v[a++];
+      while (b < hi) t[k++] = v[b++];
+    }
+    for (i = 0; i < n; i++) v[i] = t[i];
+  }
+  for (i = 0; i < r->m; i++) {
+    r->idx[i] = v[i];
+    if (c->is_int) r->yi[i] = r->xi[v[i]];
+    else r->yf[i] = r->xf[v[i]];
+  }
+}
+/* the first k of each row along dim, sorted (k -1: the whole row) */
+static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int64_t dim, int descending, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct__rd_sort_ctx c;
+  int64_t shape[CT_MAX_DIMS], size;
+  ct_tensor *vals, *idx;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int i;
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, a->ndim);
+  size = a->ndim ? a->sizes[dim] : 1;
+  if (k == -1 && !strcmp(op, "sort")) k = size;
+  if (k < 0 || k > size || (a->ndim == 0 && k != 1))
+    return ct_fail(CT_ERR_INDEX, op, "selected index k out of range"), (ct_tensor *)NULL;
+  for (i = 0; i < a->ndim; i++) shape[i] = i == dim ? k : a->sizes[i];
+  vals = ct__empty(op, a->ndim, shape, (ct_dtype)a->dtype, a->device);
+  idx = vals ? ct__empty(op, a->ndim, shape, CT_I64, a->device) : NULL;
+  if (!idx) return ct_release(vals), (ct_tensor *)NULL;
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    c.descending = descending;
+    c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = c.is_int;
+    j.reduce = p.reduce;
+    j.out0 = vals;
+    j.out0_int = c.is_int;
+    j.out1 = idx;
+    j.fn = ct__rd_sort_row;
+    j.ctx = &c;
+    st = ct__rd_run(op, &j);
+  }
+  if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
+  if (indices) *indices = idx;
+  else ct_release(idx);
+  return vals;
+}
+static ct_tensor *ct__k_sort(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_sort_impl("sort", a, -1, dim, descending, indices);
+}
+static ct_tensor *ct__k_sort_stable(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  (void)stable; /* always stable */
+  return ct__k_sort(ks, a, dim, descending, indices);
+}
+static ct_tensor *ct__k_topk(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  (void)ks;
+  (void)sorted; /* always sorted */
+  return ct__rd_sort_impl("topk", a, k, dim, largest, indices);
+}
+
+/* ---- value selection along a dim, and its adjoint ----
+ * _rd_gather(self, dim, index, keepdim): out[..., i, ...] = self[..., index[..., i, ...], ...];
+ * index has self's rank (keepdim) or lacks dim. value_selecting_reduction_backward
+ * (PyTorch's op) adds grad into zeros of `sizes` at the same places: each is
+ * the other's derivative, so every order of derivative works. */
+static ct_status ct__rd_select_check(const char *op, const char *what, int ndim, const int64_t *sizes, const ct_tensor *t,
+                                     const ct_tensor *index, int64_t dim, bool keepdim) {
+  int i, k = 0;
+  if (index->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "index must be an int64 tensor, got %s", ct_dtype_name((ct_dtype)index->dtype));
+  if (!ct_same_shape(t, index)) return ct_fail(CT_ERR_SHAPE, op, "%s and index must have the same shape", what);
+  if (ndim > 0 && t->ndim != (keepdim ? ndim : ndim - 1))
+    return ct_fail(CT_ERR_RANK, op, "index has rank %d but the selected tensor has rank %d", t->ndim, ndim);
+  for (i = 0; i < ndim && ndim > 0; i++) {
+    if (i == dim) {
+      if (keepdim) k++;
+      continue;
+    }
+    if (t->sizes[k++] != sizes[i]) return ct_fail(CT_ERR_SHAPE, op, "index and the selected tensor differ in size at dim %d", i);
+  }
+  if (!ct__is_meta(index)) {
+    int64_t n = ndim ? sizes[dim] : 1, e;
+    for (e = 0; e < index->numel; e++) {
+      int64_t v = ct_get_int(index, e);
+      if (v < 0 || v >= n)
+        return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v, (long long)dim,
+                       (long long)n);
+    }
+  }
+  return CT_OK;
+}
+static void ct__rd_gather_row(ct__rd_row *r) {
+  int is_int = *(const int *)r->ctx;
+  int64_t i;
+  for (i = 0; i < r->n2; i++) {
+    int64_t at = (int64_t)r->x2[i];
+    if (is_int) r->yi[i] = r->xi[at];
+    else r->yf[i] = r->xf[at];
+  }
+}
+static void ct__rd_scatter_row(ct__rd_row *r) {
+  int64_t i;
+  for (i = 0; i < r->m; i++) r->yf[i] = 0;
+  for (i = 0; i < r->n; i++) r->yf[(int64_t)r->x2[i]] += r->xf[i];
+}
+/* t seen with rank ndim (size 1 at dim) when it lacks dim */
+static ct_tensor *ct__rd_unsqueezed(ct_tensor *t, int ndim, const int64_t *sizes, int64_t dim, bool keepdim) {
+  ct__rd_plan p;
+  if (keepdim || ndim == 0) return ct_retain(t);
+  if (ct__rd_plan_make("select", ndim, sizes, ct__rd_one(&dim), false, &p) != CT_OK) return NULL;
+  return ct__rd_keepdim_view(t, &p);
+}
+static ct_tensor *ct__k_rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  static const char *op = "_rd_gather";
+  ct__rd_plan p;
+  ct_tensor *r, *iv = NULL, *rv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)self->dtype);
+  (void)ks;
+  if (ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, self->ndim);
+  if (ct__rd_select_check(op, "the result", self->ndim, self->sizes, index, index, dim, keepdim) != CT_OK) return NULL;
+  r = ct__empty(op, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  iv = ct__rd_unsqueezed(index, self->ndim, self->sizes, dim, keepdim);
+  rv = ct__rd_unsqueezed(r, self->ndim, self->sizes, dim, keepdim);
+  if (!iv || !rv) {
+    st = ct_last_error();
+  } else {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.int_compute = is_int;
+    j.src2 = iv;
+    j.reduce = p.reduce;
+    j.out0 = rv;
+    j.out0_int = is_int;
+    j.fn = ct__rd_gather_row;
+    j.ctx = &is_int;
+    st = ct__rd_run(op, &j);
+  }
+  ct_release(iv);
+  ct_release(rv);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad, int64_t dim, ct_tensor *indices,
+                                                           ct_int_list sizes, bool keepdim) {
+  static const char *op = "value_selecting_reduction_backward";
+  ct__rd_plan p;
+  ct_tensor *r, *gv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int nd = (int)sizes.n;
+  (void)ks;
+  if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
+  if (ct__rd_plan_make(op, nd, sizes.data, ct__rd_one(&dim), true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, nd);
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype)) return ct_fail(CT_ERR_DTYPE, op, "grad must be floating"), (ct_tensor *)NULL;
+  if (ct__rd_select_check(op, "grad", nd, sizes.data, grad, indices, dim, keepdim) != CT_OK) return NULL;
+  r = ct__empty(op, nd, sizes.data, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (grad->numel == 0) return ct__k_fill_(0, r, ct_int(0)) == CT_OK ? r : (ct_release(r), (ct_tensor *)NULL);
+  gv = ct__rd_unsqueezed(grad, nd, sizes.data, dim, keepdim);
+  iv = ct__rd_unsqueezed(indices, nd, sizes.data, dim, keepdim);
+  if (!gv || !iv) {
+    st = ct_last_error();
+  } else {
+    memset(&j, 0, sizeof j);
+    j.src = gv;
+    j.src2 = iv;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = ct__rd_scatter_row;
+    st = ct__rd_run(op, &j);
+  }
+  ct_release(gv);
+  ct_release(iv);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
 
 /* ================= derivative helpers =================
  * Formulas in gen/derivatives/reduce.spec. Written with ct ops where the
