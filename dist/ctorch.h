@@ -7462,10 +7462,11 @@ static void ct__rd_normw_row(ct__rd_row *r) {
     for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] > 0 ? 1.0 : r->xf[i] < 0 ? -1.0 : 0.0;
   } else if (p == 0) {
     for (i = 0; i < r->n; i++) r->yf[i] = 0;
-  } else {
+  } else { /* PyTorch's norm_backward: sgn(x) |x|^(p-1) (0 at x == 0) times norm^(1-p) (0 where the norm is 0, for p >= 1) */
+    double scale = p < 1 ? pow(nrm, 1 - p) : nrm == 0 ? 0.0 : 1.0 / pow(nrm, p - 1);
     for (i = 0; i < r->n; i++) {
-      double x = r->xf[i];
-      r->yf[i] = nrm == 0 ? 0.0 : x * pow(fabs(x), p - 2) / pow(nrm, p - 1);
+      double x = r->xf[i], sg = x > 0 ? 1.0 : x < 0 ? -1.0 : x;
+      r->yf[i] = x == 0 ? 0.0 : sg * pow(fabs(x), p - 1) * scale;
     }
   }
 }
