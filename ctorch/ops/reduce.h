@@ -92,7 +92,7 @@ typedef struct ct__rd_row {
   const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
   const double *x2;  /* a second input's row (double), when the job has one */
   int64_t n2;        /* its length */
-  int64_t *tmp;      /* scratch: 2 (max(n, m) + 1) int64 */
+  int64_t *tmp;      /* scratch of 2 (max(n, m) + 1) int64 when the job asks (need_tmp) */
   double *yf;        /* m results (float results) */
   int64_t *yi;       /* m results (integer results) */
   int64_t *idx;      /* m indices, for the second output */
@@ -110,6 +110,7 @@ typedef struct ct__rd_job {
   ct_tensor *out1;     /* indices (any integer or floating dtype); may be NULL */
   ct__rd_fn fn;
   const void *ctx;
+  int need_tmp;        /* the row function uses row.tmp */
 } ct__rd_job;
 
 static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
@@ -162,12 +163,80 @@ static int64_t ct__rd_inner(const ct_tensor *t, const int *reduce) {
   return n;
 }
 
+/* Are t's reduced dims one contiguous block (row offsets 0, 1, 2, ...)? */
+static int ct__rd_row_contig(const ct_tensor *t, const int *reduce) {
+  int64_t expect = 1;
+  int d;
+  for (d = t->ndim - 1; d >= 0; d--) {
+    if (!reduce[d] || t->sizes[d] == 1) continue;
+    if (t->strides[d] != expect) return 0;
+    expect *= t->sizes[d];
+  }
+  return 1;
+}
+/* The row at base (offsets in elements, NULL: contiguous) into xf (as double) or xi (as int64): typed loops */
+#define CT__RD_GATHER(T, DST, CONV)                                  \
+  do {                                                               \
+    const T *b = (const T *)(const void *)base;                      \
+    if (off)                                                         \
+      for (i = 0; i < n; i++) DST[i] = CONV(b[off[i]]);              \
+    else                                                             \
+      for (i = 0; i < n; i++) DST[i] = CONV(b[i]);                   \
+  } while (0)
+#define CT__RD_AS_DOUBLE(v) ((double)(v))
+#define CT__RD_AS_I64(v) ((int64_t)(v))
+#define CT__RD_B_AS_I64(v) ((int64_t)((v) ? 1 : 0))
+static void ct__rd_gather(const char *base, ct_dtype dt, const int64_t *off, int64_t n, int as_int, double *xf, int64_t *xi) {
+  int64_t i;
+  if (!as_int) {
+    switch (dt) {
+    case CT_F32: CT__RD_GATHER(float, xf, CT__RD_AS_DOUBLE); return;
+    case CT_F64: CT__RD_GATHER(double, xf, CT__RD_AS_DOUBLE); return;
+    case CT_F16: CT__RD_GATHER(uint16_t, xf, (double)ct_f16_to_f32); return;
+    case CT_BF16: CT__RD_GATHER(uint16_t, xf, (double)ct_bf16_to_f32); return;
+    case CT_I64: CT__RD_GATHER(int64_t, xf, CT__RD_AS_DOUBLE); return;
+    case CT_I32: CT__RD_GATHER(int32_t, xf, CT__RD_AS_DOUBLE); return;
+    case CT_U8: CT__RD_GATHER(uint8_t, xf, CT__RD_AS_DOUBLE); return;
+    default: CT__RD_GATHER(bool, xf, CT__RD_AS_DOUBLE); return;
+    }
+  }
+  switch (dt) {
+  case CT_I64: CT__RD_GATHER(int64_t, xi, CT__RD_AS_I64); return;
+  case CT_I32: CT__RD_GATHER(int32_t, xi, CT__RD_AS_I64); return;
+  case CT_U8: CT__RD_GATHER(uint8_t, xi, CT__RD_AS_I64); return;
+  case CT_BOOL: CT__RD_GATHER(bool, xi, CT__RD_B_AS_I64); return;
+  default: /* floating to integer: truncation, NaN 0, saturated */
+    for (i = 0; i < n; i++) xi[i] = ct__rd_load_i64(base + (off ? off[i] : i) * (int64_t)ct_dtype_size(dt), dt);
+    return;
+  }
+}
+
+/* m results into the output row at base: typed loops for the common cases */
+static void ct__rd_scatter(char *base, ct_dtype dt, const int64_t *off, int64_t m, int from_int, const double *yf,
+                           const int64_t *yi) {
+  int64_t i;
+  if (!from_int && dt == CT_F32) {
+    for (i = 0; i < m; i++) ((float *)(void *)base)[off[i]] = (float)yf[i];
+  } else if (!from_int && dt == CT_F64) {
+    for (i = 0; i < m; i++) ((double *)(void *)base)[off[i]] = yf[i];
+  } else if (from_int && dt == CT_I64) {
+    for (i = 0; i < m; i++) ((int64_t *)(void *)base)[off[i]] = yi[i];
+  } else {
+    size_t es = ct_dtype_size(dt);
+    for (i = 0; i < m; i++) {
+      char *p = base + off[i] * (int64_t)es;
+      if (from_int) ct__rd_store_i64(p, dt, yi[i]);
+      else ct__rd_store_f(p, dt, yf[i]);
+    }
+  }
+}
+
 static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   const ct_tensor *s = j->src;
   ct_tensor *outs[2];
-  int nd = s->ndim, d, k;
+  int nd = s->ndim, d, k, contig = ct__rd_row_contig(s, j->reduce), direct;
   int64_t n = ct__rd_inner(s, j->reduce), m, rows = 1, r, i, idx[CT_MAX_DIMS];
-  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0, w;
+  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0, w, noff;
   double *xf, *x2, *yf;
   size_t words;
   void *buf;
@@ -178,12 +247,14 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   for (d = 0; d < nd; d++)
     if (!j->reduce[d]) rows *= s->sizes[d];
   if (rows == 0) return CT_OK;
-  w = n > m ? n : m;
-  words = (size_t)(2 * (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (w + 1)); /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
+  w = j->need_tmp ? (n > m ? n : m) : 0;
+  noff = contig ? 0 : n;
+  /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
+  words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (w + 1));
   buf = CT_MALLOC(words * 8);
   if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
   in_off = (int64_t *)buf;
-  xi = in_off + (n + 1);
+  xi = in_off + (noff + 1);
   xf = (double *)(void *)xi;
   x2 = (double *)(void *)(xi + (n + 1));
   o_off[0] = (int64_t *)(void *)(x2 + (n2 + 1));
@@ -192,7 +263,8 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   yf = (double *)(void *)(yi + (m + 1));
   ix = (int64_t *)(void *)(yf + (m + 1));
   tmp = ix + (m + 1);
-  ct__rd_offsets(s, j->reduce, in_off);
+  if (!contig) ct__rd_offsets(s, j->reduce, in_off);
+  direct = contig && (j->int_compute ? s->dtype == CT_I64 : s->dtype == CT_F64);
   for (k = 0; k < 2; k++)
     if (outs[k]) ct__rd_offsets(outs[k], j->reduce, o_off[k]);
   memset(&row, 0, sizeof row);
@@ -218,10 +290,12 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
       for (k = 0; k < 2; k++)
         if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
     }
-    for (i = 0; i < n; i++) {
-      const char *p = (const char *)s->storage->data + (size_t)(s->offset + sb + in_off[i]) * ses;
-      if (j->int_compute) xi[i] = ct__rd_load_i64(p, (ct_dtype)s->dtype);
-      else xf[i] = ct__load_double(p, (ct_dtype)s->dtype);
+    {
+      const char *base = (const char *)s->storage->data + (size_t)(s->offset + sb) * ses;
+      if (direct) /* a contiguous row already in the compute type: read in place */
+        row.xf = (const double *)(const void *)base, row.xi = (const int64_t *)(const void *)base;
+      else
+        ct__rd_gather(base, (ct_dtype)s->dtype, contig ? NULL : in_off, n, j->int_compute, xf, xi);
     }
     if (j->src2) {
       const ct_tensor *t = j->src2;
@@ -242,12 +316,8 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
       size_t es;
       if (!o) continue;
       es = ct_dtype_size((ct_dtype)o->dtype);
-      for (i = 0; i < m; i++) {
-        char *p = (char *)o->storage->data + (size_t)(o->offset + ob[k] + o_off[k][i]) * es;
-        if (k == 1) ct__rd_store_i64(p, (ct_dtype)o->dtype, ix[i]);
-        else if (j->out0_int) ct__rd_store_i64(p, (ct_dtype)o->dtype, yi[i]);
-        else ct__rd_store_f(p, (ct_dtype)o->dtype, yf[i]);
-      }
+      ct__rd_scatter((char *)o->storage->data + (size_t)(o->offset + ob[k]) * es, (ct_dtype)o->dtype, o_off[k], m,
+                     k == 1 || j->out0_int, yf, k == 1 ? ix : yi);
     }
     for (d = nd - 1; d >= 0; d--) { /* next outer position */
       if (j->reduce[d]) continue;
@@ -340,13 +410,15 @@ static int ct__rd_is_int(ct_dtype d) { return ct_dtype_is_integral(d, true); }
 
 /* pairwise summation in double: a fixed order, error O(log n) */
 static double ct__rd_psum(const double *x, int64_t n) {
-  double s = 0;
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   int64_t i;
-  if (n <= 32) {
-    for (i = 0; i < n; i++) s += x[i];
-    return s;
+  if (n <= 256) { /* four interleaved partial sums, then in order */
+    for (i = 0; i + 4 <= n; i += 4) s0 += x[i], s1 += x[i + 1], s2 += x[i + 2], s3 += x[i + 3];
+    for (; i < n; i++) s0 += x[i];
+    return (s0 + s1) + (s2 + s3);
   }
-  return ct__rd_psum(x, n / 2) + ct__rd_psum(x + n / 2, n - n / 2);
+  i = (n / 2 + 3) / 4 * 4; /* split at a multiple of 4 */
+  return ct__rd_psum(x, i) + ct__rd_psum(x + i, n - i);
 }
 static void ct__rd_sum_row(ct__rd_row *r) {
   r->yf[0] = ct__rd_psum(r->xf, r->n);
@@ -1027,6 +1099,7 @@ static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int6
     j.out0_int = c.is_int;
     j.out1 = idx;
     j.fn = ct__rd_sort_row;
+    j.need_tmp = 1;
     j.ctx = &c;
     st = ct__rd_run(op, &j);
   }
