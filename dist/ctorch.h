@@ -1693,6 +1693,78 @@ CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, i
 /* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor
  * self's elements at index along dim (index lacks dim unless keepdim); the adjoint of value_selecting_reduction_backward */
 CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim);
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * sum with NaN counted as 0 */
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * the mean of the non-NaN elements; floating only */
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor
+ * int64; an empty list counts over every dim */
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim);
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* logcumsumexp(Tensor self, int dim) -> Tensor
+ * a running log-add-exp; floating only; the gradient is first order only */
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim);
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
+/* median(Tensor self) -> Tensor
+ * the lower median; NaN when there is one; nan for an empty tensor */
+CTDEF ct_tensor *ct_median(ct_tensor *self);
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self);
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* nanmedian(Tensor self) -> Tensor
+ * the lower median of the non-NaN elements */
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self);
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
+ * sort's indices (stable) */
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable);
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending);
+/* msort(Tensor self) -> Tensor
+ * sort's values along dim 0 */
+CTDEF ct_tensor *ct_msort(ct_tensor *self);
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (var, mean); both differentiable */
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (std, mean); both differentiable */
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)
+ * (amin, amax); both differentiable */
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max);
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -6231,7 +6303,7 @@ typedef struct ct__rd_row {
   const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
   const double *x2;  /* a second input's row (double), when the job has one */
   int64_t n2;        /* its length */
-  int64_t *tmp;      /* scratch of 2 (max(n, m) + 1) int64 when the job asks (need_tmp) */
+  int64_t *tmp;      /* scratch when the job asks (need_tmp) */
   double *yf;        /* m results (float results) */
   int64_t *yi;       /* m results (integer results) */
   int64_t *idx;      /* m indices, for the second output */
@@ -6249,7 +6321,7 @@ typedef struct ct__rd_job {
   ct_tensor *out1;     /* indices (any integer or floating dtype); may be NULL */
   ct__rd_fn fn;
   const void *ctx;
-  int need_tmp;        /* the row function uses row.tmp */
+  int need_tmp;        /* the row function uses row.tmp: need_tmp * 2 (max(n, m) + 1) int64 */
 } ct__rd_job;
 
 static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
@@ -6389,7 +6461,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   w = j->need_tmp ? (n > m ? n : m) : 0;
   noff = contig ? 0 : n;
   /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
-  words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (w + 1));
+  words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (size_t)j->need_tmp * (w + 1));
   buf = CT_MALLOC(words * 8);
   if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
   in_off = (int64_t *)buf;
@@ -7382,6 +7454,389 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
   return r;
 }
 
+/* ---- nansum / nanmean: NaN counts as absent ---- */
+static void ct__rd_nansum_row(ct__rd_row *r) {
+  double s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == r->xf[i]) s += r->xf[i];
+  r->yf[0] = s;
+}
+static void ct__rd_nanmean_row(ct__rd_row *r) {
+  double s = 0;
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == r->xf[i]) s += r->xf[i], c++;
+  r->yf[0] = s / (double)c;
+}
+static ct_status ct__rd_nansum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                    ct_tensor **result) {
+  static const char *op = "nansum";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd)) return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nansum_row, NULL, out, result);
+}
+static ct_tensor *ct__k_nansum(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nansum_impl(a, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_nansum_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nansum_impl(a, dim, keepdim, dtype, out, NULL);
+}
+static ct_status ct__rd_nanmean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                     ct_tensor **result) {
+  static const char *op = "nanmean";
+  ct__rd_plan p;
+  ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype : (ct_dtype)a->dtype;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "nanmean(): expected input to have floating point dtype but got %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (!ct_dtype_is_floating(rd))
+    return ct_fail(CT_ERR_DTYPE, op, "nanmean(): expected a floating point result dtype but got %s", ct__dtype_torch_name(rd));
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nanmean_row, NULL, out, result);
+}
+static ct_tensor *ct__k_nanmean(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nanmean_impl(a, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_nanmean_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nanmean_impl(a, dim, keepdim, dtype, out, NULL);
+}
+
+/* ---- count_nonzero: int64 ---- */
+static void ct__rd_nnz_row(ct__rd_row *r) {
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xf[i] != 0;
+  r->yi[0] = c;
+}
+static void ct__rd_nnz_row_i(ct__rd_row *r) {
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xi[i] != 0;
+  r->yi[0] = c;
+}
+static ct_status ct__rd_nnz_impl(ct_tensor *a, ct_int_list dims, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "count_nonzero";
+  ct__rd_plan p;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, false, &p) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, CT_I64) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, CT_I64, is_int, 1, is_int ? ct__rd_nnz_row_i : ct__rd_nnz_row, NULL, out, result);
+}
+static ct_tensor *ct__k_count_nonzero_dims(ct_keyset ks, ct_tensor *a, ct_int_list dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nnz_impl(a, dim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_count_nonzero_dims_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nnz_impl(a, dim, out, NULL);
+}
+static ct_tensor *ct__k_count_nonzero(ct_keyset ks, ct_tensor *a, int64_t dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nnz_impl(a, ct__rd_opt_dim(&dim), NULL, &r);
+  return r;
+}
+static ct_status ct__k_count_nonzero_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nnz_impl(a, ct__rd_opt_dim(&dim), out, NULL);
+}
+
+/* ---- logcumsumexp: a running log-add-exp; floating only ---- */
+static double ct__rd_logaddexp(double a, double b) {
+  double m = a > b ? a : b;
+  if (a != a || b != b) return a + b;
+  if (m == -INFINITY) return -INFINITY;
+  if (m == INFINITY) return INFINITY;
+  return m + log1p(exp(-fabs(a - b)));
+}
+static void ct__rd_lcse_row(ct__rd_row *r) {
+  double s = -INFINITY;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = s = ct__rd_logaddexp(s, r->xf[i]);
+}
+static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "logcumsumexp";
+  ct__rd_plan p;
+  ct_tensor *dst;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"logcumsumexp\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  dst = ct__rd_result(op, a, out, a->ndim, a->sizes, (ct_dtype)a->dtype);
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.reduce = p.reduce;
+    j.out0 = dst;
+    j.fn = ct__rd_lcse_row;
+    st = ct__rd_run(op, &j);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+static ct_tensor *ct__k_logcumsumexp(ct_keyset ks, ct_tensor *a, int64_t dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_lcse_impl(a, dim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_logcumsumexp_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_lcse_impl(a, dim, out, NULL);
+}
+
+/* ---- cummax / cummin: (values, indices); a tie or a NaN takes the later index, as PyTorch ---- */
+static void ct__rd_cumext_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = 0;
+  int64_t i, at = 0;
+  for (i = 0; i < r->n; i++) {
+    double x = r->xf[i];
+    if (i == 0 || x != x || (v == v && (mx ? x >= v : x <= v))) v = x, at = i;
+    r->yf[i] = v;
+    r->idx[i] = at;
+  }
+}
+static void ct__rd_cumext_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t i, at = 0, v = 0;
+  for (i = 0; i < r->n; i++) {
+    if (i == 0 || (mx ? r->xi[i] >= v : r->xi[i] <= v)) v = r->xi[i], at = i;
+    r->yi[i] = v;
+    r->idx[i] = at;
+  }
+}
+static ct_tensor *ct__rd_cumext_impl(const char *op, int mx, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct_tensor *vals, *idx;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
+  vals = ct__empty(op, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
+  idx = vals ? ct__empty(op, a->ndim, a->sizes, CT_I64, a->device) : NULL;
+  if (!idx) return ct_release(vals), (ct_tensor *)NULL;
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = is_int;
+    j.reduce = p.reduce;
+    j.out0 = vals;
+    j.out0_int = is_int;
+    j.out1 = idx;
+    j.fn = is_int ? ct__rd_cumext_row_i : ct__rd_cumext_row;
+    j.ctx = &mx;
+    st = ct__rd_run(op, &j);
+  }
+  if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
+  if (indices) *indices = idx;
+  else ct_release(idx);
+  return vals;
+}
+static ct_tensor *ct__k_cummax(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_cumext_impl("cummax", 1, a, dim, indices);
+}
+static ct_tensor *ct__k_cummin(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_cumext_impl("cummin", 0, a, dim, indices);
+}
+
+/* ---- kthvalue / median / nanmedian: the k-th smallest of the sorted row ----
+ * (NaN sorts last.) median: the lower median, NaN when the row has one;
+ * nanmedian: the lower median of the non-NaN elements. */
+enum { CT__RD_KTH, CT__RD_MEDIAN, CT__RD_NANMEDIAN };
+typedef struct ct__rd_kth_ctx {
+  int mode, is_int;
+  int64_t k; /* 1-based, CT__RD_KTH */
+} ct__rd_kth_ctx;
+static void ct__rd_kth_row(ct__rd_row *r) {
+  const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
+  ct__rd_sort_ctx sc;
+  ct__rd_row sr = *r;
+  int64_t at, nans = 0, i, *perm;
+  if (r->n == 0) {
+    r->idx[0] = 0, r->yi[0] = 0;
+    if (!c->is_int) r->yf[0] = NAN;
+    return;
+  }
+  sc.descending = 0;
+  sc.is_int = c->is_int;
+  sr.m = r->n;
+  sr.idx = r->tmp + 2 * (r->n + 1); /* the sort writes its own outputs past its scratch */
+  sr.yf = (double *)(void *)(sr.idx + (r->n + 1));
+  sr.yi = (int64_t *)(void *)sr.yf;
+  sr.ctx = &sc;
+  ct__rd_sort_row(&sr);
+  perm = sr.idx;
+  if (!c->is_int)
+    for (i = 0; i < r->n; i++) nans += r->xf[i] != r->xf[i];
+  if (c->mode == CT__RD_KTH) at = c->k - 1;
+  else if (c->mode == CT__RD_MEDIAN) at = nans ? r->n - nans : (r->n - 1) / 2;
+  else at = nans == r->n ? 0 : (r->n - nans - 1) / 2;
+  r->idx[0] = perm[at];
+  if (c->is_int) r->yi[0] = r->xi[perm[at]];
+  else r->yf[0] = r->xf[perm[at]];
+}
+static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t k, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **values, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct__rd_kth_ctx c;
+  ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int full = !dims.data;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (mode == CT__RD_KTH && (k < 1 || k > p.n))
+    return ct_fail(CT_ERR_INDEX, op, "selected number k out of range for dimension %lld", (long long)(dims.data ? dims.data[0] : 0));
+  if (!full && ct__rd_empty_check(op, a, &p, 0) != CT_OK) return ct_last_error(); /* a full median of nothing is nan */
+  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  vals = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, (ct_dtype)a->dtype);
+  if (!vals) return ct_last_error();
+  if (indices) {
+    idx = ct__empty(op, p.out_ndim, p.out_shape, CT_I64, a->device);
+    if (!idx) return ct_release(vals), ct_last_error();
+  }
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    c.mode = mode;
+    c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
+    c.k = k;
+    vv = ct__rd_keepdim_view(vals, &p);
+    iv = idx ? ct__rd_keepdim_view(idx, &p) : NULL;
+    if (!vv || (idx && !iv)) {
+      st = ct_last_error();
+    } else {
+      memset(&j, 0, sizeof j);
+      j.src = a;
+      j.int_compute = c.is_int;
+      j.reduce = p.reduce;
+      j.out0 = vv;
+      j.out0_int = c.is_int;
+      j.out1 = iv;
+      j.fn = ct__rd_kth_row;
+      j.ctx = &c;
+      j.need_tmp = 2; /* sort scratch, then the sort's indices and values */
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(vv);
+    ct_release(iv);
+  }
+  if (st != CT_OK) ct_release(idx), idx = NULL;
+  if (indices) *indices = idx;
+  if (values) {
+    if (st == CT_OK) *values = vals;
+    else ct_release(vals);
+    return st;
+  }
+  return ct__rd_finish(st, vals, out, NULL);
+}
+#define CT__RD_MEDIAN_KERNELS(name, MODE)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                    \
+    ct_tensor *v = NULL;                                                                                          \
+    (void)ks;                                                                                                     \
+    ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_all(), false, NULL, &v, NULL);                                      \
+    return v;                                                                                                     \
+  }                                                                                                               \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {                               \
+    (void)ks;                                                                                                     \
+    return ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_all(), false, out, NULL, NULL);                              \
+  }                                                                                                               \
+  static ct_tensor *ct__k_##name##_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) { \
+    ct_tensor *v = NULL, *i = NULL;                                                                               \
+    (void)ks;                                                                                                     \
+    if (ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;        \
+    if (indices) *indices = i;                                                                                    \
+    else ct_release(i);                                                                                           \
+    return v;                                                                                                     \
+  }
+CT__RD_MEDIAN_KERNELS(median, CT__RD_MEDIAN)
+CT__RD_MEDIAN_KERNELS(nanmedian, CT__RD_NANMEDIAN)
+static ct_tensor *ct__k_kthvalue(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_kth_impl("kthvalue", CT__RD_KTH, a, k, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+
+/* ---- composites ---- */
+static ct_tensor *ct__k_argsort(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *i = NULL;
+    if (ct_sort(a, dim, descending, &i)) r = ct_keep(i);
+  }
+  return r;
+}
+static ct_tensor *ct__k_argsort_stable(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending) {
+  (void)stable;
+  return ct__k_argsort(ks, a, dim, descending);
+}
+static ct_tensor *ct__k_msort(ct_keyset ks, ct_tensor *a) {
+  (void)ks;
+  return ct_sort(a, 0, false, NULL);
+}
+static ct_tensor *ct__rd_var_mean(ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **mean, int sq) {
+  ct_tensor *v = NULL, *m = NULL;
+  int n = dim.data ? (int)dim.n : 0;
+  if (mean) *mean = NULL;
+  CT_SCOPE {
+    v = sq ? ct_std_ex(a, n, dim.data, correction, keepdim) : ct_var_ex(a, n, dim.data, correction, keepdim);
+    m = v ? ct_mean_dim(a, n, dim.data, keepdim) : NULL;
+    if (v && m) v = ct_keep(v), m = ct_keep(m);
+    else v = m = NULL;
+  }
+  if (mean) *mean = m;
+  else ct_release(m);
+  return v;
+}
+static ct_tensor *ct__k_var_mean(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, correction, keepdim, result1, 0);
+}
+static ct_tensor *ct__k_std_mean(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, correction, keepdim, result1, 1);
+}
+static ct_tensor *ct__k_aminmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **max) {
+  ct_tensor *lo = NULL, *hi = NULL;
+  int n = dim == CT_INT_NONE ? 0 : 1;
+  (void)ks;
+  if (max) *max = NULL;
+  if (dim == CT_INT_NONE && a->numel == 0)
+    return ct_fail(CT_ERR_INVALID, "aminmax", "cannot compute aminmax over an empty dimension as the operation has no identity"),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    lo = ct_amin(a, n, &dim, keepdim);
+    hi = lo ? ct_amax(a, n, &dim, keepdim) : NULL;
+    if (lo && hi) lo = ct_keep(lo), hi = ct_keep(hi);
+    else lo = hi = NULL;
+  }
+  if (max) *max = hi;
+  else ct_release(hi);
+  return lo;
+}
+
 /* ================= derivative helpers =================
  * Formulas in gen/derivatives/reduce.spec. Written with ct ops where the
  * gradient must itself be differentiable; the piecewise-constant factors
@@ -7597,6 +8052,75 @@ static ct_tensor *ct__cumprod_backward(ct_tensor *grad, ct_tensor *self, ct_tens
   }
 }
 
+/* nansum / nanmean: grad where self is not NaN (divided by the count for nanmean) */
+static void ct__rd_notnan_row(ct__rd_row *r) {
+  int mean = *(const int *)r->ctx;
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xf[i] == r->xf[i];
+  for (i = 0; i < r->n; i++) /* nanmean of an all-NaN row: 0 * inf = nan, as PyTorch */
+    r->yf[i] = (r->xf[i] == r->xf[i] ? 1.0 : 0.0) * (mean ? 1.0 / (double)c : 1.0);
+}
+static ct_tensor *ct__nansum_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, bool keepdim, int mean) {
+  ct_tensor *w;
+  if (!grad) return NULL;
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_notnan_row, &mean);
+  return w ? ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim), w) : NULL;
+}
+
+/* logcumsumexp: grad_i = sum_{k>=i} g_k exp(x_i - r_k), split by the sign of
+ * g_k and accumulated in the log domain from the end (x2 is grad). */
+static void ct__rd_lcse_bw_row(ct__rd_row *r) {
+  double run = -INFINITY, pos = -INFINITY, neg = -INFINITY;
+  int64_t i;
+  double *res = (double *)(void *)r->tmp; /* r_k recomputed forward */
+  for (i = 0; i < r->n; i++) res[i] = run = ct__rd_logaddexp(run, r->xf[i]);
+  for (i = r->n - 1; i >= 0; i--) {
+    double gk = r->x2[i];
+    if (gk > 0) pos = ct__rd_logaddexp(pos, log(gk) - res[i]);
+    else if (gk < 0) neg = ct__rd_logaddexp(neg, log(-gk) - res[i]);
+    r->yf[i] = exp(r->xf[i] + pos) - exp(r->xf[i] + neg);
+  }
+}
+static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, int64_t dim) {
+  static const char *op = "backward";
+  ct__rd_plan p;
+  ct_tensor *r, *g;
+  ct__rd_job j;
+  if (!grad) return NULL;
+  if (self->numel == 0) return grad;
+  g = grad->dtype == self->dtype ? grad : ct_to_dtype(grad, (ct_dtype)self->dtype);
+  if (!g || ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
+  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!r) return NULL;
+  if (!ct__is_meta(r)) {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.src2 = g;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = ct__rd_lcse_bw_row;
+    j.need_tmp = 1;
+    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return ct__track(r);
+}
+
+/* median / nanmedian of every element: the gradient is shared evenly among
+ * the elements equal to the result (NaN with NaN); x2 is the result, expanded */
+static void ct__rd_evenly_row(ct__rd_row *r) {
+  double v = r->x2[0];
+  int64_t i, cnt = 0;
+  for (i = 0; i < r->n; i++) cnt += r->xf[i] == v || (v != v && r->xf[i] != r->xf[i]);
+  for (i = 0; i < r->n; i++) r->yf[i] = (r->xf[i] == v || (v != v && r->xf[i] != r->xf[i])) ? 1.0 / (double)cnt : 0.0;
+}
+static ct_tensor *ct__evenly_distribute_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result) {
+  ct_tensor *e, *w;
+  if (!grad || !result) return NULL;
+  e = ct_expand(result, self->ndim, self->sizes);
+  w = e ? ct__rd_rowwise(self, e, ct__rd_all(), ct__rd_evenly_row, NULL) : NULL;
+  return w ? ct_mul(grad, w) : NULL;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_REDUCE_IMPL */
 /* ---- ctorch/ops/linalg.h: implementation ---- */
@@ -7765,6 +8289,31 @@ static struct {
   ct_op *topk;
   ct_op *value_selecting_reduction_backward;
   ct_op *_rd_gather;
+  ct_op *nansum;
+  ct_op *nansum_out;
+  ct_op *nanmean;
+  ct_op *nanmean_out;
+  ct_op *count_nonzero_dim_IntList;
+  ct_op *count_nonzero_dim_IntList_out;
+  ct_op *count_nonzero;
+  ct_op *count_nonzero_out;
+  ct_op *logcumsumexp;
+  ct_op *logcumsumexp_out;
+  ct_op *cummax;
+  ct_op *cummin;
+  ct_op *kthvalue;
+  ct_op *median;
+  ct_op *median_out;
+  ct_op *median_dim;
+  ct_op *nanmedian;
+  ct_op *nanmedian_out;
+  ct_op *nanmedian_dim;
+  ct_op *argsort;
+  ct_op *argsort_stable;
+  ct_op *msort;
+  ct_op *var_mean_correction;
+  ct_op *std_mean_correction;
+  ct_op *aminmax;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -10015,6 +10564,494 @@ static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t
   ct__tls.depth--;
   return r;
 }
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.nansum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.nansum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.nanmean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.nanmean_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  const ct_op *op = ct__op.count_nonzero_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  const ct_op *op = ct__op.count_nonzero_dim_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.count_nonzero;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.count_nonzero_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logcumsumexp(Tensor self, int dim) -> Tensor */
+static ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.logcumsumexp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.logcumsumexp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *op = ct__op.cummax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value v[2];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_tuple(op, k, ks, v, 2, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *op = ct__op.cummin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value v[2];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_tuple(op, k, ks, v, 2, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.kthvalue;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, self, k_, dim, keepdim, indices);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(k_);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.median;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.median_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.median_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.nanmedian;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.nanmedian_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.nanmedian_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending) {
+  const ct_op *op = ct__op.argsort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, descending);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(descending);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  const ct_op *op = ct__op.argsort_stable;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, self, stable, dim, descending);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(stable);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(descending);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* msort(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.msort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *op = ct__op.var_mean_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = result1;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *op = ct__op.std_mean_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = result1;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
+static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  const ct_op *op = ct__op.aminmax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, max);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = max;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -11154,6 +12191,314 @@ CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bo
   if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
   keys |= index->keys;
   return ct__track(ct__dispatch__rd_gather(ct__call_keys(keys), self, dim, index, keepdim));
+}
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nansum(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nansum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nansum_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nanmean(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmean.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nanmean_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_count_nonzero_dim_IntList(ct__call_keys(keys), self, dim_l));
+}
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.dim_IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_count_nonzero_dim_IntList_out(ct__call_keys(keys), self, dim_l, out);
+}
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_count_nonzero(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_count_nonzero_out(ct__call_keys(keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logcumsumexp(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logcumsumexp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logcumsumexp_out(ct__call_keys(keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_cummax(ct__call_keys(keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_cummin(ct__call_keys(keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_kthvalue(ct__call_keys(keys), self, k_, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_median(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_median(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("median.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_median_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_median_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_nanmedian(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmedian.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nanmedian_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argsort(ct__call_keys(keys), self, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort.stable", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argsort_stable(ct__call_keys(keys), self, stable, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
+  return ct_argsort_stable_ex(self, stable, -1, false);
+}
+CTDEF ct_tensor *ct_msort(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("msort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_msort(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_var_mean_correction(ct__call_keys(keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_var_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_std_mean_correction(ct__call_keys(keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_std_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (max) *max = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("aminmax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_aminmax(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (max) *max = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max) {
+  return ct_aminmax_ex(self, CT_INT_NONE, false, max);
 }
 
 CT_EXTERN_C_END
@@ -14625,6 +15970,595 @@ static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t
   return r;
 }
 
+/* ---- nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nansum {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nansum;
+
+static void ct__release_nansum(ct_node *node) {
+  ct__node_nansum *n = (ct__node_nansum *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nansum *n = (ct__node_nansum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nansum, ct__release_nansum};
+
+static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nansum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "nansum") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nansum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nanmean {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nanmean;
+
+static void ct__release_nanmean(ct_node *node) {
+  ct__node_nanmean *n = (ct__node_nanmean *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmean *n = (ct__node_nanmean *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_nanmean, ct__release_nanmean};
+
+static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nanmean *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "nanmean") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.dim_IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero(Tensor self, int? dim=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logcumsumexp(Tensor self, int dim) -> Tensor ---- */
+typedef struct ct__node_logcumsumexp {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+} ct__node_logcumsumexp;
+
+static void ct__release_logcumsumexp(ct_node *node) {
+  ct__node_logcumsumexp *n = (ct__node_logcumsumexp *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logcumsumexp *n = (ct__node_logcumsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logcumsumexp_backward(grad, self, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__backward_logcumsumexp, ct__release_logcumsumexp};
+
+static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct__node_logcumsumexp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logcumsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummax {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummax;
+
+static void ct__release_cummax(ct_node *node) {
+  ct__node_cummax *n = (ct__node_cummax *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummax *n = (ct__node_cummax *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cummax, ct__release_cummax};
+
+static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummax *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummax(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummin {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummin;
+
+static void ct__release_cummin(ct_node *node) {
+  ct__node_cummin *n = (ct__node_cummin *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummin *n = (ct__node_cummin *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cummin, ct__release_cummin};
+
+static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummin *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummin(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_kthvalue {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_kthvalue;
+
+static void ct__release_kthvalue(ct_node *node) {
+  ct__node_kthvalue *n = (ct__node_kthvalue *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_kthvalue *n = (ct__node_kthvalue *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
+
+static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_kthvalue *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- median(Tensor self) -> Tensor ---- */
+typedef struct ct__node_median {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_median;
+
+static void ct__release_median(ct_node *node) {
+  ct__node_median *n = (ct__node_median *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median *n = (ct__node_median *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_median, ct__release_median};
+
+static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
+  ct__node_median *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("median.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_median_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_median_dim;
+
+static void ct__release_median_dim(ct_node *node) {
+  ct__node_median_dim *n = (ct__node_median_dim *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median_dim *n = (ct__node_median_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward_median_dim, ct__release_median_dim};
+
+static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_median_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian(Tensor self) -> Tensor ---- */
+typedef struct ct__node_nanmedian {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_nanmedian;
+
+static void ct__release_nanmedian(ct_node *node) {
+  ct__node_nanmedian *n = (ct__node_nanmedian *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian *n = (ct__node_nanmedian *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backward_nanmedian, ct__release_nanmedian};
+
+static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
+  ct__node_nanmedian *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmedian.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_nanmedian_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_nanmedian_dim;
+
+static void ct__release_nanmedian_dim(ct_node *node) {
+  ct__node_nanmedian_dim *n = (ct__node_nanmedian_dim *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian_dim *n = (ct__node_nanmedian_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__backward_nanmedian_dim, ct__release_nanmedian_dim};
+
+static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_nanmedian_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -15166,6 +17100,131 @@ static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I,Tw->Tw */
+static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i?->T */
+static ct_status ct__adapt_Tio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,Tw->Tw */
+static ct_status ct__adapt_TioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,Tw->Tw */
+static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i->T,T */
+static ct_status ct__adapt_Ti_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b->T,T */
+static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,b,i,b->T */
+static ct_status ct__adapt_Tbib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b->T,T */
+static ct_status ct__adapt_TISob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T,T */
+static ct_status ct__adapt_Tiob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
 
 static const struct {
   const char *signature;
@@ -15220,6 +17279,15 @@ static const struct {
     {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
     {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
     {"T,i,T,b->T", ct__adapt_TiTb_T},
+    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
+    {"T,i?->T", ct__adapt_Tio_T},
+    {"T,i?,Tw->Tw", ct__adapt_TioTw_Tw},
+    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
+    {"T,i->T,T", ct__adapt_Ti_TT},
+    {"T,i,i,b->T,T", ct__adapt_Tiib_TT},
+    {"T,b,i,b->T", ct__adapt_Tbib_T},
+    {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
+    {"T,i?,b->T,T", ct__adapt_Tiob_TT},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -15744,6 +17812,113 @@ static ct_status ct__frontend__rd_gather(const ct_value *a, ct_tensor **r) {
   *r = ct_rd_gather(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_nansum(const ct_value *a, ct_tensor **r) {
+  *r = ct_nansum_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nansum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nansum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmean(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero_dims(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_dims_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logcumsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logcumsumexp(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logcumsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logcumsumexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cummax(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummax(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cummin(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummin(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_kthvalue(const ct_value *a, ct_tensor **r) {
+  *r = ct_kthvalue(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median(const ct_value *a, ct_tensor **r) {
+  *r = ct_median(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_median_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_median_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_median_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmedian_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmedian_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_msort(const ct_value *a, ct_tensor **r) {
+  *r = ct_msort(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -15870,6 +18045,31 @@ static const struct {
     {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
     {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
     {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
+    {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum},
+    {&ct__op.nansum_out, "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nansum_out},
+    {&ct__op.nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nanmean},
+    {&ct__op.nanmean_out, "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmean_out},
+    {&ct__op.count_nonzero_dim_IntList, "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor", ct__frontend_count_nonzero_dim_IntList},
+    {&ct__op.count_nonzero_dim_IntList_out, "count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_dim_IntList_out},
+    {&ct__op.count_nonzero, "count_nonzero(Tensor self, int? dim=None) -> Tensor", ct__frontend_count_nonzero},
+    {&ct__op.count_nonzero_out, "count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_out},
+    {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp},
+    {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out},
+    {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax},
+    {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin},
+    {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue},
+    {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median},
+    {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out},
+    {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim},
+    {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian},
+    {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out},
+    {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim},
+    {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort},
+    {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable},
+    {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort},
+    {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction},
+    {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction},
+    {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -16193,6 +18393,69 @@ static const struct {
     {"_rd_gather", CT_KEY_CPU, CT_FN(ct__k_rd_gather), "reference"},
     {"_rd_gather", CT_KEY_META, CT_FN(ct__k_rd_gather), "reference"},
     {"_rd_gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__rd_gather), "autograd"},
+    {"nansum", CT_KEY_CPU, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_META, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum), "autograd"},
+    {"nansum.out", CT_KEY_CPU, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_META, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum_out), "autograd"},
+    {"nanmean", CT_KEY_CPU, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_META, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean), "autograd"},
+    {"nanmean.out", CT_KEY_CPU, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_META, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean_out), "autograd"},
+    {"count_nonzero.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList), "autograd"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList_out), "autograd"},
+    {"count_nonzero", CT_KEY_CPU, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_META, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero), "autograd"},
+    {"count_nonzero.out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_META, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_out), "autograd"},
+    {"logcumsumexp", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_META, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp), "autograd"},
+    {"logcumsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_META, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp_out), "autograd"},
+    {"cummax", CT_KEY_CPU, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_META, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax), "autograd"},
+    {"cummin", CT_KEY_CPU, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_META, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin), "autograd"},
+    {"kthvalue", CT_KEY_CPU, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_META, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue), "autograd"},
+    {"median", CT_KEY_CPU, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_META, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median), "autograd"},
+    {"median.out", CT_KEY_CPU, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_META, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_out), "autograd"},
+    {"median.dim", CT_KEY_CPU, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_META, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim), "autograd"},
+    {"nanmedian", CT_KEY_CPU, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_META, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian), "autograd"},
+    {"nanmedian.out", CT_KEY_CPU, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_META, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_out), "autograd"},
+    {"nanmedian.dim", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_META, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim), "autograd"},
+    {"argsort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort), "composite"},
+    {"argsort.stable", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort_stable), "composite"},
+    {"msort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_msort), "composite"},
+    {"var_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean), "composite"},
+    {"std_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean), "composite"},
+    {"aminmax", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
 };
 
 CT_EXTERN_C_END

@@ -278,4 +278,93 @@ cs.add("_rd_gather", g(d3.clone()), 2, idx, False,
 cs.add("_rd_gather", g(d3.clone()), 1, torch.tensor([[[2, 0, 1, 1]], [[0, 0, 2, 1]]]), True,
        ref=lambda s, dim, i, keepdim: torch.gather(s, dim, i))
 
+# ---- nansum / nanmean / count_nonzero ----
+xn = x3.clone()
+xn[0, 1, 2] = float("nan")
+xn[1, 0, 0] = float("nan")
+xn[1, 2, :] = float("nan")
+cs.add("nansum", g(xn.clone()), [2])
+cs.add("nansum", g(xn.transpose(0, 1)))
+cs.add("nansum", xi, [0], True)
+cs.add("nansum", xn.float(), [1], dtype=F64)
+cs.add("nansum", e, [1])
+cs.add("nanmean", g(xn.clone()), None, True)
+cs.add("nanmean", g(xn.clone()), [2])  # an all-NaN row: nan gradient, as PyTorch
+cs.add("nanmean", xn.float(), [0, 1])
+cs.error("nanmean", xi, code="CT_ERR_DTYPE")
+cs.add("count_nonzero.dim_IntList", af, [1])
+cs.add("count_nonzero.dim_IntList", xi.t(), [0, 1])
+cs.add("count_nonzero.dim_IntList", xb, [])
+cs.add("count_nonzero", xu8)
+cs.add("count_nonzero", af, 0)
+cs.add("count_nonzero", e, 1)
+
+# ---- logcumsumexp / cummax / cummin ----
+cs.add("logcumsumexp", g(x3.clone()), 1)
+cs.add("logcumsumexp", g(big.transpose(0, 2)), 0)
+cs.add("logcumsumexp", ninf, 1)
+cs.add("logcumsumexp", x.float(), -1)
+cs.add("logcumsumexp", e, 1)
+cs.error("logcumsumexp", xi, 0, code="CT_ERR_DTYPE")
+cs.add("cummax", g(d3.clone()), 2)
+cs.add("cummax", g(d3.transpose(0, 2)), 0)
+cs.add("cummax", torch.tensor([1.0, float("nan"), 3.0, float("nan"), 0.0], dtype=F64), 0)
+cs.add("cummax", torch.tensor([[1, 3, 3, 2], [5, 5, 1, 7]]), 1)
+cs.add("cummax", e, 1)
+cs.add("cummin", g(d.clone()), 0)
+cs.add("cummin", torch.tensor([[1, 0, 0, 2], [5, 5, 1, 7]], dtype=I32), 1)
+cs.add("cummin", s0, 0)
+
+# ---- kthvalue / median / nanmedian ----
+cs.add("kthvalue", g(d3.clone()), 2)
+cs.add("kthvalue", g(d3.transpose(1, 2)), 3, 1, True)
+cs.add("kthvalue", distinct(3, 4, dtype=I64).to(I32).t(), 1, 0)  # no ties: PyTorch's index among ties is unspecified
+cs.add("kthvalue", s0, 1)
+cs.error("kthvalue", d, 5, code="CT_ERR_INDEX")
+cs.error("kthvalue", e, 1, 1, code="CT_ERR_INDEX")
+cs.add("median", g(d3.clone()))
+cs.add("median", g(d.t()))
+cs.add("median", g(ties.clone()), name="median_ties", opcheck=False)
+cs.add("median", nan)
+cs.add("median", xi)
+cs.add("median", e)
+cs.add("median.dim", g(d3.clone()), 1)
+cs.add("median.dim", g(d3.transpose(0, 2)), -1, True)
+cs.add("median.dim", torch.tensor([[1.0, float("nan"), float("nan"), 0.0], [3.0, 1.0, 2.0, 0.0]], dtype=F64), 1)
+cs.add("median.dim", xu8, 0)
+cs.error("median.dim", e, 1, code="CT_ERR_INDEX")
+cs.add("nanmedian", g(d3.clone()))
+cs.add("nanmedian", xn)
+cs.add("nanmedian", e)
+cs.add("nanmedian.dim", g(d3.clone()), 2, True)
+cs.add("nanmedian.dim", torch.tensor([[1.0, float("nan"), 4.0, 0.0], [float("nan"), 2.0, float("nan"), 3.0]], dtype=F64), 1)
+cs.add("nanmedian", torch.full((3,), float("nan"), dtype=F64))  # all NaN: nan (the index of .dim is unspecified)
+
+# ---- composites ----
+cs.add("argsort", d3)
+cs.add("argsort", d3.transpose(0, 2), 1, True)
+cs.add("argsort", xi, 0)
+cs.add("argsort.stable", ties, stable=True, dim=1)
+cs.add("argsort.stable", ties, stable=True, dim=1, descending=True)
+cs.add("msort", g(d.clone()))
+cs.add("msort", xi32)
+cs.add("var_mean.correction", g(x3.clone()), [1], correction=None)
+cs.add("var_mean.correction", g(x.t()), None, correction=0, keepdim=True)
+cs.add("std_mean.correction", g(x3.clone()), [0, 2], correction=1)
+
+
+def aminmax_ref(t, dim=None, keepdim=False):  # 1.13 has no derivative of aten::aminmax
+    dims = [] if dim is None else [dim]
+    if dim is None and keepdim:
+        return torch.amin(t, list(range(t.dim())), True), torch.amax(t, list(range(t.dim())), True)
+    return torch.amin(t, dims, keepdim), torch.amax(t, dims, keepdim)
+
+
+cs.add("aminmax", g(d3.clone()), ref=aminmax_ref)
+cs.add("aminmax", g(d3.clone()), dim=1, keepdim=True, ref=aminmax_ref)
+cs.add("aminmax", xi, dim=0)
+cs.add("aminmax", x, keepdim=True)
+cs.add("aminmax", e, dim=0)
+cs.error("aminmax", e, code="CT_ERR_INVALID")
+
 cs.write()

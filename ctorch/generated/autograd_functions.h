@@ -3476,5 +3476,594 @@ static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t
   return r;
 }
 
+/* ---- nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nansum {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nansum;
+
+static void ct__release_nansum(ct_node *node) {
+  ct__node_nansum *n = (ct__node_nansum *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nansum *n = (ct__node_nansum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nansum, ct__release_nansum};
+
+static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nansum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "nansum") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nansum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nanmean {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nanmean;
+
+static void ct__release_nanmean(ct_node *node) {
+  ct__node_nanmean *n = (ct__node_nanmean *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmean *n = (ct__node_nanmean *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list dim = ct__ints(&n->dim);
+  bool keepdim = n->keepdim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_nanmean, ct__release_nanmean};
+
+static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nanmean *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->dim, dim, "nanmean") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.dim_IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero(Tensor self, int? dim=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logcumsumexp(Tensor self, int dim) -> Tensor ---- */
+typedef struct ct__node_logcumsumexp {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+} ct__node_logcumsumexp;
+
+static void ct__release_logcumsumexp(ct_node *node) {
+  ct__node_logcumsumexp *n = (ct__node_logcumsumexp *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logcumsumexp *n = (ct__node_logcumsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logcumsumexp_backward(grad, self, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__backward_logcumsumexp, ct__release_logcumsumexp};
+
+static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct__node_logcumsumexp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logcumsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummax {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummax;
+
+static void ct__release_cummax(ct_node *node) {
+  ct__node_cummax *n = (ct__node_cummax *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummax *n = (ct__node_cummax *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cummax, ct__release_cummax};
+
+static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummax *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummax(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummin {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummin;
+
+static void ct__release_cummin(ct_node *node) {
+  ct__node_cummin *n = (ct__node_cummin *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummin *n = (ct__node_cummin *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cummin, ct__release_cummin};
+
+static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummin *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummin(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_kthvalue {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_kthvalue;
+
+static void ct__release_kthvalue(ct_node *node) {
+  ct__node_kthvalue *n = (ct__node_kthvalue *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_kthvalue *n = (ct__node_kthvalue *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
+
+static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_kthvalue *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- median(Tensor self) -> Tensor ---- */
+typedef struct ct__node_median {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_median;
+
+static void ct__release_median(ct_node *node) {
+  ct__node_median *n = (ct__node_median *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median *n = (ct__node_median *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_median, ct__release_median};
+
+static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
+  ct__node_median *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("median.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_median_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_median_dim;
+
+static void ct__release_median_dim(ct_node *node) {
+  ct__node_median_dim *n = (ct__node_median_dim *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median_dim *n = (ct__node_median_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward_median_dim, ct__release_median_dim};
+
+static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_median_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian(Tensor self) -> Tensor ---- */
+typedef struct ct__node_nanmedian {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_nanmedian;
+
+static void ct__release_nanmedian(ct_node *node) {
+  ct__node_nanmedian *n = (ct__node_nanmedian *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian *n = (ct__node_nanmedian *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backward_nanmedian, ct__release_nanmedian};
+
+static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
+  ct__node_nanmedian *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmedian.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_nanmedian_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_nanmedian_dim;
+
+static void ct__release_nanmedian_dim(ct_node *node) {
+  ct__node_nanmedian_dim *n = (ct__node_nanmedian_dim *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian_dim *n = (ct__node_nanmedian_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  bool keepdim = n->keepdim;
+  const ct__shape self_sizes = n->self_sizes;
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__backward_nanmedian_dim, ct__release_nanmedian_dim};
+
+static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_nanmedian_dim *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    n->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */

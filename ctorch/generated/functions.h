@@ -330,6 +330,78 @@ CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, i
 /* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor
  * self's elements at index along dim (index lacks dim unless keepdim); the adjoint of value_selecting_reduction_backward */
 CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim);
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * sum with NaN counted as 0 */
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * the mean of the non-NaN elements; floating only */
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor
+ * int64; an empty list counts over every dim */
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim);
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* logcumsumexp(Tensor self, int dim) -> Tensor
+ * a running log-add-exp; floating only; the gradient is first order only */
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim);
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
+/* median(Tensor self) -> Tensor
+ * the lower median; NaN when there is one; nan for an empty tensor */
+CTDEF ct_tensor *ct_median(ct_tensor *self);
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self);
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* nanmedian(Tensor self) -> Tensor
+ * the lower median of the non-NaN elements */
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self);
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
+ * sort's indices (stable) */
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable);
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending);
+/* msort(Tensor self) -> Tensor
+ * sort's values along dim 0 */
+CTDEF ct_tensor *ct_msort(ct_tensor *self);
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (var, mean); both differentiable */
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (std, mean); both differentiable */
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)
+ * (amin, amax); both differentiable */
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max);
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -460,6 +532,31 @@ static struct {
   ct_op *topk;
   ct_op *value_selecting_reduction_backward;
   ct_op *_rd_gather;
+  ct_op *nansum;
+  ct_op *nansum_out;
+  ct_op *nanmean;
+  ct_op *nanmean_out;
+  ct_op *count_nonzero_dim_IntList;
+  ct_op *count_nonzero_dim_IntList_out;
+  ct_op *count_nonzero;
+  ct_op *count_nonzero_out;
+  ct_op *logcumsumexp;
+  ct_op *logcumsumexp_out;
+  ct_op *cummax;
+  ct_op *cummin;
+  ct_op *kthvalue;
+  ct_op *median;
+  ct_op *median_out;
+  ct_op *median_dim;
+  ct_op *nanmedian;
+  ct_op *nanmedian_out;
+  ct_op *nanmedian_dim;
+  ct_op *argsort;
+  ct_op *argsort_stable;
+  ct_op *msort;
+  ct_op *var_mean_correction;
+  ct_op *std_mean_correction;
+  ct_op *aminmax;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -2710,6 +2807,494 @@ static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t
   ct__tls.depth--;
   return r;
 }
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.nansum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.nansum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.nanmean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.nanmean_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  const ct_op *op = ct__op.count_nonzero_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  const ct_op *op = ct__op.count_nonzero_dim_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.count_nonzero;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.count_nonzero_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logcumsumexp(Tensor self, int dim) -> Tensor */
+static ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.logcumsumexp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.logcumsumexp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *op = ct__op.cummax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value v[2];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_tuple(op, k, ks, v, 2, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *op = ct__op.cummin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value v[2];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_tuple(op, k, ks, v, 2, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.kthvalue;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, self, k_, dim, keepdim, indices);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(k_);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.median;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.median_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.median_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.nanmedian;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.nanmedian_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.nanmedian_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending) {
+  const ct_op *op = ct__op.argsort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, descending);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(descending);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  const ct_op *op = ct__op.argsort_stable;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, self, stable, dim, descending);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(stable);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(descending);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* msort(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.msort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *op = ct__op.var_mean_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = result1;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *op = ct__op.std_mean_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = result1;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
+static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  const ct_op *op = ct__op.aminmax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, max);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = max;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -3849,6 +4434,314 @@ CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bo
   if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
   keys |= index->keys;
   return ct__track(ct__dispatch__rd_gather(ct__call_keys(keys), self, dim, index, keepdim));
+}
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nansum(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nansum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nansum_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nanmean(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmean.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nanmean_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_count_nonzero_dim_IntList(ct__call_keys(keys), self, dim_l));
+}
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.dim_IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_count_nonzero_dim_IntList_out(ct__call_keys(keys), self, dim_l, out);
+}
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_count_nonzero(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_count_nonzero_out(ct__call_keys(keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logcumsumexp(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logcumsumexp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logcumsumexp_out(ct__call_keys(keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_cummax(ct__call_keys(keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_cummin(ct__call_keys(keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_kthvalue(ct__call_keys(keys), self, k_, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_median(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_median(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("median.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_median_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_median_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_nanmedian(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmedian.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nanmedian_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argsort(ct__call_keys(keys), self, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort.stable", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argsort_stable(ct__call_keys(keys), self, stable, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
+  return ct_argsort_stable_ex(self, stable, -1, false);
+}
+CTDEF ct_tensor *ct_msort(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("msort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_msort(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_var_mean_correction(ct__call_keys(keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_var_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_std_mean_correction(ct__call_keys(keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_std_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (max) *max = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("aminmax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_aminmax(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (max) *max = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max) {
+  return ct_aminmax_ex(self, CT_INT_NONE, false, max);
 }
 
 CT_EXTERN_C_END

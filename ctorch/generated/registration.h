@@ -545,6 +545,131 @@ static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I,Tw->Tw */
+static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i?->T */
+static ct_status ct__adapt_Tio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,Tw->Tw */
+static ct_status ct__adapt_TioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,Tw->Tw */
+static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i->T,T */
+static ct_status ct__adapt_Ti_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b->T,T */
+static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,b,i,b->T */
+static ct_status ct__adapt_Tbib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b->T,T */
+static ct_status ct__adapt_TISob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T,T */
+static ct_status ct__adapt_Tiob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
 
 static const struct {
   const char *signature;
@@ -599,6 +724,15 @@ static const struct {
     {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
     {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
     {"T,i,T,b->T", ct__adapt_TiTb_T},
+    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
+    {"T,i?->T", ct__adapt_Tio_T},
+    {"T,i?,Tw->Tw", ct__adapt_TioTw_Tw},
+    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
+    {"T,i->T,T", ct__adapt_Ti_TT},
+    {"T,i,i,b->T,T", ct__adapt_Tiib_TT},
+    {"T,b,i,b->T", ct__adapt_Tbib_T},
+    {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
+    {"T,i?,b->T,T", ct__adapt_Tiob_TT},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -1123,6 +1257,113 @@ static ct_status ct__frontend__rd_gather(const ct_value *a, ct_tensor **r) {
   *r = ct_rd_gather(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_nansum(const ct_value *a, ct_tensor **r) {
+  *r = ct_nansum_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nansum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nansum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmean(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero_dims(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_dims_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logcumsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logcumsumexp(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logcumsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logcumsumexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cummax(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummax(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cummin(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummin(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_kthvalue(const ct_value *a, ct_tensor **r) {
+  *r = ct_kthvalue(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median(const ct_value *a, ct_tensor **r) {
+  *r = ct_median(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_median_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_median_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_median_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmedian_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmedian_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_msort(const ct_value *a, ct_tensor **r) {
+  *r = ct_msort(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -1249,6 +1490,31 @@ static const struct {
     {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
     {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
     {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
+    {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum},
+    {&ct__op.nansum_out, "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nansum_out},
+    {&ct__op.nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nanmean},
+    {&ct__op.nanmean_out, "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmean_out},
+    {&ct__op.count_nonzero_dim_IntList, "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor", ct__frontend_count_nonzero_dim_IntList},
+    {&ct__op.count_nonzero_dim_IntList_out, "count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_dim_IntList_out},
+    {&ct__op.count_nonzero, "count_nonzero(Tensor self, int? dim=None) -> Tensor", ct__frontend_count_nonzero},
+    {&ct__op.count_nonzero_out, "count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_out},
+    {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp},
+    {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out},
+    {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax},
+    {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin},
+    {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue},
+    {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median},
+    {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out},
+    {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim},
+    {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian},
+    {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out},
+    {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim},
+    {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort},
+    {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable},
+    {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort},
+    {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction},
+    {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction},
+    {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -1572,6 +1838,69 @@ static const struct {
     {"_rd_gather", CT_KEY_CPU, CT_FN(ct__k_rd_gather), "reference"},
     {"_rd_gather", CT_KEY_META, CT_FN(ct__k_rd_gather), "reference"},
     {"_rd_gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__rd_gather), "autograd"},
+    {"nansum", CT_KEY_CPU, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_META, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum), "autograd"},
+    {"nansum.out", CT_KEY_CPU, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_META, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum_out), "autograd"},
+    {"nanmean", CT_KEY_CPU, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_META, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean), "autograd"},
+    {"nanmean.out", CT_KEY_CPU, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_META, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean_out), "autograd"},
+    {"count_nonzero.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList), "autograd"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList_out), "autograd"},
+    {"count_nonzero", CT_KEY_CPU, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_META, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero), "autograd"},
+    {"count_nonzero.out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_META, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_out), "autograd"},
+    {"logcumsumexp", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_META, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp), "autograd"},
+    {"logcumsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_META, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp_out), "autograd"},
+    {"cummax", CT_KEY_CPU, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_META, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax), "autograd"},
+    {"cummin", CT_KEY_CPU, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_META, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin), "autograd"},
+    {"kthvalue", CT_KEY_CPU, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_META, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue), "autograd"},
+    {"median", CT_KEY_CPU, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_META, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median), "autograd"},
+    {"median.out", CT_KEY_CPU, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_META, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_out), "autograd"},
+    {"median.dim", CT_KEY_CPU, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_META, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim), "autograd"},
+    {"nanmedian", CT_KEY_CPU, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_META, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian), "autograd"},
+    {"nanmedian.out", CT_KEY_CPU, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_META, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_out), "autograd"},
+    {"nanmedian.dim", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_META, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim), "autograd"},
+    {"argsort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort), "composite"},
+    {"argsort.stable", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort_stable), "composite"},
+    {"msort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_msort), "composite"},
+    {"var_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean), "composite"},
+    {"std_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean), "composite"},
+    {"aminmax", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
 };
 
 CT_EXTERN_C_END

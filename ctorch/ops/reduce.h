@@ -92,7 +92,7 @@ typedef struct ct__rd_row {
   const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
   const double *x2;  /* a second input's row (double), when the job has one */
   int64_t n2;        /* its length */
-  int64_t *tmp;      /* scratch of 2 (max(n, m) + 1) int64 when the job asks (need_tmp) */
+  int64_t *tmp;      /* scratch when the job asks (need_tmp) */
   double *yf;        /* m results (float results) */
   int64_t *yi;       /* m results (integer results) */
   int64_t *idx;      /* m indices, for the second output */
@@ -110,7 +110,7 @@ typedef struct ct__rd_job {
   ct_tensor *out1;     /* indices (any integer or floating dtype); may be NULL */
   ct__rd_fn fn;
   const void *ctx;
-  int need_tmp;        /* the row function uses row.tmp */
+  int need_tmp;        /* the row function uses row.tmp: need_tmp * 2 (max(n, m) + 1) int64 */
 } ct__rd_job;
 
 static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
@@ -250,7 +250,7 @@ static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
   w = j->need_tmp ? (n > m ? n : m) : 0;
   noff = contig ? 0 : n;
   /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
-  words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (w + 1));
+  words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (size_t)j->need_tmp * (w + 1));
   buf = CT_MALLOC(words * 8);
   if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
   in_off = (int64_t *)buf;
@@ -1243,6 +1243,389 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
   return r;
 }
 
+/* ---- nansum / nanmean: NaN counts as absent ---- */
+static void ct__rd_nansum_row(ct__rd_row *r) {
+  double s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == r->xf[i]) s += r->xf[i];
+  r->yf[0] = s;
+}
+static void ct__rd_nanmean_row(ct__rd_row *r) {
+  double s = 0;
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == r->xf[i]) s += r->xf[i], c++;
+  r->yf[0] = s / (double)c;
+}
+static ct_status ct__rd_nansum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                    ct_tensor **result) {
+  static const char *op = "nansum";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd)) return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nansum_row, NULL, out, result);
+}
+static ct_tensor *ct__k_nansum(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nansum_impl(a, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_nansum_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nansum_impl(a, dim, keepdim, dtype, out, NULL);
+}
+static ct_status ct__rd_nanmean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                     ct_tensor **result) {
+  static const char *op = "nanmean";
+  ct__rd_plan p;
+  ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype : (ct_dtype)a->dtype;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "nanmean(): expected input to have floating point dtype but got %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (!ct_dtype_is_floating(rd))
+    return ct_fail(CT_ERR_DTYPE, op, "nanmean(): expected a floating point result dtype but got %s", ct__dtype_torch_name(rd));
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nanmean_row, NULL, out, result);
+}
+static ct_tensor *ct__k_nanmean(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nanmean_impl(a, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_nanmean_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nanmean_impl(a, dim, keepdim, dtype, out, NULL);
+}
+
+/* ---- count_nonzero: int64 ---- */
+static void ct__rd_nnz_row(ct__rd_row *r) {
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xf[i] != 0;
+  r->yi[0] = c;
+}
+static void ct__rd_nnz_row_i(ct__rd_row *r) {
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xi[i] != 0;
+  r->yi[0] = c;
+}
+static ct_status ct__rd_nnz_impl(ct_tensor *a, ct_int_list dims, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "count_nonzero";
+  ct__rd_plan p;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, false, &p) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, CT_I64) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, CT_I64, is_int, 1, is_int ? ct__rd_nnz_row_i : ct__rd_nnz_row, NULL, out, result);
+}
+static ct_tensor *ct__k_count_nonzero_dims(ct_keyset ks, ct_tensor *a, ct_int_list dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nnz_impl(a, dim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_count_nonzero_dims_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nnz_impl(a, dim, out, NULL);
+}
+static ct_tensor *ct__k_count_nonzero(ct_keyset ks, ct_tensor *a, int64_t dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nnz_impl(a, ct__rd_opt_dim(&dim), NULL, &r);
+  return r;
+}
+static ct_status ct__k_count_nonzero_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nnz_impl(a, ct__rd_opt_dim(&dim), out, NULL);
+}
+
+/* ---- logcumsumexp: a running log-add-exp; floating only ---- */
+static double ct__rd_logaddexp(double a, double b) {
+  double m = a > b ? a : b;
+  if (a != a || b != b) return a + b;
+  if (m == -INFINITY) return -INFINITY;
+  if (m == INFINITY) return INFINITY;
+  return m + log1p(exp(-fabs(a - b)));
+}
+static void ct__rd_lcse_row(ct__rd_row *r) {
+  double s = -INFINITY;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = s = ct__rd_logaddexp(s, r->xf[i]);
+}
+static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "logcumsumexp";
+  ct__rd_plan p;
+  ct_tensor *dst;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"logcumsumexp\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  dst = ct__rd_result(op, a, out, a->ndim, a->sizes, (ct_dtype)a->dtype);
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.reduce = p.reduce;
+    j.out0 = dst;
+    j.fn = ct__rd_lcse_row;
+    st = ct__rd_run(op, &j);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+static ct_tensor *ct__k_logcumsumexp(ct_keyset ks, ct_tensor *a, int64_t dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_lcse_impl(a, dim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_logcumsumexp_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_lcse_impl(a, dim, out, NULL);
+}
+
+/* ---- cummax / cummin: (values, indices); a tie or a NaN takes the later index, as PyTorch ---- */
+static void ct__rd_cumext_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = 0;
+  int64_t i, at = 0;
+  for (i = 0; i < r->n; i++) {
+    double x = r->xf[i];
+    if (i == 0 || x != x || (v == v && (mx ? x >= v : x <= v))) v = x, at = i;
+    r->yf[i] = v;
+    r->idx[i] = at;
+  }
+}
+static void ct__rd_cumext_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t i, at = 0, v = 0;
+  for (i = 0; i < r->n; i++) {
+    if (i == 0 || (mx ? r->xi[i] >= v : r->xi[i] <= v)) v = r->xi[i], at = i;
+    r->yi[i] = v;
+    r->idx[i] = at;
+  }
+}
+static ct_tensor *ct__rd_cumext_impl(const char *op, int mx, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct_tensor *vals, *idx;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
+  vals = ct__empty(op, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
+  idx = vals ? ct__empty(op, a->ndim, a->sizes, CT_I64, a->device) : NULL;
+  if (!idx) return ct_release(vals), (ct_tensor *)NULL;
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = is_int;
+    j.reduce = p.reduce;
+    j.out0 = vals;
+    j.out0_int = is_int;
+    j.out1 = idx;
+    j.fn = is_int ? ct__rd_cumext_row_i : ct__rd_cumext_row;
+    j.ctx = &mx;
+    st = ct__rd_run(op, &j);
+  }
+  if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
+  if (indices) *indices = idx;
+  else ct_release(idx);
+  return vals;
+}
+static ct_tensor *ct__k_cummax(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_cumext_impl("cummax", 1, a, dim, indices);
+}
+static ct_tensor *ct__k_cummin(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_cumext_impl("cummin", 0, a, dim, indices);
+}
+
+/* ---- kthvalue / median / nanmedian: the k-th smallest of the sorted row ----
+ * (NaN sorts last.) median: the lower median, NaN when the row has one;
+ * nanmedian: the lower median of the non-NaN elements. */
+enum { CT__RD_KTH, CT__RD_MEDIAN, CT__RD_NANMEDIAN };
+typedef struct ct__rd_kth_ctx {
+  int mode, is_int;
+  int64_t k; /* 1-based, CT__RD_KTH */
+} ct__rd_kth_ctx;
+static void ct__rd_kth_row(ct__rd_row *r) {
+  const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
+  ct__rd_sort_ctx sc;
+  ct__rd_row sr = *r;
+  int64_t at, nans = 0, i, *perm;
+  if (r->n == 0) {
+    r->idx[0] = 0, r->yi[0] = 0;
+    if (!c->is_int) r->yf[0] = NAN;
+    return;
+  }
+  sc.descending = 0;
+  sc.is_int = c->is_int;
+  sr.m = r->n;
+  sr.idx = r->tmp + 2 * (r->n + 1); /* the sort writes its own outputs past its scratch */
+  sr.yf = (double *)(void *)(sr.idx + (r->n + 1));
+  sr.yi = (int64_t *)(void *)sr.yf;
+  sr.ctx = &sc;
+  ct__rd_sort_row(&sr);
+  perm = sr.idx;
+  if (!c->is_int)
+    for (i = 0; i < r->n; i++) nans += r->xf[i] != r->xf[i];
+  if (c->mode == CT__RD_KTH) at = c->k - 1;
+  else if (c->mode == CT__RD_MEDIAN) at = nans ? r->n - nans : (r->n - 1) / 2;
+  else at = nans == r->n ? 0 : (r->n - nans - 1) / 2;
+  r->idx[0] = perm[at];
+  if (c->is_int) r->yi[0] = r->xi[perm[at]];
+  else r->yf[0] = r->xf[perm[at]];
+}
+static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t k, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **values, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct__rd_kth_ctx c;
+  ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int full = !dims.data;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (mode == CT__RD_KTH && (k < 1 || k > p.n))
+    return ct_fail(CT_ERR_INDEX, op, "selected number k out of range for dimension %lld", (long long)(dims.data ? dims.data[0] : 0));
+  if (!full && ct__rd_empty_check(op, a, &p, 0) != CT_OK) return ct_last_error(); /* a full median of nothing is nan */
+  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  vals = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, (ct_dtype)a->dtype);
+  if (!vals) return ct_last_error();
+  if (indices) {
+    idx = ct__empty(op, p.out_ndim, p.out_shape, CT_I64, a->device);
+    if (!idx) return ct_release(vals), ct_last_error();
+  }
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    c.mode = mode;
+    c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
+    c.k = k;
+    vv = ct__rd_keepdim_view(vals, &p);
+    iv = idx ? ct__rd_keepdim_view(idx, &p) : NULL;
+    if (!vv || (idx && !iv)) {
+      st = ct_last_error();
+    } else {
+      memset(&j, 0, sizeof j);
+      j.src = a;
+      j.int_compute = c.is_int;
+      j.reduce = p.reduce;
+      j.out0 = vv;
+      j.out0_int = c.is_int;
+      j.out1 = iv;
+      j.fn = ct__rd_kth_row;
+      j.ctx = &c;
+      j.need_tmp = 2; /* sort scratch, then the sort's indices and values */
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(vv);
+    ct_release(iv);
+  }
+  if (st != CT_OK) ct_release(idx), idx = NULL;
+  if (indices) *indices = idx;
+  if (values) {
+    if (st == CT_OK) *values = vals;
+    else ct_release(vals);
+    return st;
+  }
+  return ct__rd_finish(st, vals, out, NULL);
+}
+#define CT__RD_MEDIAN_KERNELS(name, MODE)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                    \
+    ct_tensor *v = NULL;                                                                                          \
+    (void)ks;                                                                                                     \
+    ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_all(), false, NULL, &v, NULL);                                      \
+    return v;                                                                                                     \
+  }                                                                                                               \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {                               \
+    (void)ks;                                                                                                     \
+    return ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_all(), false, out, NULL, NULL);                              \
+  }                                                                                                               \
+  static ct_tensor *ct__k_##name##_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) { \
+    ct_tensor *v = NULL, *i = NULL;                                                                               \
+    (void)ks;                                                                                                     \
+    if (ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;        \
+    if (indices) *indices = i;                                                                                    \
+    else ct_release(i);                                                                                           \
+    return v;                                                                                                     \
+  }
+CT__RD_MEDIAN_KERNELS(median, CT__RD_MEDIAN)
+CT__RD_MEDIAN_KERNELS(nanmedian, CT__RD_NANMEDIAN)
+static ct_tensor *ct__k_kthvalue(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_kth_impl("kthvalue", CT__RD_KTH, a, k, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+
+/* ---- composites ---- */
+static ct_tensor *ct__k_argsort(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *i = NULL;
+    if (ct_sort(a, dim, descending, &i)) r = ct_keep(i);
+  }
+  return r;
+}
+static ct_tensor *ct__k_argsort_stable(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending) {
+  (void)stable;
+  return ct__k_argsort(ks, a, dim, descending);
+}
+static ct_tensor *ct__k_msort(ct_keyset ks, ct_tensor *a) {
+  (void)ks;
+  return ct_sort(a, 0, false, NULL);
+}
+static ct_tensor *ct__rd_var_mean(ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **mean, int sq) {
+  ct_tensor *v = NULL, *m = NULL;
+  int n = dim.data ? (int)dim.n : 0;
+  if (mean) *mean = NULL;
+  CT_SCOPE {
+    v = sq ? ct_std_ex(a, n, dim.data, correction, keepdim) : ct_var_ex(a, n, dim.data, correction, keepdim);
+    m = v ? ct_mean_dim(a, n, dim.data, keepdim) : NULL;
+    if (v && m) v = ct_keep(v), m = ct_keep(m);
+    else v = m = NULL;
+  }
+  if (mean) *mean = m;
+  else ct_release(m);
+  return v;
+}
+static ct_tensor *ct__k_var_mean(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, correction, keepdim, result1, 0);
+}
+static ct_tensor *ct__k_std_mean(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, correction, keepdim, result1, 1);
+}
+static ct_tensor *ct__k_aminmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **max) {
+  ct_tensor *lo = NULL, *hi = NULL;
+  int n = dim == CT_INT_NONE ? 0 : 1;
+  (void)ks;
+  if (max) *max = NULL;
+  if (dim == CT_INT_NONE && a->numel == 0)
+    return ct_fail(CT_ERR_INVALID, "aminmax", "cannot compute aminmax over an empty dimension as the operation has no identity"),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    lo = ct_amin(a, n, &dim, keepdim);
+    hi = lo ? ct_amax(a, n, &dim, keepdim) : NULL;
+    if (lo && hi) lo = ct_keep(lo), hi = ct_keep(hi);
+    else lo = hi = NULL;
+  }
+  if (max) *max = hi;
+  else ct_release(hi);
+  return lo;
+}
+
 /* ================= derivative helpers =================
  * Formulas in gen/derivatives/reduce.spec. Written with ct ops where the
  * gradient must itself be differentiable; the piecewise-constant factors
@@ -1456,6 +1839,75 @@ static ct_tensor *ct__cumprod_backward(ct_tensor *grad, ct_tensor *self, ct_tens
     ct_tensor *gs = g->dtype == self->dtype ? g : ct_to_dtype(g, (ct_dtype)self->dtype);
     return gs ? ct__rd_rowwise(self, gs, ct__rd_one(&dim), ct__rd_cumprod_bw_row, NULL) : NULL;
   }
+}
+
+/* nansum / nanmean: grad where self is not NaN (divided by the count for nanmean) */
+static void ct__rd_notnan_row(ct__rd_row *r) {
+  int mean = *(const int *)r->ctx;
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xf[i] == r->xf[i];
+  for (i = 0; i < r->n; i++) /* nanmean of an all-NaN row: 0 * inf = nan, as PyTorch */
+    r->yf[i] = (r->xf[i] == r->xf[i] ? 1.0 : 0.0) * (mean ? 1.0 / (double)c : 1.0);
+}
+static ct_tensor *ct__nansum_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, bool keepdim, int mean) {
+  ct_tensor *w;
+  if (!grad) return NULL;
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_notnan_row, &mean);
+  return w ? ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim), w) : NULL;
+}
+
+/* logcumsumexp: grad_i = sum_{k>=i} g_k exp(x_i - r_k), split by the sign of
+ * g_k and accumulated in the log domain from the end (x2 is grad). */
+static void ct__rd_lcse_bw_row(ct__rd_row *r) {
+  double run = -INFINITY, pos = -INFINITY, neg = -INFINITY;
+  int64_t i;
+  double *res = (double *)(void *)r->tmp; /* r_k recomputed forward */
+  for (i = 0; i < r->n; i++) res[i] = run = ct__rd_logaddexp(run, r->xf[i]);
+  for (i = r->n - 1; i >= 0; i--) {
+    double gk = r->x2[i];
+    if (gk > 0) pos = ct__rd_logaddexp(pos, log(gk) - res[i]);
+    else if (gk < 0) neg = ct__rd_logaddexp(neg, log(-gk) - res[i]);
+    r->yf[i] = exp(r->xf[i] + pos) - exp(r->xf[i] + neg);
+  }
+}
+static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, int64_t dim) {
+  static const char *op = "backward";
+  ct__rd_plan p;
+  ct_tensor *r, *g;
+  ct__rd_job j;
+  if (!grad) return NULL;
+  if (self->numel == 0) return grad;
+  g = grad->dtype == self->dtype ? grad : ct_to_dtype(grad, (ct_dtype)self->dtype);
+  if (!g || ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
+  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!r) return NULL;
+  if (!ct__is_meta(r)) {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.src2 = g;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = ct__rd_lcse_bw_row;
+    j.need_tmp = 1;
+    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return ct__track(r);
+}
+
+/* median / nanmedian of every element: the gradient is shared evenly among
+ * the elements equal to the result (NaN with NaN); x2 is the result, expanded */
+static void ct__rd_evenly_row(ct__rd_row *r) {
+  double v = r->x2[0];
+  int64_t i, cnt = 0;
+  for (i = 0; i < r->n; i++) cnt += r->xf[i] == v || (v != v && r->xf[i] != r->xf[i]);
+  for (i = 0; i < r->n; i++) r->yf[i] = (r->xf[i] == v || (v != v && r->xf[i] != r->xf[i])) ? 1.0 / (double)cnt : 0.0;
+}
+static ct_tensor *ct__evenly_distribute_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result) {
+  ct_tensor *e, *w;
+  if (!grad || !result) return NULL;
+  e = ct_expand(result, self->ndim, self->sizes);
+  w = e ? ct__rd_rowwise(self, e, ct__rd_all(), ct__rd_evenly_row, NULL) : NULL;
+  return w ? ct_mul(grad, w) : NULL;
 }
 
 CT_EXTERN_C_END
