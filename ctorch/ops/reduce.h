@@ -1812,33 +1812,48 @@ static ct_tensor *ct__cumsum_backward(ct_tensor *grad, int64_t dim) {
   if (grad->ndim == 0) return grad;
   return ct_add(ct_sub(ct_sum_dim(grad, 1, &dim, true), ct_cumsum(grad, dim)), grad);
 }
-/* cumprod without zeros: revcumsum(grad * result) / self. With zeros: the
- * exact first derivative per row, sum_{k>=i} g_k prod_{j<=k, j!=i} x_j
- * (x2 is grad), taken as constant in self for higher derivatives. */
-static void ct__rd_cumprod_bw_row(ct__rd_row *r) {
-  int64_t i, k;
-  for (i = 0; i < r->n; i++) {
-    double acc = 0, pre = 1;
-    int64_t j;
-    for (j = 0; j < i; j++) pre *= r->xf[j];
-    for (k = i; k < r->n; k++) {
-      if (k > i) pre *= r->xf[k];
-      acc += r->x2[k] * pre;
+/* cumprod: revcumsum(grad * result) / self without zeros. With a first zero
+ * at z in a row: that formula for i < z, for i = z the sum over k >= z of
+ * grad_k * C_k with C_k = result_{z-1} prod_{z<j<=k} x_j, and 0 after z.
+ * Written with ct ops, so it stays linear (and differentiable) in grad; the
+ * masks and C are constants (exact for the first derivative; the second
+ * derivative in self misses C's dependence on self when there are zeros). */
+enum { CT__RD_CP_BEFORE, CT__RD_CP_AT, CT__RD_CP_COEF };
+static void ct__rd_cumprod_zero_row(ct__rd_row *r) {
+  int what = *(const int *)r->ctx;
+  int64_t i, z = r->n;
+  double pre = 1;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == 0) {
+      z = i;
+      break;
     }
-    r->yf[i] = acc;
+  for (i = 0; i < z; i++) pre *= r->xf[i]; /* result_{z-1} */
+  for (i = 0; i < r->n; i++) {
+    if (what == CT__RD_CP_BEFORE) r->yf[i] = i < z ? 1.0 : 0.0;
+    else if (what == CT__RD_CP_AT) r->yf[i] = i == z ? 1.0 : 0.0;
+    else {
+      if (i > z) pre *= r->xf[i];
+      r->yf[i] = i < z ? 0.0 : pre;
+    }
   }
 }
 static ct_tensor *ct__cumprod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, int64_t dim) {
-  ct_tensor *g;
+  ct_tensor *before, *at, *coef, *safe;
+  int w0 = CT__RD_CP_BEFORE, w1 = CT__RD_CP_AT, w2 = CT__RD_CP_COEF;
+  ct_int_list d;
   if (!grad) return NULL;
   if (self->ndim == 0 || self->numel == 0) return grad;
   if (!ct__rd_has_zero(self)) return ct_div(ct__cumsum_backward(ct_mul(grad, result), dim), self);
-  g = ct_contiguous(grad);
-  if (!g) return NULL;
-  {
-    ct_tensor *gs = g->dtype == self->dtype ? g : ct_to_dtype(g, (ct_dtype)self->dtype);
-    return gs ? ct__rd_rowwise(self, gs, ct__rd_one(&dim), ct__rd_cumprod_bw_row, NULL) : NULL;
-  }
+  if (ct__wrap_dim("cumprod", dim, self->ndim) < 0) return NULL;
+  d = ct__rd_one(&dim);
+  before = ct__rd_rowwise(self, NULL, d, ct__rd_cumprod_zero_row, &w0);
+  at = before ? ct__rd_rowwise(self, NULL, d, ct__rd_cumprod_zero_row, &w1) : NULL;
+  coef = at ? ct__rd_rowwise(self, NULL, d, ct__rd_cumprod_zero_row, &w2) : NULL;
+  safe = coef ? ct_add(self, ct__rd_zero_mask(self)) : NULL;
+  if (!safe) return NULL;
+  return ct_add(ct_mul(before, ct_div(ct__cumsum_backward(ct_mul(grad, result), dim), safe)),
+                ct_mul(at, ct_sum_dim(ct_mul(grad, coef), 1, &dim, true)));
 }
 
 /* nansum / nanmean: grad where self is not NaN (divided by the count for nanmean) */
