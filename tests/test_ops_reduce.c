@@ -264,3 +264,17 @@ TEST(reduce_selection_values) {
     }
   }
 }
+
+TEST(reduce_selection_bad_args) {
+  CT_SCOPE {
+    ct_tensor *s0 = ct_scalar_tensor(ct_float(2), CT_F64), *x = rd_t(CT_DIMS(2, 3), 9, CT_F64);
+    static const int64_t sz[] = {2, 3}, neg[] = {2, -3};
+    CHECK_ERR(ct_rd_gather(s0, 0, ct_zeros(CT_DIMS(3), CT_I64), false), CT_ERR_RANK, "rank");
+    CHECK_ERR(ct_value_selecting_reduction_backward(x, 1, ct_zeros(CT_DIMS(2, 3), CT_I64), 2, sz, false), CT_ERR_RANK, "rank");
+    CHECK_ERR(ct_value_selecting_reduction_backward(ct_zeros(CT_DIMS(2), CT_F64), 1, ct_zeros(CT_DIMS(2), CT_I64), 2, neg, false),
+              CT_ERR_SIZE, "");
+    CHECK_ERR(ct_value_selecting_reduction_backward(ct_zeros(CT_DIMS(2), CT_F64), 3, ct_zeros(CT_DIMS(2), CT_I64), 2, sz, false),
+              CT_ERR_INDEX, "out of range");
+    CHECK(ct_rd_gather(s0, 0, ct_zeros(0, NULL, CT_I64), false) != NULL);
+  }
+}

@@ -676,7 +676,7 @@ static ct_status ct__rd_ext_impl(const char *op, int mx, ct_tensor *a, ct_int_li
   ct__rd_plan p;
   int full = !dims.data || dims.n <= 0;
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
-  if (ct__rd_empty_check(op, a, &p, full && a->ndim > 0 ? 1 : full) != CT_OK) return ct_last_error();
+  if (ct__rd_empty_check(op, a, &p, full) != CT_OK) return ct_last_error();
   if (out && out->dtype != a->dtype)
     return ct_fail(CT_ERR_DTYPE, op, "Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.",
                    ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
@@ -1132,7 +1132,7 @@ static ct_status ct__rd_select_check(const char *op, const char *what, int ndim,
   int i, k = 0;
   if (index->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "index must be an int64 tensor, got %s", ct_dtype_name((ct_dtype)index->dtype));
   if (!ct_same_shape(t, index)) return ct_fail(CT_ERR_SHAPE, op, "%s and index must have the same shape", what);
-  if (ndim > 0 && t->ndim != (keepdim ? ndim : ndim - 1))
+  if (ndim == 0 ? t->ndim != 0 : t->ndim != (keepdim ? ndim : ndim - 1))
     return ct_fail(CT_ERR_RANK, op, "index has rank %d but the selected tensor has rank %d", t->ndim, ndim);
   for (i = 0; i < ndim && ndim > 0; i++) {
     if (i == dim) {
@@ -1217,6 +1217,7 @@ static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tens
   int nd = (int)sizes.n;
   (void)ks;
   if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
+  if (ct__checked_numel(op, nd, sizes.data, (ct_dtype)grad->dtype) < 0) return NULL; /* negative sizes, overflow */
   if (ct__rd_plan_make(op, nd, sizes.data, ct__rd_one(&dim), true, &p) != CT_OK) return NULL;
   dim = ct__wrap_dim(op, dim, nd);
   if (!ct_dtype_is_floating((ct_dtype)grad->dtype)) return ct_fail(CT_ERR_DTYPE, op, "grad must be floating"), (ct_tensor *)NULL;
