@@ -1597,6 +1597,8 @@ CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
 CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased);
 /* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
 CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
 /* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
  * the square root of var.correction */
 CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim);
@@ -1608,6 +1610,8 @@ CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
 CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased);
 /* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
 CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
  * floating only; ord 0, 1, 2, inf, -inf or any p (gradients of other p are first order only) */
 CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
@@ -1620,6 +1624,10 @@ CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p);
 /* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
  * p None means 2 */
 CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p);
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
 /* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
  * max-shifted; an all -inf row gives -inf; integers give float32 */
 CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
@@ -6979,6 +6987,15 @@ static ct_tensor *ct__k_std_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, boo
   return ct_std_ex(a, dim.data ? (int)dim.n : 0, dim.data, ct_int(unbiased ? 1 : 0), keepdim);
 }
 
+static ct_status ct__k_var_dim_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("var", 0, a, dim, ct_int(unbiased ? 1 : 0), keepdim, out, NULL);
+}
+static ct_status ct__k_std_dim_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("std", 1, a, dim, ct_int(unbiased ? 1 : 0), keepdim, out, NULL);
+}
+
 /* ---- linalg_vector_norm ---- */
 static ct_status ct__rd_norm_impl(ct_tensor *a, ct_scalar ord, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
                                   ct_tensor **result) {
@@ -7029,6 +7046,15 @@ static ct_tensor *ct__k_norm(ct_keyset ks, ct_tensor *a, ct_scalar p) {
 static ct_tensor *ct__k_norm_dim(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_int_list dim, bool keepdim) {
   (void)ks;
   return ct_linalg_vector_norm_ex(a, p, dim.data ? (int)dim.n : 0, dim.data, keepdim, CT_DTYPE_NONE);
+}
+
+static ct_status ct__k_norm_out(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, p, ct__rd_all(), false, CT_DTYPE_NONE, out, NULL);
+}
+static ct_status ct__k_norm_dim_out(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, p, dim, keepdim, CT_DTYPE_NONE, out, NULL);
 }
 
 /* ---- logsumexp: integers and bool give float32 ---- */
@@ -8270,14 +8296,18 @@ static struct {
   ct_op *var_correction_out;
   ct_op *var;
   ct_op *var_dim;
+  ct_op *var_out;
   ct_op *std_correction;
   ct_op *std_correction_out;
   ct_op *std;
   ct_op *std_dim;
+  ct_op *std_out;
   ct_op *linalg_vector_norm;
   ct_op *linalg_vector_norm_out;
   ct_op *norm_Scalar;
   ct_op *norm_ScalarOpt_dim;
+  ct_op *norm_Scalar_out;
+  ct_op *norm_out;
   ct_op *logsumexp;
   ct_op *logsumexp_out;
   ct_op *all;
@@ -9890,6 +9920,27 @@ static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
   ct__tls.depth--;
   return r;
 }
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.var_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
 static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   const ct_op *op = ct__op.std_correction;
@@ -9965,6 +10016,27 @@ static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
     v[2] = ct_value_bool(unbiased);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.std_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
   return r;
@@ -10046,6 +10118,46 @@ static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self,
     v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  const ct_op *op = ct__op.norm_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, p, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.norm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, p, dim, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
   return r;
@@ -11840,6 +11952,20 @@ CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
   dim_l.n = dim ? dim_len : -1;
   return ct__track(ct__dispatch_var_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
 }
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_var_out(ct__call_keys(keys), self, dim_l, unbiased, keepdim, out);
+}
 CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset keys = 0;
@@ -11890,6 +12016,20 @@ CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
   dim_l.n = dim ? dim_len : -1;
   return ct__track(ct__dispatch_std_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
 }
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_std_out(ct__call_keys(keys), self, dim_l, unbiased, keepdim, out);
+}
 CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset keys = 0;
@@ -11939,6 +12079,28 @@ CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const in
   dim_l.data = dim;
   dim_l.n = dim_len;
   return ct__track(ct__dispatch_norm_ScalarOpt_dim(ct__call_keys(keys), self, p, dim_l, keepdim));
+}
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_norm_Scalar_out(ct__call_keys(keys), self, p, out);
+}
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_norm_out(ct__call_keys(keys), self, p, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;
@@ -15108,6 +15270,17 @@ static ct_status ct__autograd_var_correction_out(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
+/* ---- var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
 typedef struct ct__node_std_correction {
   ct_node base;
@@ -15175,6 +15348,17 @@ static ct_status ct__autograd_std_correction_out(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
+/* ---- std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_linalg_vector_norm {
   ct_node base;
@@ -15238,6 +15422,28 @@ static ct_status ct__autograd_linalg_vector_norm_out(ct_keyset ks, ct_tensor *se
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("linalg_vector_norm.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_linalg_vector_norm_out(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, p, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_out(ks & CT__BELOW_AUTOGRAD, self, p, dim, keepdim, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -16937,6 +17143,17 @@ static ct_status ct__adapt_TIbb_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I,b,b,Tw->Tw */
+static ct_status ct__adapt_TIbbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,S,I,b,D->T */
 static ct_status ct__adapt_TSIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -16967,6 +17184,28 @@ static ct_status ct__adapt_TSoIb_T(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,S,Tw->Tw */
+static ct_status ct__adapt_TSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,I,b,Tw->Tw */
+static ct_status ct__adapt_TSoIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,i,b->T */
 static ct_status ct__adapt_Tib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -17280,9 +17519,12 @@ static const struct {
     {"T,I,S?,b,Tw->Tw", ct__adapt_TISobTw_Tw},
     {"T,b->T", ct__adapt_Tb_T},
     {"T,I,b,b->T", ct__adapt_TIbb_T},
+    {"T,I,b,b,Tw->Tw", ct__adapt_TIbbTw_Tw},
     {"T,S,I,b,D->T", ct__adapt_TSIbD_T},
     {"T,S,I,b,D,Tw->Tw", ct__adapt_TSIbDTw_Tw},
     {"T,S?,I,b->T", ct__adapt_TSoIb_T},
+    {"T,S,Tw->Tw", ct__adapt_TSTw_Tw},
+    {"T,S?,I,b,Tw->Tw", ct__adapt_TSoIbTw_Tw},
     {"T,i,b->T", ct__adapt_Tib_T},
     {"T,i,b,Tw->Tw", ct__adapt_TibTw_Tw},
     {"T,i,D->T", ct__adapt_TiD_T},
@@ -17675,6 +17917,11 @@ static ct_status ct__frontend_var_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_var_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_var_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_std_correction(const ct_value *a, ct_tensor **r) {
   *r = ct_std_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
@@ -17692,6 +17939,11 @@ static ct_status ct__frontend_std_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_std_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_std_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_linalg_vector_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_linalg_vector_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -17708,6 +17960,16 @@ static ct_status ct__frontend_norm_Scalar(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_norm_ScalarOpt_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_norm_dim(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_logsumexp(const ct_value *a, ct_tensor **r) {
   *r = ct_logsumexp(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
@@ -18026,14 +18288,18 @@ static const struct {
     {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out},
     {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var},
     {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim},
+    {&ct__op.var_out, "var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_out},
     {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction},
     {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out},
     {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std},
     {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim},
+    {&ct__op.std_out, "std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_out},
     {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm},
     {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out},
     {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar},
     {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim},
+    {&ct__op.norm_Scalar_out, "norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_Scalar_out},
+    {&ct__op.norm_out, "norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_out},
     {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp},
     {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out},
     {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all},
@@ -18312,6 +18578,9 @@ static const struct {
     {"var.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction_out), "autograd"},
     {"var", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_unbiased), "composite"},
     {"var.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_dim), "composite"},
+    {"var.out", CT_KEY_CPU, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_META, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_out), "autograd"},
     {"std.correction", CT_KEY_CPU, CT_FN(ct__k_std), "reference"},
     {"std.correction", CT_KEY_META, CT_FN(ct__k_std), "reference"},
     {"std.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction), "autograd"},
@@ -18320,6 +18589,9 @@ static const struct {
     {"std.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction_out), "autograd"},
     {"std", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_unbiased), "composite"},
     {"std.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_dim), "composite"},
+    {"std.out", CT_KEY_CPU, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_META, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_out), "autograd"},
     {"linalg_vector_norm", CT_KEY_CPU, CT_FN(ct__k_vector_norm), "reference"},
     {"linalg_vector_norm", CT_KEY_META, CT_FN(ct__k_vector_norm), "reference"},
     {"linalg_vector_norm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm), "autograd"},
@@ -18328,6 +18600,12 @@ static const struct {
     {"linalg_vector_norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm_out), "autograd"},
     {"norm.Scalar", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm), "composite"},
     {"norm.ScalarOpt_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm_dim), "composite"},
+    {"norm.Scalar_out", CT_KEY_CPU, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_META, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_Scalar_out), "autograd"},
+    {"norm.out", CT_KEY_CPU, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_META, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_out), "autograd"},
     {"logsumexp", CT_KEY_CPU, CT_FN(ct__k_logsumexp), "reference"},
     {"logsumexp", CT_KEY_META, CT_FN(ct__k_logsumexp), "reference"},
     {"logsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp), "autograd"},

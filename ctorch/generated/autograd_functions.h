@@ -2598,6 +2598,17 @@ static ct_status ct__autograd_var_correction_out(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
+/* ---- var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
 typedef struct ct__node_std_correction {
   ct_node base;
@@ -2665,6 +2676,17 @@ static ct_status ct__autograd_std_correction_out(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
+/* ---- std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_linalg_vector_norm {
   ct_node base;
@@ -2728,6 +2750,28 @@ static ct_status ct__autograd_linalg_vector_norm_out(ct_keyset ks, ct_tensor *se
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("linalg_vector_norm.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_linalg_vector_norm_out(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, p, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_out(ks & CT__BELOW_AUTOGRAD, self, p, dim, keepdim, out);
   ct__below_autograd_end(excluded);
   return r;
 }

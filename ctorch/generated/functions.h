@@ -234,6 +234,8 @@ CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
 CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased);
 /* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
 CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
 /* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
  * the square root of var.correction */
 CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim);
@@ -245,6 +247,8 @@ CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, cons
 CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased);
 /* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
 CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
  * floating only; ord 0, 1, 2, inf, -inf or any p (gradients of other p are first order only) */
 CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
@@ -257,6 +261,10 @@ CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p);
 /* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
  * p None means 2 */
 CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p);
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
 /* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
  * max-shifted; an all -inf row gives -inf; integers give float32 */
 CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
@@ -497,14 +505,18 @@ static struct {
   ct_op *var_correction_out;
   ct_op *var;
   ct_op *var_dim;
+  ct_op *var_out;
   ct_op *std_correction;
   ct_op *std_correction_out;
   ct_op *std;
   ct_op *std_dim;
+  ct_op *std_out;
   ct_op *linalg_vector_norm;
   ct_op *linalg_vector_norm_out;
   ct_op *norm_Scalar;
   ct_op *norm_ScalarOpt_dim;
+  ct_op *norm_Scalar_out;
+  ct_op *norm_out;
   ct_op *logsumexp;
   ct_op *logsumexp_out;
   ct_op *all;
@@ -2117,6 +2129,27 @@ static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
   ct__tls.depth--;
   return r;
 }
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.var_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
 static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
   const ct_op *op = ct__op.std_correction;
@@ -2192,6 +2225,27 @@ static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_lis
     v[2] = ct_value_bool(unbiased);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.std_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
   return r;
@@ -2273,6 +2327,46 @@ static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self,
     v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
     v[3] = ct_value_bool(keepdim);
     r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  const ct_op *op = ct__op.norm_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, p, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.norm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, p, dim, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
   return r;
@@ -4067,6 +4161,20 @@ CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
   dim_l.n = dim ? dim_len : -1;
   return ct__track(ct__dispatch_var_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
 }
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_var_out(ct__call_keys(keys), self, dim_l, unbiased, keepdim, out);
+}
 CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
   ct_int_list dim_l;
   ct_keyset keys = 0;
@@ -4117,6 +4225,20 @@ CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
   dim_l.n = dim ? dim_len : -1;
   return ct__track(ct__dispatch_std_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
 }
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_std_out(ct__call_keys(keys), self, dim_l, unbiased, keepdim, out);
+}
 CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
   ct_int_list dim_l;
   ct_keyset keys = 0;
@@ -4166,6 +4288,28 @@ CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const in
   dim_l.data = dim;
   dim_l.n = dim_len;
   return ct__track(ct__dispatch_norm_ScalarOpt_dim(ct__call_keys(keys), self, p, dim_l, keepdim));
+}
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_norm_Scalar_out(ct__call_keys(keys), self, p, out);
+}
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_norm_out(ct__call_keys(keys), self, p, dim_l, keepdim, out);
 }
 CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   ct_int_list dim_l;

@@ -366,6 +366,17 @@ static ct_status ct__adapt_TIbb_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,I,b,b,Tw->Tw */
+static ct_status ct__adapt_TIbbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,S,I,b,D->T */
 static ct_status ct__adapt_TSIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -396,6 +407,28 @@ static ct_status ct__adapt_TSoIb_T(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,S,Tw->Tw */
+static ct_status ct__adapt_TSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,I,b,Tw->Tw */
+static ct_status ct__adapt_TSoIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,i,b->T */
 static ct_status ct__adapt_Tib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -709,9 +742,12 @@ static const struct {
     {"T,I,S?,b,Tw->Tw", ct__adapt_TISobTw_Tw},
     {"T,b->T", ct__adapt_Tb_T},
     {"T,I,b,b->T", ct__adapt_TIbb_T},
+    {"T,I,b,b,Tw->Tw", ct__adapt_TIbbTw_Tw},
     {"T,S,I,b,D->T", ct__adapt_TSIbD_T},
     {"T,S,I,b,D,Tw->Tw", ct__adapt_TSIbDTw_Tw},
     {"T,S?,I,b->T", ct__adapt_TSoIb_T},
+    {"T,S,Tw->Tw", ct__adapt_TSTw_Tw},
+    {"T,S?,I,b,Tw->Tw", ct__adapt_TSoIbTw_Tw},
     {"T,i,b->T", ct__adapt_Tib_T},
     {"T,i,b,Tw->Tw", ct__adapt_TibTw_Tw},
     {"T,i,D->T", ct__adapt_TiD_T},
@@ -1104,6 +1140,11 @@ static ct_status ct__frontend_var_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_var_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_var_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_std_correction(const ct_value *a, ct_tensor **r) {
   *r = ct_std_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
@@ -1121,6 +1162,11 @@ static ct_status ct__frontend_std_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_std_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_std_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_linalg_vector_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_linalg_vector_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -1137,6 +1183,16 @@ static ct_status ct__frontend_norm_Scalar(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_norm_ScalarOpt_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_norm_dim(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_logsumexp(const ct_value *a, ct_tensor **r) {
   *r = ct_logsumexp(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
@@ -1455,14 +1511,18 @@ static const struct {
     {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out},
     {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var},
     {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim},
+    {&ct__op.var_out, "var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_out},
     {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction},
     {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out},
     {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std},
     {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim},
+    {&ct__op.std_out, "std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_out},
     {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm},
     {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out},
     {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar},
     {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim},
+    {&ct__op.norm_Scalar_out, "norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_Scalar_out},
+    {&ct__op.norm_out, "norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_out},
     {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp},
     {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out},
     {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all},
@@ -1741,6 +1801,9 @@ static const struct {
     {"var.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction_out), "autograd"},
     {"var", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_unbiased), "composite"},
     {"var.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_dim), "composite"},
+    {"var.out", CT_KEY_CPU, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_META, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_out), "autograd"},
     {"std.correction", CT_KEY_CPU, CT_FN(ct__k_std), "reference"},
     {"std.correction", CT_KEY_META, CT_FN(ct__k_std), "reference"},
     {"std.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction), "autograd"},
@@ -1749,6 +1812,9 @@ static const struct {
     {"std.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction_out), "autograd"},
     {"std", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_unbiased), "composite"},
     {"std.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_dim), "composite"},
+    {"std.out", CT_KEY_CPU, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_META, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_out), "autograd"},
     {"linalg_vector_norm", CT_KEY_CPU, CT_FN(ct__k_vector_norm), "reference"},
     {"linalg_vector_norm", CT_KEY_META, CT_FN(ct__k_vector_norm), "reference"},
     {"linalg_vector_norm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm), "autograd"},
@@ -1757,6 +1823,12 @@ static const struct {
     {"linalg_vector_norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm_out), "autograd"},
     {"norm.Scalar", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm), "composite"},
     {"norm.ScalarOpt_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm_dim), "composite"},
+    {"norm.Scalar_out", CT_KEY_CPU, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_META, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_Scalar_out), "autograd"},
+    {"norm.out", CT_KEY_CPU, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_META, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_out), "autograd"},
     {"logsumexp", CT_KEY_CPU, CT_FN(ct__k_logsumexp), "reference"},
     {"logsumexp", CT_KEY_META, CT_FN(ct__k_logsumexp), "reference"},
     {"logsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp), "autograd"},

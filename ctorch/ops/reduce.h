@@ -768,6 +768,15 @@ static ct_tensor *ct__k_std_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, boo
   return ct_std_ex(a, dim.data ? (int)dim.n : 0, dim.data, ct_int(unbiased ? 1 : 0), keepdim);
 }
 
+static ct_status ct__k_var_dim_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("var", 0, a, dim, ct_int(unbiased ? 1 : 0), keepdim, out, NULL);
+}
+static ct_status ct__k_std_dim_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("std", 1, a, dim, ct_int(unbiased ? 1 : 0), keepdim, out, NULL);
+}
+
 /* ---- linalg_vector_norm ---- */
 static ct_status ct__rd_norm_impl(ct_tensor *a, ct_scalar ord, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
                                   ct_tensor **result) {
@@ -818,6 +827,15 @@ static ct_tensor *ct__k_norm(ct_keyset ks, ct_tensor *a, ct_scalar p) {
 static ct_tensor *ct__k_norm_dim(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_int_list dim, bool keepdim) {
   (void)ks;
   return ct_linalg_vector_norm_ex(a, p, dim.data ? (int)dim.n : 0, dim.data, keepdim, CT_DTYPE_NONE);
+}
+
+static ct_status ct__k_norm_out(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, p, ct__rd_all(), false, CT_DTYPE_NONE, out, NULL);
+}
+static ct_status ct__k_norm_dim_out(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, p, dim, keepdim, CT_DTYPE_NONE, out, NULL);
 }
 
 /* ---- logsumexp: integers and bool give float32 ---- */
