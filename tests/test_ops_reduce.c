@@ -278,3 +278,24 @@ TEST(reduce_selection_bad_args) {
     CHECK(ct_rd_gather(s0, 0, ct_zeros(0, NULL, CT_I64), false) != NULL);
   }
 }
+
+/* second order of the later ops (logcumsumexp's gradient is first order only) */
+TEST(reduce_opcheck_more) {
+  CT_SCOPE {
+    ct_tensor *A3 = rd_t(CT_DIMS(2, 3, 4), 11, CT_F32), *At = ct_t(rd_t(CT_DIMS(4, 3), 12, CT_F32));
+    static const int64_t d1[] = {1}, d02[] = {0, 2};
+    ct_set(A3, 5, NAN);
+    RD_OC(1, "nansum", RD_T(A3), RD_L(d02, 2), RD_B(false), RD_D(CT_DTYPE_NONE));
+    RD_OC(1, "nanmean", RD_T(A3), RD_L(d1, 1), RD_B(true), RD_D(CT_DTYPE_NONE));
+    RD_OC(1, "cummax", RD_T(At), RD_I(1));
+    RD_OC(1, "cummin", RD_T(At), RD_I(0));
+    RD_OC(1, "kthvalue", RD_T(At), RD_I(2), RD_I(0), RD_B(true));
+    RD_OC(1, "median", RD_T(At));
+    RD_OC(1, "median.dim", RD_T(At), RD_I(-1), RD_B(false));
+    RD_OC(1, "nanmedian.dim", RD_T(A3), RD_I(2), RD_B(false));
+    RD_OC(0, "logcumsumexp", RD_T(At), RD_I(1));
+    RD_OC(1, "var_mean.correction", RD_T(At), RD_L(d1, 1), RD_S(ct_int(1)), RD_B(false));
+    RD_OC(1, "aminmax", RD_T(At), RD_I(0), RD_B(true));
+    RD_OC(0, "count_nonzero", RD_T(A3), RD_I(CT_INT_NONE));
+  }
+}
