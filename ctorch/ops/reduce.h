@@ -392,11 +392,25 @@ static ct_status ct__rd_check_dtype(const char *op, ct_dtype d) {
   if (d != CT_DTYPE_NONE && !ct_dtype_valid(d)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)d);
   return CT_OK;
 }
-/* sum, prod, cumsum, cumprod: dtype, else out's dtype, else int64 for integers and bool */
+/* sum, prod, cumsum, cumprod: the compute dtype is dtype, else int64 for
+ * integers and bool, else self's; an out= tensor of another dtype receives
+ * the result cast (PyTorch: sum(x, out=int64 tensor) sums, then casts) */
 static ct_dtype ct__rd_sum_dtype(const ct_tensor *a, ct_dtype dtype, const ct_tensor *out) {
+  (void)out;
   if (dtype != CT_DTYPE_NONE) return dtype;
-  if (out) return (ct_dtype)out->dtype;
   return ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
+}
+/* prod, cumsum, cumprod: out= without dtype casts self to out's dtype first, as PyTorch */
+static ct_dtype ct__rd_cast_first_dtype(const ct_tensor *a, ct_dtype dtype, const ct_tensor *out) {
+  if (dtype == CT_DTYPE_NONE && out) return (ct_dtype)out->dtype;
+  return ct__rd_sum_dtype(a, dtype, out);
+}
+/* out= may take a result of another dtype when the result casts to it */
+static ct_status ct__rd_out_castable(const char *op, const ct_tensor *out, ct_dtype result) {
+  if (out && out->dtype != result && !ct_can_cast(result, (ct_dtype)out->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(result),
+                   ct__dtype_torch_name((ct_dtype)out->dtype));
+  return CT_OK;
 }
 static ct_status ct__rd_out_dtype(const char *op, const ct_tensor *out, ct_dtype want) {
   if (out && out->dtype != want)
@@ -551,7 +565,8 @@ static void ct__rd_cum_row_i(ct__rd_row *r) {
 /* ================= kernels ================= */
 
 /* ---- sum ---- */
-static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+/* cast_first: out= of another dtype casts self first (sum.IntList_out) or the sum (sum.out), as PyTorch 1.13 */
+static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out, int cast_first,
                                  ct_tensor **result) {
   static const char *op = "sum";
   ct__rd_plan p;
@@ -559,7 +574,7 @@ static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, c
   if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
     return ct_last_error();
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
-  rd = ct__rd_sum_dtype(a, dtype, out);
+  rd = cast_first ? ct__rd_cast_first_dtype(a, dtype, out) : ct__rd_sum_dtype(a, dtype, out);
   if (ct__rd_is_int(rd))
     return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
   return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_sum_row, NULL, out, result);
@@ -567,22 +582,22 @@ static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, c
 static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
   ct_tensor *r = NULL;
   (void)ks;
-  ct__rd_sum_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  ct__rd_sum_impl(a, ct__rd_all(), false, dtype, NULL, 0, &r);
   return r;
 }
 static ct_status ct__k_sum_all_out(ct_keyset ks, ct_tensor *a, ct_dtype dtype, ct_tensor *out) {
   (void)ks;
-  return ct__rd_sum_impl(a, ct__rd_all(), false, dtype, out, NULL);
+  return ct__rd_sum_impl(a, ct__rd_all(), false, dtype, out, 0, NULL);
 }
 static ct_tensor *ct__k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
   ct_tensor *r = NULL;
   (void)ks;
-  ct__rd_sum_impl(a, dims, keepdim, dtype, NULL, &r);
+  ct__rd_sum_impl(a, dims, keepdim, dtype, NULL, 1, &r);
   return r;
 }
 static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
   (void)ks;
-  return ct__rd_sum_impl(a, dims, keepdim, dtype, out, NULL);
+  return ct__rd_sum_impl(a, dims, keepdim, dtype, out, 1, NULL);
 }
 
 /* ---- mean: floating only ---- */
@@ -593,12 +608,13 @@ static ct_status ct__rd_mean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, 
   ct_dtype rd;
   if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
     return ct_last_error();
-  rd = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype : (ct_dtype)a->dtype;
-  if (!ct_dtype_is_floating(dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype) || !ct_dtype_is_floating(rd))
+  rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype;
+  if (!ct_dtype_is_floating(rd))
     return ct_fail(CT_ERR_DTYPE, op,
                    "could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
-                   dtype != CT_DTYPE_NONE ? "Optional" : "Input", ct__dtype_torch_name(dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype));
+                   dtype != CT_DTYPE_NONE ? "Optional" : "Input", ct__dtype_torch_name(rd));
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  if (ct__rd_out_castable(op, out, rd) != CT_OK) return ct_last_error();
   return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_mean_row, NULL, out, result);
 }
 static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
@@ -627,7 +643,7 @@ static ct_status ct__rd_prod_impl(ct_tensor *a, ct_int_list dims, bool keepdim, 
   if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
     return ct_last_error();
   if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
-  rd = ct__rd_sum_dtype(a, dtype, out);
+  rd = ct__rd_cast_first_dtype(a, dtype, out);
   if (ct__rd_is_int(rd))
     return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_prod_row_i, NULL, out, result);
   return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_prod_row, NULL, out, result);
@@ -725,7 +741,7 @@ static ct_status ct__rd_var_impl(const char *op, int take_sqrt, ct_tensor *a, ct
   if (!ct_dtype_is_floating((ct_dtype)a->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "std and var only support floating point and complex dtypes");
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
-  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
   c.correction = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction);
   c.take_sqrt = take_sqrt;
   return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_var_row, &c, out, result);
@@ -909,7 +925,7 @@ static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t
     return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
                    ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name(dtype));
   if (out && out != a && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
-  rd = ct__rd_sum_dtype(a, dtype, out);
+  rd = out == a ? ct__rd_sum_dtype(a, dtype, out) : ct__rd_cast_first_dtype(a, dtype, out);
   if (out == a) {
     if (ct__check_writable(op, a) != CT_OK) return ct_last_error();
     dst = ct_retain(a);
@@ -1341,7 +1357,7 @@ static ct_status ct__rd_nnz_impl(ct_tensor *a, ct_int_list dims, ct_tensor *out,
   ct__rd_plan p;
   int is_int = ct__rd_is_int((ct_dtype)a->dtype);
   if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, false, &p) != CT_OK) return ct_last_error();
-  if (out && ct__rd_out_dtype(op, out, CT_I64) != CT_OK) return ct_last_error();
+  if (ct__rd_out_castable(op, out, CT_I64) != CT_OK) return ct_last_error();
   return ct__rd_reduce(op, a, &p, CT_I64, is_int, 1, is_int ? ct__rd_nnz_row_i : ct__rd_nnz_row, NULL, out, result);
 }
 static ct_tensor *ct__k_count_nonzero_dims(ct_keyset ks, ct_tensor *a, ct_int_list dim) {
@@ -1516,7 +1532,7 @@ static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t
   if (mode == CT__RD_KTH && (k < 1 || k > p.n))
     return ct_fail(CT_ERR_INDEX, op, "selected number k out of range for dimension %lld", (long long)(dims.data ? dims.data[0] : 0));
   if (!full && ct__rd_empty_check(op, a, &p, 0) != CT_OK) return ct_last_error(); /* a full median of nothing is nan */
-  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
   vals = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, (ct_dtype)a->dtype);
   if (!vals) return ct_last_error();
   if (indices) {
