@@ -1844,7 +1844,7 @@ CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
 /* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
- * floating only; ord 0, 1, 2, inf, -inf or any p (gradients of other p are first order only) */
+ * floating only; ord 0, 1, 2, inf, -inf or any p; an empty inf norm is an error */
 CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
@@ -8753,7 +8753,7 @@ static ct_tensor *ct__std_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *
 }
 
 /* vector norm */
-/* d norm / d x for ord 1, +-inf and the general p: a constant factor per element */
+/* d norm / d x for ord 0, 1 and +-inf: a constant factor per element */
 static void ct__rd_normw_row(ct__rd_row *r) {
   double p = *(const double *)r->ctx, nrm; /* ctx: ord */
   int64_t i, cnt = 0;
@@ -8767,14 +8767,8 @@ static void ct__rd_normw_row(ct__rd_row *r) {
     }
   } else if (p == 1) {
     for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] > 0 ? 1.0 : r->xf[i] < 0 ? -1.0 : 0.0;
-  } else if (p == 0) {
+  } else { /* ord 0: a count, gradient 0 (other p: ct ops in ct__norm_backward) */
     for (i = 0; i < r->n; i++) r->yf[i] = 0;
-  } else { /* PyTorch's norm_backward: sgn(x) |x|^(p-1) (0 at x == 0) times norm^(1-p) (0 where the norm is 0, for p >= 1) */
-    double scale = p < 1 ? pow(nrm, 1 - p) : nrm == 0 ? 0.0 : 1.0 / pow(nrm, p - 1);
-    for (i = 0; i < r->n; i++) {
-      double x = r->xf[i], sg = x > 0 ? 1.0 : x < 0 ? -1.0 : x;
-      r->yf[i] = x == 0 ? 0.0 : sg * pow(fabs(x), p - 1) * scale;
-    }
   }
 }
 static ct_tensor *ct__norm_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_scalar ord, ct_int_list dim,
@@ -8785,6 +8779,21 @@ static ct_tensor *ct__norm_backward(ct_tensor *grad, ct_tensor *self, ct_tensor 
   g = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
   if (p == 2) /* differentiable again: self * grad / norm, 0 where the norm is 0 */
     return ct_mul(self, ct__rd_safe_div(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)));
+  if (isfinite(p) && p != 0 && p != 1) { /* differentiable again: sgn(x) |x|^(p-1) grad norm^(1-p) */
+    ct_tensor *z = ct__rd_zero_mask(self), *n = ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim), *sx, *scale;
+    if (!z || !n) return NULL;
+    sx = ct_mul(ct_mul(ct_sign(self), ct_exp(ct_mul_scalar(ct_log(ct_add(ct_abs(self), z)), ct_float(p - 1)))),
+                ct_add_scalar(ct_neg(z), ct_int(1))); /* 0 where x is 0 */
+    if (p < 1) {
+      scale = ct_mul(g, ct_exp(ct_mul_scalar(ct_log(n), ct_float(1 - p))));
+    } else { /* 0 where the norm is 0 */
+      ct_tensor *zn = ct__rd_zero_mask(n);
+      scale = zn ? ct_mul(ct_mul(g, ct_exp(ct_mul_scalar(ct_log(ct_add(n, zn)), ct_float(1 - p)))),
+                          ct_add_scalar(ct_neg(zn), ct_int(1)))
+                 : NULL;
+    }
+    return ct_mul(sx, scale);
+  }
   w = ct__rd_rowwise(self, NULL, dim, ct__rd_normw_row, &p);
   return w ? ct_mul(g, w) : NULL;
 }

@@ -82,7 +82,9 @@ TEST(reduce_opcheck) {
     RD_OC(1, "linalg_vector_norm", RD_T(A3), RD_S(ct_int(2)), RD_L(d1, 1), RD_B(false), RD_D(CT_DTYPE_NONE));
     RD_OC(1, "linalg_vector_norm", RD_T(A), RD_S(ct_int(1)), RD_NONE, RD_B(true), RD_D(CT_F64));
     RD_OC(1, "linalg_vector_norm", RD_T(At), RD_S(ct_float(INFINITY)), RD_L(dm1, 1), RD_B(false), RD_D(CT_DTYPE_NONE));
-    RD_OC(0, "linalg_vector_norm", RD_T(A3), RD_S(ct_float(3.0)), RD_L(d02, 2), RD_B(false), RD_D(CT_DTYPE_NONE));
+    RD_OC(1, "linalg_vector_norm", RD_T(A3), RD_S(ct_float(3.0)), RD_L(d02, 2), RD_B(false), RD_D(CT_DTYPE_NONE));
+    RD_OC(1, "linalg_vector_norm", RD_T(A3), RD_S(ct_float(0.5)), RD_L(d1, 1), RD_B(true), RD_D(CT_DTYPE_NONE));
+    RD_OC(1, "linalg_vector_norm", RD_T(At), RD_S(ct_float(-1.5)), RD_NONE, RD_B(false), RD_D(CT_DTYPE_NONE));
     RD_OC(0, "linalg_vector_norm", RD_T(A3), RD_S(ct_float(-INFINITY)), RD_NONE, RD_B(false), RD_D(CT_DTYPE_NONE));
     RD_OC(0, "linalg_vector_norm", RD_T(A3), RD_S(ct_int(0)), RD_NONE, RD_B(false), RD_D(CT_DTYPE_NONE));
     RD_OC(0, "norm.Scalar", RD_T(A), RD_S(ct_int(2)));

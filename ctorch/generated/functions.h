@@ -456,7 +456,7 @@ CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bo
 /* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
- * floating only; ord 0, 1, 2, inf, -inf or any p (gradients of other p are first order only) */
+ * floating only; ord 0, 1, 2, inf, -inf or any p; an empty inf norm is an error */
 CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
