@@ -8686,17 +8686,51 @@ static ct_tensor *ct__amax_backward(ct_tensor *grad, ct_tensor *self, ct_int_lis
   return w ? ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim), w) : NULL;
 }
 
-/* prod: grad * result / self without zeros; with zeros the product of the
- * others is computed directly (exact first derivative; its own derivative
- * is then taken as constant in self). */
-static void ct__rd_others_row(ct__rd_row *r) {
-  int64_t i, zeros = 0, at = -1;
-  double nz = 1;
+/* 1 where t == 0, else 0: a constant */
+static void ct__rd_iszero_row(ct__rd_row *r) {
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] == 0 ? 1.0 : 0.0;
+}
+static ct_tensor *ct__rd_zero_mask(ct_tensor *t) {
+  ct_int_list none = ct__rd_all();
+  return t ? ct__rd_rowwise(t, NULL, none, ct__rd_iszero_row, NULL) : NULL;
+}
+/* num / den, and 0 where den == 0 (PyTorch's masked_fill_(den == 0, 0)) */
+static ct_tensor *ct__rd_safe_div(ct_tensor *num, ct_tensor *den) {
+  ct_tensor *z = ct__rd_zero_mask(den);
+  if (!z || !num) return NULL;
+  return ct_mul(ct_div(num, ct_add(den, z)), ct_add_scalar(ct_neg(z), ct_int(1)));
+}
+/* prod: grad * result / self without zeros. With zeros, grad_i = grad *
+ * prod_{j != i} x_j = grad * P / s_i * Z_i, where s is self with its zeros
+ * set to 1 (constant there), P the product of s, and Z_i the product of the
+ * row's zeros other than x_i: 1, or the first or second zero's value, or
+ * both (rows with three or more zeros: 0, and so are all their first
+ * derivatives). Z_i = A + B z1 + C z2 + D z1 z2 with constant masks and z1,
+ * z2 the (zero) values picked out of self: ct ops throughout, so the second
+ * derivative is exact too. */
+enum { CT__RD_PZ_FIRST, CT__RD_PZ_SECOND, CT__RD_PZ_A, CT__RD_PZ_B, CT__RD_PZ_C, CT__RD_PZ_D };
+static void ct__rd_prodzero_row(ct__rd_row *r) {
+  int what = *(const int *)r->ctx;
+  int64_t i, zeros = 0, z1 = -1, z2 = -1;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == 0) {
+      if (zeros == 0) z1 = i;
+      else if (zeros == 1) z2 = i;
+      zeros++;
+    }
   for (i = 0; i < r->n; i++) {
-    if (r->xf[i] == 0) zeros++, at = i;
-    else nz *= r->xf[i];
+    int v = 0;
+    switch (what) {
+    case CT__RD_PZ_FIRST: v = i == z1; break;
+    case CT__RD_PZ_SECOND: v = i == z2; break;
+    case CT__RD_PZ_A: v = zeros == 0 || (zeros == 1 && i == z1); break;
+    case CT__RD_PZ_B: v = (zeros == 1 && i != z1) || (zeros == 2 && i == z2); break;
+    case CT__RD_PZ_C: v = zeros == 2 && i == z1; break;
+    default: v = zeros == 2 && i != z1 && i != z2; break;
+    }
+    r->yf[i] = v;
   }
-  for (i = 0; i < r->n; i++) r->yf[i] = zeros == 0 ? nz / r->xf[i] : (zeros == 1 && i == at) ? nz : 0.0;
 }
 static int ct__rd_has_zero(const ct_tensor *t) {
   int64_t k;
@@ -8706,15 +8740,21 @@ static int ct__rd_has_zero(const ct_tensor *t) {
   return 0;
 }
 static ct_tensor *ct__prod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
-  ct_tensor *g;
+  ct_tensor *g, *z, *safe, *m[6], *P, *z1, *z2, *zi;
+  int k, modes[6] = {CT__RD_PZ_FIRST, CT__RD_PZ_SECOND, CT__RD_PZ_A, CT__RD_PZ_B, CT__RD_PZ_C, CT__RD_PZ_D};
+  int all = !dim.data || dim.n <= 0;
   if (!grad) return NULL;
   g = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
-  if (!ct__rd_has_zero(self))
-    return ct_div(ct_mul(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)), self);
-  {
-    ct_tensor *w = ct__rd_rowwise(self, NULL, dim, ct__rd_others_row, NULL);
-    return w ? ct_mul(g, w) : NULL;
-  }
+  if (!ct__rd_has_zero(self)) return ct_div(ct_mul(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)), self);
+  if (!(z = ct__rd_zero_mask(self))) return NULL;
+  for (k = 0; k < 6; k++)
+    if (!(m[k] = ct__rd_rowwise(self, NULL, dim, ct__rd_prodzero_row, &modes[k]))) return NULL;
+  safe = ct_add(ct_mul(self, ct_add_scalar(ct_neg(z), ct_int(1))), z);
+  P = all ? ct_prod(safe) : ct_prod_dim(safe, dim.data[0], true);
+  z1 = all ? ct_sum(ct_mul(self, m[0])) : ct_sum_dim(ct_mul(self, m[0]), 1, dim.data, true);
+  z2 = all ? ct_sum(ct_mul(self, m[1])) : ct_sum_dim(ct_mul(self, m[1]), 1, dim.data, true);
+  zi = ct_add(ct_add(m[2], ct_mul(m[3], z1)), ct_add(ct_mul(m[4], z2), ct_mul(m[5], ct_mul(z1, z2))));
+  return ct_mul(ct_mul(g, ct_div(P, safe)), zi);
 }
 static ct_tensor *ct__prod_dim_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, int64_t dim, bool keepdim) {
   return ct__prod_backward(grad, self, result, ct__rd_one(&dim), keepdim);
@@ -8730,21 +8770,6 @@ static ct_tensor *ct__var_backward(ct_tensor *grad, ct_tensor *self, ct_int_list
   grad = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
   return ct_mul(ct_mul_scalar(grad, ct_float(2.0 / div)),
                 ct_sub(self, ct_mean_dim(self, dim.data ? (int)dim.n : 0, dim.data, true)));
-}
-/* 1 where t == 0, else 0: a constant */
-static void ct__rd_iszero_row(ct__rd_row *r) {
-  int64_t i;
-  for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] == 0 ? 1.0 : 0.0;
-}
-static ct_tensor *ct__rd_zero_mask(ct_tensor *t) {
-  ct_int_list none = ct__rd_all();
-  return t ? ct__rd_rowwise(t, NULL, none, ct__rd_iszero_row, NULL) : NULL;
-}
-/* num / den, and 0 where den == 0 (PyTorch's masked_fill_(den == 0, 0)) */
-static ct_tensor *ct__rd_safe_div(ct_tensor *num, ct_tensor *den) {
-  ct_tensor *z = ct__rd_zero_mask(den);
-  if (!z || !num) return NULL;
-  return ct_mul(ct_div(num, ct_add(den, z)), ct_add_scalar(ct_neg(z), ct_int(1)));
 }
 static ct_tensor *ct__std_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, ct_scalar correction,
                                    bool keepdim) {

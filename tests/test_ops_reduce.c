@@ -301,3 +301,17 @@ TEST(reduce_opcheck_more) {
     RD_OC(0, "count_nonzero", RD_T(A3), RD_I(CT_INT_NONE));
   }
 }
+
+/* prod and cumprod with zeros: exact gradients, and prod's second order too */
+TEST(reduce_prod_zeros_second_order) {
+  CT_SCOPE {
+    static const double v[] = {0.5, 0, 1.5, -0.7, 0.9, 1.1, 0, 0.8, 0, 1.2, -0.6, 0.4};
+    ct_tensor *z = rd_vals(CT_DIMS(3, 4), CT_F64, v);
+    RD_OC(1, "prod.dim_int", RD_T(z), RD_I(1), RD_B(false), RD_D(CT_DTYPE_NONE));
+    RD_OC(1, "prod.dim_int", RD_T(z), RD_I(0), RD_B(true), RD_D(CT_DTYPE_NONE));
+    RD_OC(1, "prod", RD_T(ct_narrow(z, 0, 0, 2)), RD_D(CT_DTYPE_NONE)); /* two zeros */
+    RD_OC(1, "prod", RD_T(z), RD_D(CT_DTYPE_NONE));                      /* three */
+    RD_OC(1, "prod.dim_int", RD_T(ct_t(ct_narrow(z, 0, 0, 2))), RD_I(0), RD_B(false), RD_D(CT_DTYPE_NONE));
+    RD_OC(0, "cumprod", RD_T(z), RD_I(1), RD_D(CT_DTYPE_NONE));
+  }
+}
