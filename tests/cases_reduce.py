@@ -392,4 +392,26 @@ cs.error("linalg_vector_norm.out", x.float(), out=torch.empty(0, dtype=F64), cod
 cs.error("sum.IntList_out", x, [0], dtype=F32, out=torch.empty(0, dtype=F64), code="CT_ERR_DTYPE")
 cs.error("argmax.out", x, 0, out=torch.empty(0, dtype=F64), code="CT_ERR_DTYPE")
 
+# ---- special values ----
+sv = torch.tensor([[float("inf"), -1.0, float("-inf"), 2.0], [float("inf"), float("-inf"), 0.0, -0.0],
+                   [float("nan"), float("inf"), 1.0, -2.0]], dtype=F64)
+cs.add("sum.dim_IntList", sv, [1])
+cs.add("mean.dim", sv, [0])
+cs.add("prod.dim_int", sv, 1)
+cs.add("var.correction", sv, [1], correction=1)
+cs.add("logsumexp", sv, [1])
+cs.add("amax", sv, [1])
+cs.add("amin", sv, [0])
+cs.add("linalg_vector_norm", sv, 2, [1])
+cs.add("linalg_vector_norm", sv, float("inf"), [1])
+cs.add("cumsum", sv, 1)
+cs.add("cumprod", sv, 1)
+cs.add("logcumsumexp", sv, 1)
+cs.add("sort", sv[:2], 1)
+cs.add("argmax", sv, 1)
+cs.add("argmin", sv, 0)
+cs.add("all.dim", sv, 1)
+cs.add("var.correction", s0, None, correction=1)
+cs.add("std.correction", s0, None, correction=0)
+
 cs.write()
