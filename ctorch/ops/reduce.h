@@ -1662,10 +1662,12 @@ static ct_tensor *ct__k_aminmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool ke
 }
 
 /* ================= derivative helpers =================
- * Formulas in gen/derivatives/reduce.spec. Written with ct ops where the
- * gradient must itself be differentiable; the piecewise-constant factors
- * (tie masks, signs) are computed by the row mechanism as constants, which
- * is exact for them. */
+ * Formulas in gen/derivatives/reduce.spec. Written with ct ops, so that the
+ * gradients are differentiable again; the piecewise-constant factors (tie
+ * masks, signs, zero masks) are computed by the row mechanism as constants,
+ * which is exact for them. Exceptions, first order only: logcumsumexp (the
+ * gradient is computed by a row kernel), and cumprod of a row with zeros
+ * (linear in grad, but the second derivative in self misses terms). */
 
 /* grad with the reduced dims put back (size 1) so that it broadcasts to the input */
 static ct_tensor *ct__rd_restore(ct_tensor *g, int ndim, const int64_t *sizes, ct_int_list dim, bool keepdim) {
