@@ -364,6 +364,13 @@ static inline ct_scalar ct_bool(bool x) {
   s.v.b = x;
   return s;
 }
+/* None, for `Scalar?` arguments (e.g. clamp's bounds). */
+static inline ct_scalar ct_scalar_none(void) {
+  ct_scalar s;
+  s.kind = CT_SCALAR_NONE;
+  s.v.i = 0;
+  return s;
+}
 static inline double ct_scalar_to_double(ct_scalar s) {
   return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : (double)s.v.b;
 }
@@ -1289,6 +1296,14 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/binary.spec and their derivatives in
  * gen/derivatives/binary.spec; the frontends are generated (docs/ops.md).
+ *
+ * One mechanism serves them all: an X-macro table of scalar expressions
+ * (one per dtype class: floating, integer, bool) expands into one strided
+ * loop per (op, dtype), and one driver, ct__pw_run, does what every op
+ * shares: device checks, broadcasting, PyTorch's type promotion (0-dim
+ * tensors and numbers rank below dimensioned tensors), the out= and
+ * in-place rules, casts, the meta device, and integer division by zero.
+ * where and masked_fill select bytes, whatever the dtype.
  */
 #ifndef CT_OPS_BINARY_H
 #define CT_OPS_BINARY_H
@@ -1353,6 +1368,15 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/nn.spec and their derivatives in
  * gen/derivatives/nn.spec; the frontends are generated (docs/ops.md).
+ *
+ * Explicit kernels (softmax, log_softmax, nll_loss, nll_loss_backward,
+ * binary_cross_entropy[_with_logits]) compute in float64 whatever the
+ * input's floating dtype (so f16/bf16 accumulate in more than f32) and
+ * round once into the result. The other losses and the normalisations are
+ * CompositeImplicitAutograd over ct ops, so their gradients (and double
+ * backward) come from the ops they call.
+ *
+ * Reductions are PyTorch's ints: 0 none, 1 mean, 2 sum.
  */
 #ifndef CT_OPS_NN_H
 #define CT_OPS_NN_H
@@ -1764,6 +1788,299 @@ CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, doubl
 CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+ * rounding_mode NULL (true division), "trunc" or "floor"; integers divide exactly, by zero is an error */
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* floor_divide(Tensor self, Tensor other) -> Tensor
+ * div with rounding_mode "floor" (PyTorch 1.13); no derivative, as PyTorch */
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other);
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other);
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other);
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other);
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+ * self ** exponent; integers to negative integer powers are an error (scalar exponent) */
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent);
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent);
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent);
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent);
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent);
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent);
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor
+ * Python-style modulus: the result has the sign of other */
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other);
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other);
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other);
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other);
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor
+ * C-style modulus: the result has the sign of self */
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other);
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other);
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other);
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other);
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* maximum(Tensor self, Tensor other) -> Tensor
+ * elementwise max; NaN propagates */
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other);
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* minimum(Tensor self, Tensor other) -> Tensor
+ * elementwise min; NaN propagates */
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other);
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* atan2(Tensor self, Tensor other) -> Tensor
+ * atan(self / other) in the right quadrant; integers give float32 */
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other);
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other);
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor
+ * self == other (bool) */
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other);
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other);
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other);
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other);
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor
+ * self != other (bool) */
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other);
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other);
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other);
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other);
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self < other (bool) */
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other);
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other);
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other);
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other);
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* le.Tensor(Tensor self, Tensor other) -> Tensor
+ * self <= other (bool) */
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other);
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other);
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other);
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other);
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self > other (bool) */
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other);
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other);
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other);
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other);
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor
+ * self >= other (bool) */
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other);
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other);
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other);
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other);
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* logical_and(Tensor self, Tensor other) -> Tensor
+ * and of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other);
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other);
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_or(Tensor self, Tensor other) -> Tensor
+ * or of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other);
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other);
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_xor(Tensor self, Tensor other) -> Tensor
+ * xor of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other);
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other);
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_not(Tensor self) -> Tensor
+ * not of the truth value (bool) */
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self);
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_(ct_tensor *self);
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self);
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+ * self where condition (bool) else other, promoted and broadcast */
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other);
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other);
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other);
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
+ * self with value where mask (bool) is true; keeps self's dtype */
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor
+ * masked_fill with a 0-dim value tensor */
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+ * self + weight * (end - self); floating only */
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+ * lerp with a tensor weight */
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 * tensor2 */
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 / tensor2; integer tensor1 and tensor2 are an error */
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+ * min(max(self, min), max); at least one bound (a zeroed ct_scalar is None) */
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+ * clamp with tensor bounds (NULL for none) */
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_min(Tensor self, Scalar min) -> Tensor
+ * clamp with only min */
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min);
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min);
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min);
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+ * clamp with only a tensor min */
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min);
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min);
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min);
+/* clamp_max(Tensor self, Scalar max) -> Tensor
+ * clamp with only max */
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max);
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max);
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max);
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
+ * clamp with only a tensor max */
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max);
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max);
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max);
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
  * integers and bool give int64 */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
@@ -2004,6 +2321,66 @@ CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim
  * (amin, amax); both differentiable */
 CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max);
 CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max);
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * dtype casts self first (integers need it); a zero-size dim gives an empty result */
+CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * x - max - log(sum(exp(x - max))) */
+CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
+ * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
+CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
+ * nll_loss (which takes every rank here) */
+CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
+CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight);
+/* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor
+ * log_softmax over dim 1 (dim 0 of 1-D input) + nll_loss; target class indices (int64) or probabilities (self's shape) */
+CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
+/* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
+ * (self - target)^2, broadcasting */
+CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor
+ * beta = 0 is l1_loss */
+CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor
+ * self is log-probabilities; target probabilities (log-probabilities with log_target) */
+CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction);
+CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target);
+/* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor
+ * self in [0, 1]; logs clamped at -100 */
+CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor
+ * stable: (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
+CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction);
+/* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
+CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps);
+CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable);
+/* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
+CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps);
+CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled);
+/* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
+ * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
+CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
+CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
+ * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -6976,6 +7353,823 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
+/* ---- scalar functions ---- */
+typedef struct ct__pw_ctx {
+  double v;   /* a Scalar parameter: addcmul's value, lerp's weight */
+  int64_t vi; /* the same, for integer dtypes */
+} ct__pw_ctx;
+
+/* PyTorch's div_floor_floating; f32 rounds each step to float as float math would */
+static double ct__pw_floordiv(double a, double b, int f32) {
+  double mod, div, fl;
+  if (b == 0) return a / b;
+  mod = fmod(a, b);
+  div = a - mod;
+  if (f32) div = (float)div;
+  div /= b;
+  if (f32) div = (float)div;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (div != 0) {
+    fl = floor(div);
+    if (div - fl > 0.5) fl += 1;
+  } else {
+    fl = copysign(0.0, a / b);
+  }
+  return fl;
+}
+static double ct__pw_fremainder(double a, double b) {
+  double m = fmod(a, b);
+  if (m != 0 && (b < 0) != (m < 0)) m += b;
+  return m;
+}
+/* integers: the divisor is never 0 (checked before); INT64_MIN / -1 wraps */
+static int64_t ct__pw_idiv_trunc(int64_t a, int64_t b) { return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b; }
+static int64_t ct__pw_idiv_floor(int64_t a, int64_t b) {
+  int64_t q, r;
+  if (b == -1) return (int64_t)(0 - (uint64_t)a);
+  q = a / b, r = a % b;
+  return (r != 0 && (r < 0) != (b < 0)) ? q - 1 : q;
+}
+static int64_t ct__pw_imod(int64_t a, int64_t b) { return b == -1 ? 0 : a % b; }
+static int64_t ct__pw_iremainder(int64_t a, int64_t b) {
+  int64_t r = ct__pw_imod(a, b);
+  return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;
+}
+/* integer power with wrap-around; negative exponents give 1, -1 or 0 as PyTorch */
+static int64_t ct__pw_ipow(int64_t a, int64_t b) {
+  uint64_t r = 1, x = (uint64_t)a;
+  if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) ? -1 : 1) : 0;
+  while (b) {
+    if (b & 1) r *= x;
+    x *= x;
+    b >>= 1;
+  }
+  return (int64_t)r;
+}
+static int64_t ct__pw_iaddcmul(int64_t a, int64_t v, int64_t b, int64_t c) {
+  return (int64_t)((uint64_t)a + (uint64_t)v * (uint64_t)b * (uint64_t)c);
+}
+/* x rounded to the storage dtype dt, as PyTorch's Half / BFloat16 operators round */
+static double ct__pw_rt(double x, ct_dtype dt) {
+  return dt == CT_F16 ? ct_f16_to_f32(ct_f32_to_f16((float)x)) : dt == CT_BF16 ? ct_bf16_to_f32(ct_f32_to_bf16((float)x)) : x;
+}
+/* std::max / std::min (a NaN second operand loses); CT__PW_NAN: a NaN operand wins */
+#define CT__PW_MAX(a, b) ((a) < (b) ? (b) : (a))
+#define CT__PW_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define CT__PW_NAN(a, b, e) ((a) != (a) ? (a) : (b) != (b) ? (b) : (e))
+
+/* Flags of an op: dtype classes it runs on, and its dtype rules. */
+enum {
+  CT__PW_FL = 1,       /* floating dtypes */
+  CT__PW_IN = 2,       /* integer dtypes */
+  CT__PW_BO = 4,       /* bool */
+  CT__PW_TOF = 8,      /* integer and bool inputs compute in float32 (int_to_float) */
+  CT__PW_LOGIC = 16,   /* inputs are truth values: compute in bool */
+  CT__PW_ZDIV = 32,    /* integer division: input 1 must have no zeros */
+  CT__PW_BOOLOUT = 64, /* the result is bool */
+  CT__PW_FIT = 128     /* numbers and the Scalar parameter must fit the computing dtype (c10::checked_convert) */
+};
+#define CT__PW_ALL (CT__PW_FL | CT__PW_IN | CT__PW_BO)
+#define CT__PW_NUM (CT__PW_FL | CT__PW_IN)
+
+/* X(ID, name, inputs, flags, floating expression, integer expression, bool expression):
+ * results in the computing dtype. The expressions see a, b, c (the inputs:
+ * float or double for floating dtypes, int64_t otherwise), v (the op's
+ * Scalar parameter in that type) and dt (the computing dtype); those of
+ * the dtype classes an op does not run on are 0. */
+#define CT__PW_VALUE_OPS(X)                                                                                                   \
+  X(DIV_TRUNC, "div_trunc", 2, CT__PW_NUM | CT__PW_ZDIV, trunc(ct__pw_rt(a / b, dt)), ct__pw_idiv_trunc(a, b), 0)             \
+  X(DIV_FLOOR, "div_floor", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_floordiv(a, b, sizeof a == 4), ct__pw_idiv_floor(a, b), 0)   \
+  X(REMAINDER, "remainder", 2, CT__PW_NUM | CT__PW_ZDIV, ct__pw_fremainder(a, b), ct__pw_iremainder(a, b), 0)               \
+  X(FMOD, "fmod", 2, CT__PW_NUM | CT__PW_ZDIV, fmod(a, b), ct__pw_imod(a, b), 0)                                              \
+  X(POW, "pow", 2, CT__PW_NUM, pow(a, b), ct__pw_ipow(a, b), 0)                                                                \
+  X(MAXIMUM, "maximum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), a | b)                           \
+  X(MINIMUM, "minimum", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), a & b)                           \
+  X(ATAN2, "atan2", 2, CT__PW_FL | CT__PW_TOF, atan2(a, b), 0, 0)                                                              \
+  X(LERP, "lerp", 3, CT__PW_FL, fabs((double)c) < 0.5 ? a + c * (b - a) : b - (b - a) * (1 - c), 0, 0)                        \
+  X(LERP_S, "lerp", 2, CT__PW_FL, fabs((double)v) < 0.5 ? a + v * (b - a) : b - (b - a) * (1 - v), 0, 0)                      \
+  X(ADDCMUL, "addcmul", 3, CT__PW_NUM | CT__PW_FIT, a + v * b * c, ct__pw_iaddcmul(a, v, b, c), 0)                            \
+  X(ADDCDIV, "addcdiv", 3, CT__PW_FL | CT__PW_FIT, a + v * b / c, 0, 0)                                                        \
+  /* number bounds: std::min(std::max(a, lo), hi), so a NaN bound is ignored; no bool results (as torch.clamp) */            \
+  X(CLAMP_S, "clamp", 3, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c), 0)        \
+  X(CLAMP_MIN_S, "clamp_min", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MAX(a, b), CT__PW_MAX(a, b), 0)                              \
+  X(CLAMP_MAX_S, "clamp_max", 2, CT__PW_NUM | CT__PW_FIT, CT__PW_MIN(a, b), CT__PW_MIN(a, b), 0)                              \
+  /* tensor bounds: a NaN bound propagates */                                                                                \
+  X(CLAMP_T, "clamp", 3, CT__PW_ALL, a != a ? a : CT__PW_NAN(b, c, CT__PW_MIN(CT__PW_MAX(a, b), c)),                          \
+    CT__PW_MIN(CT__PW_MAX(a, b), c), CT__PW_MIN(CT__PW_MAX(a, b), c))                                                         \
+  X(CLAMP_MIN_T, "clamp_min", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MAX(a, b)), CT__PW_MAX(a, b), CT__PW_MAX(a, b))          \
+  X(CLAMP_MAX_T, "clamp_max", 2, CT__PW_ALL, CT__PW_NAN(a, b, CT__PW_MIN(a, b)), CT__PW_MIN(a, b), CT__PW_MIN(a, b))
+
+/* Ops with bool results (the same expression for every dtype class). */
+#define CT__PW_BOOL_OPS(X)                                          \
+  X(EQ, "eq", 2, CT__PW_ALL | CT__PW_BOOLOUT, a == b)               \
+  X(NE, "ne", 2, CT__PW_ALL | CT__PW_BOOLOUT, a != b)               \
+  X(LT, "lt", 2, CT__PW_ALL | CT__PW_BOOLOUT, a < b)                \
+  X(LE, "le", 2, CT__PW_ALL | CT__PW_BOOLOUT, a <= b)               \
+  X(GT, "gt", 2, CT__PW_ALL | CT__PW_BOOLOUT, a > b)                \
+  X(GE, "ge", 2, CT__PW_ALL | CT__PW_BOOLOUT, a >= b)               \
+  X(AND, "logical_and", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a && b) \
+  X(OR, "logical_or", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a || b)   \
+  X(XOR, "logical_xor", 2, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, a != b) \
+  X(NOT, "logical_not", 1, CT__PW_BO | CT__PW_LOGIC | CT__PW_BOOLOUT, !a)
+
+/* ---- loops ----
+ * One per (op, dtype): contiguous operands get typed pointers (the compiler
+ * vectorises), the rest walk byte strides. Inputs beyond NIN read input 1
+ * again and are unused. */
+#define CT__PW_BODY(ACC, LOAD, STORE, EXPR, LA, LB, LC, ST)                                            \
+  for (i = 0; i < n; i++) {                                                                         \
+    ACC a = (ACC)LOAD(LA), b = (ACC)LOAD(LB), c = (ACC)LOAD(LC);                                    \
+    (void)a, (void)b, (void)c;                                                                      \
+    ST = STORE(EXPR);                                                                               \
+  }
+#define CT__PW_LOOP(NAME, DT, TI, TO, ACC, LOAD, STORE, NIN, EXPR)                                        \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *vctx) {                                  \
+    const ct__pw_ctx *ctx = (const ct__pw_ctx *)vctx;                                                    \
+    const ct_dtype dt = DT; /* the computing dtype */                                                    \
+    const int k1 = (NIN) > 1 ? 2 : 1, k2 = (NIN) > 2 ? 3 : 1;                                           \
+    const ACC v = (ACC)0.5 == 0 ? (ACC)ctx->vi : (ACC)ctx->v; /* the Scalar parameter */                 \
+    int64_t i;                                                                                            \
+    (void)v, (void)dt;                                                                                    \
+    if (s[0] == (int64_t)sizeof(TO) && s[1] == (int64_t)sizeof(TI) && s[k1] == (int64_t)sizeof(TI) &&    \
+        s[k2] == (int64_t)sizeof(TI)) {                                                                   \
+      TO *o = (TO *)d[0];                                                                                 \
+      const TI *x = (const TI *)d[1], *y = (const TI *)d[k1], *z = (const TI *)d[k2];                     \
+      CT__PW_BODY(ACC, LOAD, STORE, EXPR, x[i], y[i], z[i], o[i])                                        \
+    } else {                                                                                              \
+      CT__PW_BODY(ACC, LOAD, STORE, EXPR, *(const TI *)(d[1] + i * s[1]), *(const TI *)(d[k1] + i * s[k1]), \
+                  *(const TI *)(d[k2] + i * s[k2]), *(TO *)(d[0] + i * s[0]))                            \
+    }                                                                                                     \
+  }
+
+#define CT__PW_ST_F16(x) ct_f32_to_f16((float)(x))
+#define CT__PW_ST_BF16(x) ct_f32_to_bf16((float)(x))
+#define CT__PW_ST_BOOL(x) ((x) != 0)
+#define CT__PW_ST_F32(x) ((float)(x))
+#define CT__PW_ST_F64(x) ((double)(x))
+#define CT__PW_ST_I64(x) ((int64_t)(x))
+#define CT__PW_ST_I32(x) ((int32_t)(x))
+#define CT__PW_ST_U8(x) ((uint8_t)(x))
+#define CT__PW_LD_I(x) ((int64_t)(x))
+
+/* value ops: the output has the input dtype */
+#define CT__PW_DEF_VALUE(ID, name, NIN, FLAGS, F, I, B)                                                    \
+  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, float, float, CT__LOAD_ID, CT__PW_ST_F32, NIN, F)                 \
+  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, double, double, CT__LOAD_ID, CT__PW_ST_F64, NIN, F)             \
+  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, uint16_t, float, CT__LOAD_F16, CT__PW_ST_F16, NIN, F)          \
+  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, uint16_t, float, CT__LOAD_BF16, CT__PW_ST_BF16, NIN, F)       \
+  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, int64_t, int64_t, CT__PW_LD_I, CT__PW_ST_I64, NIN, I)           \
+  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, int32_t, int64_t, CT__PW_LD_I, CT__PW_ST_I32, NIN, I)           \
+  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, uint8_t, int64_t, CT__PW_LD_I, CT__PW_ST_U8, NIN, I)             \
+  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, B)
+/* bool ops: any input dtype, bool output */
+#define CT__PW_DEF_BOOL(ID, name, NIN, FLAGS, E)                                                           \
+  CT__PW_LOOP(ct__pw_##ID##_f32, CT_F32, float, bool, float, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)                 \
+  CT__PW_LOOP(ct__pw_##ID##_f64, CT_F64, double, bool, double, CT__LOAD_ID, CT__PW_ST_BOOL, NIN, E)               \
+  CT__PW_LOOP(ct__pw_##ID##_f16, CT_F16, uint16_t, bool, float, CT__LOAD_F16, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_bf16, CT_BF16, uint16_t, bool, float, CT__LOAD_BF16, CT__PW_ST_BOOL, NIN, E)           \
+  CT__PW_LOOP(ct__pw_##ID##_i64, CT_I64, int64_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_i32, CT_I32, int32_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)             \
+  CT__PW_LOOP(ct__pw_##ID##_u8, CT_U8, uint8_t, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)              \
+  CT__PW_LOOP(ct__pw_##ID##_bool, CT_BOOL, bool, bool, int64_t, CT__PW_LD_I, CT__PW_ST_BOOL, NIN, E)
+CT__PW_VALUE_OPS(CT__PW_DEF_VALUE)
+CT__PW_BOOL_OPS(CT__PW_DEF_BOOL)
+
+#define CT__PW_ENUM_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_##ID,
+#define CT__PW_ENUM_B(ID, name, NIN, FLAGS, E) CT__PW_##ID,
+enum { CT__PW_VALUE_OPS(CT__PW_ENUM_V) CT__PW_BOOL_OPS(CT__PW_ENUM_B) CT__PW_NOPS };
+
+typedef struct ct__pw_desc {
+  const char *name;
+  int nin, flags;
+  ct_loop_fn loops[CT_DTYPE_NUM]; /* by computing dtype, in ct_dtype order */
+} ct__pw_desc;
+#define CT__PW_ROW(ID, name, NIN, FLAGS)                                                                          \
+  {name, NIN, FLAGS, {ct__pw_##ID##_f32, ct__pw_##ID##_f64, ct__pw_##ID##_f16, ct__pw_##ID##_bf16,              \
+                      ct__pw_##ID##_i64, ct__pw_##ID##_i32, ct__pw_##ID##_u8, ct__pw_##ID##_bool}},
+#define CT__PW_ROW_V(ID, name, NIN, FLAGS, F, I, B) CT__PW_ROW(ID, name, NIN, FLAGS)
+#define CT__PW_ROW_B(ID, name, NIN, FLAGS, E) CT__PW_ROW(ID, name, NIN, FLAGS)
+static const ct__pw_desc ct__pw_ops[CT__PW_NOPS] = {CT__PW_VALUE_OPS(CT__PW_ROW_V) CT__PW_BOOL_OPS(CT__PW_ROW_B)};
+
+/* ---- where / masked_fill: select bytes by a bool condition ---- */
+#define CT__PW_SELECT_LOOP(NAME, T)                                                          \
+  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {                       \
+    int64_t i;                                                                               \
+    (void)ctx;                                                                               \
+    for (i = 0; i < n; i++)                                                                  \
+      *(T *)(d[0] + i * s[0]) = *(const bool *)(d[1] + i * s[1]) ? *(const T *)(d[2] + i * s[2]) \
+                                                                  : *(const T *)(d[3] + i * s[3]); \
+  }
+CT__PW_SELECT_LOOP(ct__pw_select1, uint8_t)
+CT__PW_SELECT_LOOP(ct__pw_select2, uint16_t)
+CT__PW_SELECT_LOOP(ct__pw_select4, uint32_t)
+CT__PW_SELECT_LOOP(ct__pw_select8, uint64_t)
+enum { CT__PW_WHERE = CT__PW_NOPS, CT__PW_MASKED_FILL };
+
+/* ---- the driver ---- */
+static const char *ct__pw_name(int id) {
+  return id == CT__PW_WHERE ? "where" : id == CT__PW_MASKED_FILL ? "masked_fill" : ct__pw_ops[id].name;
+}
+
+/* Is any element of integer tensor t (i64, i32 or u8) zero? */
+static void ct__pw_zero_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  int *found = (int *)ctx + 1;
+  int es = *(int *)ctx;
+  int64_t i;
+  for (i = 0; i < n && !*found; i++) {
+    const char *p = d[0] + i * s[0];
+    *found = es == 8 ? *(const int64_t *)p == 0 : es == 4 ? *(const int32_t *)p == 0 : *(const uint8_t *)p == 0;
+  }
+}
+static int ct__pw_has_zero(ct_tensor *t) {
+  int ctx[2];
+  ctx[0] = (int)ct_dtype_size((ct_dtype)t->dtype);
+  ctx[1] = 0;
+  ct_iter_foreach(ct__pw_zero_loop, ctx, 1, &t, t->ndim, t->sizes);
+  return ctx[1];
+}
+
+/* Does the number v fit dtype d (c10's overflow check of Scalar conversions)? */
+static int ct__pw_fits(double v, ct_dtype d) {
+  if (v != v || (ct_dtype_is_floating(d) && !isfinite(v))) return 1;
+  switch (d) {
+  case CT_F32: return fabs(v) <= 3.4028234663852886e38;
+  case CT_F16: return fabs(v) <= 65504.0;
+  case CT_BF16: return fabs(v) <= 3.3895313892515355e38;
+  case CT_I64: return v >= -9223372036854775808.0 && v < 9223372036854775808.0;
+  case CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
+  case CT_U8: return v >= 0 && v <= 255;
+  default: return 1;
+  }
+}
+
+/* out = op(in[0..nin)). out NULL: a new tensor in *result. inplace: out is
+ * the op's self (its shape and dtype stay). Inputs may be wrapped numbers
+ * (ct__wrap_scalar): their container is cast in place when needed.
+ * where: in = condition, self, other. masked_fill: in = mask, value, self. */
+static ct_status ct__pw_run(int id, ct_tensor *out, int inplace, int nin, ct_tensor **in, const ct__pw_ctx *pctx,
+                            ct_tensor **result) {
+  const char *op = ct__pw_name(id);
+  const int select = id >= CT__PW_NOPS;
+  const int flags = select ? CT__PW_ALL | CT__PW_FIT : ct__pw_ops[id].flags;
+  int64_t shape[CT_MAX_DIMS], tmp[CT_MAX_DIMS];
+  int ndim, i, first = select ? 1 : 0;
+  ct_dtype common, res_dtype;
+  ct_tensor *cin[4] = {NULL, NULL, NULL, NULL}, *dst = NULL, *ops[4];
+  ct_device dev;
+  ct__result_state rs;
+  ct__pw_ctx ctx;
+  ct_status st = CT_OK;
+
+  for (i = 0; i < nin; i++)
+    if (!in[i]) return ct_fail(CT_ERR_INVALID, op, "input %d is NULL", i);
+  /* devices: a CPU 0-dim tensor (or number) joins any device */
+  dev = in[0]->device;
+  for (i = 0; i < nin; i++)
+    if (!(in[i]->ndim == 0 && in[i]->device.type == CT_DEVICE_CPU)) {
+      dev = in[i]->device;
+      break;
+    }
+  for (i = 0; i < nin; i++)
+    if (!ct_device_eq(in[i]->device, dev) && !ct__same_device(op, in[i], in[0])) return ct_last_error();
+  if (out && !ct_device_eq(out->device, dev) && !ct__same_device(op, out, in[0])) return ct_last_error();
+  /* broadcast shape */
+  ndim = in[0]->ndim;
+  memcpy(shape, in[0]->sizes, sizeof(int64_t) * (size_t)ndim);
+  for (i = 1; i < nin; i++) {
+    memcpy(tmp, shape, sizeof(int64_t) * (size_t)ndim);
+    if ((ndim = ct_broadcast_shapes(op, ndim, tmp, in[i]->ndim, in[i]->sizes, shape)) < 0) return ct_last_error();
+  }
+  /* dtypes */
+  if (select) {
+    ct_dtype cd = (ct_dtype)in[0]->dtype;
+    if (id == CT__PW_MASKED_FILL && cd != CT_BOOL && cd != CT_U8) /* uint8: deprecated in PyTorch, still accepted */
+      return ct_fail(CT_ERR_DTYPE, op, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                     ct_dtype_name(cd));
+    if (id == CT__PW_WHERE && cd != CT_BOOL && cd != CT_U8)
+      return ct_fail(CT_ERR_DTYPE, op, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                     ct__dtype_torch_name(cd));
+  }
+  if (id == CT__PW_MASKED_FILL) {
+    common = (ct_dtype)in[2]->dtype;
+  } else if (flags & CT__PW_LOGIC) {
+    common = CT_BOOL;
+  } else {
+    rs.dim = rs.zero = rs.wrapped = CT_DTYPE_NONE;
+    for (i = first; i < nin; i++) ct__result_update(&rs, in[i]);
+    common = ct__combine_categories(rs.dim, ct__combine_categories(rs.zero, rs.wrapped));
+    if ((flags & CT__PW_TOF) && !ct_dtype_is_floating(common)) common = CT_F32;
+  }
+  if (!((ct_dtype_is_floating(common) && (flags & CT__PW_FL)) || (ct_dtype_is_integral(common, false) && (flags & CT__PW_IN)) ||
+        (common == CT_BOOL && (flags & CT__PW_BO))))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name(common));
+  if (flags & CT__PW_FIT) {
+    for (i = first; i < nin; i++)
+      if ((in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) && !ct__pw_fits(ct__load_double(ct_data_ptr(in[i]), (ct_dtype)in[i]->dtype), common))
+        break;
+    if (i < nin || (pctx && !ct__pw_fits(pctx->v, common)))
+      return ct_fail(CT_ERR_INVALID, op, "value cannot be converted to type %s without overflow", ct_dtype_name(common));
+  }
+  res_dtype = (flags & CT__PW_BOOLOUT) ? CT_BOOL : common;
+  if (out) {
+    ct_dtype od = (ct_dtype)out->dtype;
+    if (od != res_dtype && !ct_can_cast(res_dtype, od))
+      return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
+                     ct__dtype_torch_name(res_dtype), ct__dtype_torch_name(od));
+    if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
+    if (inplace) {
+      int same = out->ndim == ndim;
+      for (i = 0; same && i < ndim; i++) same = out->sizes[i] == shape[i];
+      if (!same) {
+        char b1[160], b2[160];
+        return ct_fail(CT_ERR_SHAPE, op, "output with shape %s doesn't match the broadcast shape %s",
+                       ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(ndim, shape, b2, sizeof b2));
+      }
+    } else if ((st = ct__resize_out(op, out, ndim, shape)) != CT_OK) {
+      return st;
+    }
+  }
+  /* the tensor computed into: out itself when its dtype is the result's */
+  if (out && out->dtype == res_dtype) dst = ct_retain(out);
+  else dst = ct__empty(op, ndim, shape, res_dtype, out ? out->device : dev);
+  if (!dst) return ct_last_error();
+  if (ct__is_meta(dst) || dst->numel == 0) goto done;
+  for (i = 0; i < nin; i++) {
+    ct_dtype want = (select && i == 0) ? CT_BOOL : common;
+    ct__wrapped *w = (in[i]->flags & CT_TENSOR_WRAPPED_NUMBER) ? (ct__wrapped *)(void *)in[i] : NULL;
+    cin[i] = in[i]->dtype == want ? ct_retain(in[i]) : ct__as_dtype(op, in[i], want, w);
+    if (!cin[i]) {
+      st = ct_last_error();
+      goto done;
+    }
+  }
+  if ((flags & CT__PW_ZDIV) && ct_dtype_is_integral(common, false) && ct__pw_has_zero(cin[1])) {
+    st = ct_fail(CT_ERR_INVALID, op, "ZeroDivisionError: integer division by zero");
+    goto done;
+  }
+  memset(&ctx, 0, sizeof ctx);
+  if (pctx) ctx = *pctx;
+  ops[0] = dst;
+  for (i = 0; i < nin; i++) ops[i + 1] = cin[i];
+  if (select) {
+    static const ct_loop_fn sel[9] = {NULL, ct__pw_select1, ct__pw_select2, NULL, ct__pw_select4, NULL, NULL, NULL, ct__pw_select8};
+    ct_iter_foreach(sel[ct_dtype_size(common)], NULL, 4, ops, ndim, shape);
+  } else {
+    ct_iter_foreach(ct__pw_ops[id].loops[common], &ctx, nin + 1, ops, ndim, shape);
+  }
+  if (out && dst != out) st = ct__copy_impl(out, dst);
+done:
+  for (i = 0; i < nin; i++)
+    if (cin[i] && !(cin[i]->flags & CT_TENSOR_WRAPPED_NUMBER)) ct_release(cin[i]); /* wrapped numbers live on a stack */
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+static ct_tensor *ct__pw_new(int id, int nin, ct_tensor **in, const ct__pw_ctx *ctx) {
+  ct_tensor *r = NULL;
+  ct__pw_run(id, NULL, 0, nin, in, ctx, &r);
+  return r;
+}
+static ct_tensor *ct__pw_new2(int id, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *in[2];
+  in[0] = a, in[1] = b;
+  return ct__pw_new(id, 2, in, NULL);
+}
+static ct_status ct__pw_mut2(int id, ct_tensor *out, int inplace, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *in[2];
+  in[0] = a, in[1] = b;
+  return ct__pw_run(id, out, inplace, 2, in, NULL, NULL);
+}
+
+/* ---- kernels of the schema families ---- */
+/* op(Tensor, Tensor) and op.out; CT__PW_K_TT adds op_(Tensor, Tensor) */
+#define CT__PW_K_FO(name, ID)                                                                           \
+  static ct_tensor *ct__bk_##name(ct_keyset ks, ct_tensor *a, ct_tensor *b) {                           \
+    (void)ks;                                                                                           \
+    return ct__pw_new2(ID, a, b);                                                                       \
+  }                                                                                                     \
+  static ct_status ct__bk_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, out, 0, a, b);                                                               \
+  }
+#define CT__PW_K_TT(name, ID)                                                                           \
+  CT__PW_K_FO(name, ID)                                                                                 \
+  static ct_status ct__bk_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *b) {                      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, self, 1, self, b);                                                           \
+  }
+/* op.Scalar(Tensor, Scalar) and op_.Scalar; CT__PW_K_TS adds op.Scalar_out */
+#define CT__PW_K_TS2(name, ID)                                                                          \
+  static ct_tensor *ct__bk_##name##_scalar(ct_keyset ks, ct_tensor *a, ct_scalar s) {                   \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_new2(ID, a, ct__wrap_scalar(&w, s));                                                  \
+  }                                                                                                     \
+  static ct_status ct__bk_##name##_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar s) {                \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, self, 1, self, ct__wrap_scalar(&w, s));                                      \
+  }
+#define CT__PW_K_TS(name, ID)                                                                           \
+  CT__PW_K_TS2(name, ID)                                                                                \
+  static ct_status ct__bk_##name##_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar s, ct_tensor *out) { \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, out, 0, a, ct__wrap_scalar(&w, s));                                          \
+  }
+/* op.Scalar_Tensor(Scalar self, Tensor other) and its out= */
+#define CT__PW_K_ST(name, ID)                                                                           \
+  static ct_tensor *ct__bk_##name##_scalar_self(ct_keyset ks, ct_scalar s, ct_tensor *b) {              \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_new2(ID, ct__wrap_scalar(&w, s), b);                                                  \
+  }                                                                                                     \
+  static ct_status ct__bk_##name##_scalar_self_out(ct_keyset ks, ct_scalar s, ct_tensor *b, ct_tensor *out) { \
+    ct__wrapped w;                                                                                      \
+    (void)ks;                                                                                           \
+    return ct__pw_mut2(ID, out, 0, ct__wrap_scalar(&w, s), b);                                          \
+  }
+
+CT__PW_K_TT(floor_divide, CT__PW_DIV_FLOOR)
+CT__PW_K_TS2(floor_divide, CT__PW_DIV_FLOOR)
+CT__PW_K_TT(pow, CT__PW_POW)
+CT__PW_K_ST(pow, CT__PW_POW)
+CT__PW_K_TT(remainder, CT__PW_REMAINDER)
+CT__PW_K_TS(remainder, CT__PW_REMAINDER)
+CT__PW_K_ST(remainder, CT__PW_REMAINDER)
+CT__PW_K_TT(fmod, CT__PW_FMOD)
+CT__PW_K_TS(fmod, CT__PW_FMOD)
+CT__PW_K_FO(maximum, CT__PW_MAXIMUM)
+CT__PW_K_FO(minimum, CT__PW_MINIMUM)
+CT__PW_K_TT(atan2, CT__PW_ATAN2)
+CT__PW_K_TT(eq, CT__PW_EQ)
+CT__PW_K_TS(eq, CT__PW_EQ)
+CT__PW_K_TT(ne, CT__PW_NE)
+CT__PW_K_TS(ne, CT__PW_NE)
+CT__PW_K_TT(lt, CT__PW_LT)
+CT__PW_K_TS(lt, CT__PW_LT)
+CT__PW_K_TT(le, CT__PW_LE)
+CT__PW_K_TS(le, CT__PW_LE)
+CT__PW_K_TT(gt, CT__PW_GT)
+CT__PW_K_TS(gt, CT__PW_GT)
+CT__PW_K_TT(ge, CT__PW_GE)
+CT__PW_K_TS(ge, CT__PW_GE)
+CT__PW_K_TT(logical_and, CT__PW_AND)
+CT__PW_K_TT(logical_or, CT__PW_OR)
+CT__PW_K_TT(logical_xor, CT__PW_XOR)
+CT__PW_K_TS(clamp_min, CT__PW_CLAMP_MIN_S)
+CT__PW_K_TS(clamp_max, CT__PW_CLAMP_MAX_S)
+CT__PW_K_TT(clamp_min_tensor, CT__PW_CLAMP_MIN_T)
+CT__PW_K_TT(clamp_max_tensor, CT__PW_CLAMP_MAX_T)
+
+/* pow(Tensor, Scalar): integers to negative integer powers are an error */
+static ct_status ct__pw_pow_check(ct_tensor *self, ct_scalar e) {
+  if (ct_dtype_is_integral((ct_dtype)self->dtype, true) && e.kind == CT_SCALAR_INT && e.v.i < 0)
+    return ct_fail(CT_ERR_INVALID, "pow", "Integers to negative integer powers are not allowed.");
+  return CT_OK;
+}
+static ct_tensor *ct__bk_pow_scalar(ct_keyset ks, ct_tensor *a, ct_scalar e) {
+  ct__wrapped w;
+  (void)ks;
+  return ct__pw_pow_check(a, e) != CT_OK ? NULL : ct__pw_new2(CT__PW_POW, a, ct__wrap_scalar(&w, e));
+}
+static ct_status ct__bk_pow_scalar_(ct_keyset ks, ct_tensor *self, ct_scalar e) {
+  ct__wrapped w;
+  (void)ks;
+  return ct__pw_pow_check(self, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, self, 1, self, ct__wrap_scalar(&w, e));
+}
+static ct_status ct__bk_pow_scalar_out(ct_keyset ks, ct_tensor *a, ct_scalar e, ct_tensor *out) {
+  ct__wrapped w;
+  (void)ks;
+  return ct__pw_pow_check(a, e) != CT_OK ? ct_last_error() : ct__pw_mut2(CT__PW_POW, out, 0, a, ct__wrap_scalar(&w, e));
+}
+
+/* clamp_min / clamp_max take Scalar min / max: the generic names above */
+#define CT__PW_K_ALIAS(to, from)                                                                      \
+  static ct_tensor *ct__bk_##to(ct_keyset ks, ct_tensor *a, ct_scalar s) { return ct__bk_##from##_scalar(ks, a, s); } \
+  static ct_status ct__bk_##to##_(ct_keyset ks, ct_tensor *a, ct_scalar s) { return ct__bk_##from##_scalar_(ks, a, s); } \
+  static ct_status ct__bk_##to##_out(ct_keyset ks, ct_tensor *a, ct_scalar s, ct_tensor *out) {        \
+    return ct__bk_##from##_scalar_out(ks, a, s, out);                                                 \
+  }
+CT__PW_K_ALIAS(clamp_min, clamp_min)
+CT__PW_K_ALIAS(clamp_max, clamp_max)
+
+/* logical_not */
+static ct_tensor *ct__bk_logical_not(ct_keyset ks, ct_tensor *a) {
+  (void)ks;
+  return ct__pw_new(CT__PW_NOT, 1, &a, NULL);
+}
+static ct_status ct__bk_logical_not_(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct__pw_run(CT__PW_NOT, self, 1, 1, &self, NULL, NULL);
+}
+static ct_status ct__bk_logical_not_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_run(CT__PW_NOT, out, 0, 1, &a, NULL, NULL);
+}
+
+/* ---- div with a rounding mode: None is div's true division (ctorch/ops.h) ---- */
+static int ct__pw_rounding(const char *mode) { /* DIV_TRUNC, DIV_FLOOR, -1 for None, -2 invalid (error set) */
+  if (!mode) return -1;
+  if (!strcmp(mode, "trunc")) return CT__PW_DIV_TRUNC;
+  if (!strcmp(mode, "floor")) return CT__PW_DIV_FLOOR;
+  ct_fail(CT_ERR_INVALID, "div", "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode);
+  return -2;
+}
+static ct_tensor *ct__bk_div_mode(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode) {
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? NULL : id < 0 ? ct__k2_div(ks, a, b) : ct__pw_new2(id, a, b);
+}
+static ct_status ct__bk_div_mode_(ct_keyset ks, ct_tensor *self, ct_tensor *b, const char *rounding_mode) {
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_(ks, self, b) : ct__pw_mut2(id, self, 1, self, b);
+}
+static ct_status ct__bk_div_mode_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, const char *rounding_mode, ct_tensor *out) {
+  int id = ct__pw_rounding(rounding_mode);
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_out(ks, a, b, out) : ct__pw_mut2(id, out, 0, a, b);
+}
+static ct_tensor *ct__bk_div_scalar_mode(ct_keyset ks, ct_tensor *a, ct_scalar s, const char *rounding_mode) {
+  int id = ct__pw_rounding(rounding_mode);
+  ct__wrapped w;
+  return id == -2 ? NULL : id < 0 ? ct__k2_div_scalar(ks, a, s) : ct__pw_new2(id, a, ct__wrap_scalar(&w, s));
+}
+static ct_status ct__bk_div_scalar_mode_(ct_keyset ks, ct_tensor *self, ct_scalar s, const char *rounding_mode) {
+  int id = ct__pw_rounding(rounding_mode);
+  ct__wrapped w;
+  return id == -2 ? ct_last_error() : id < 0 ? ct__k2_div_scalar_(ks, self, s) : ct__pw_mut2(id, self, 1, self, ct__wrap_scalar(&w, s));
+}
+
+/* ---- where ---- */
+static ct_status ct__pw_where3(ct_tensor *out, ct_tensor *c, ct_tensor *a, ct_tensor *b, ct_tensor **result) {
+  ct_tensor *in[3];
+  in[0] = c, in[1] = a, in[2] = b;
+  return ct__pw_run(CT__PW_WHERE, out, 0, 3, in, NULL, result);
+}
+static ct_tensor *ct__bk_where(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_where3(NULL, c, a, b, &r);
+  return r;
+}
+static ct_status ct__bk_where_out(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_where3(out, c, a, b, NULL);
+}
+static ct_tensor *ct__bk_where_scalar_self(ct_keyset ks, ct_tensor *c, ct_scalar a, ct_tensor *b) {
+  ct__wrapped w;
+  return ct__bk_where(ks, c, ct__wrap_scalar(&w, a), b);
+}
+static ct_tensor *ct__bk_where_scalar_other(ct_keyset ks, ct_tensor *c, ct_tensor *a, ct_scalar b) {
+  ct__wrapped w;
+  return ct__bk_where(ks, c, a, ct__wrap_scalar(&w, b));
+}
+static ct_tensor *ct__bk_where_scalar(ct_keyset ks, ct_tensor *c, ct_scalar a, ct_scalar b) {
+  ct__wrapped wa, wb;
+  return ct__bk_where(ks, c, ct__wrap_scalar(&wa, a), ct__wrap_scalar(&wb, b));
+}
+
+/* ---- masked_fill: where(mask, value, self) in self's dtype ---- */
+static ct_status ct__pw_masked_fill(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *mask, ct_tensor *value,
+                                    ct_tensor **result) {
+  ct_tensor *in[3];
+  if (value->ndim != 0)
+    return ct_fail(CT_ERR_SHAPE, "masked_fill",
+                   "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value->ndim);
+  in[0] = mask, in[1] = value, in[2] = self;
+  return ct__pw_run(CT__PW_MASKED_FILL, out, inplace, 3, in, NULL, result);
+}
+static ct_tensor *ct__bk_masked_fill_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_masked_fill(NULL, 0, self, mask, value, &r);
+  return r;
+}
+static ct_status ct__bk_masked_fill_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  (void)ks;
+  return ct__pw_masked_fill(self, 1, self, mask, value, NULL);
+}
+static ct_status ct__bk_masked_fill_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_masked_fill(out, 0, self, mask, value, NULL);
+}
+static ct_tensor *ct__bk_masked_fill(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__wrapped w;
+  return ct__bk_masked_fill_tensor(ks, self, mask, ct__wrap_scalar(&w, value));
+}
+static ct_status ct__bk_masked_fill_(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__wrapped w;
+  return ct__bk_masked_fill_tensor_(ks, self, mask, ct__wrap_scalar(&w, value));
+}
+static ct_status ct__bk_masked_fill_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  ct__wrapped w;
+  return ct__bk_masked_fill_tensor_out(ks, self, mask, ct__wrap_scalar(&w, value), out);
+}
+
+/* ---- lerp: self, end and a tensor weight share one floating dtype ---- */
+static ct_status ct__pw_lerp(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_scalar w,
+                             ct_tensor **result) {
+  ct_tensor *in[3];
+  ct__pw_ctx ctx;
+  if (!self || !end || (!weight && w.kind == CT_SCALAR_NONE)) return ct_fail(CT_ERR_INVALID, "lerp", "an input is NULL or None");
+  if (end->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, "lerp", "expected dtype %s for `end` but got dtype %s", ct_dtype_name((ct_dtype)self->dtype),
+                   ct_dtype_name((ct_dtype)end->dtype));
+  if (weight && weight->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, "lerp", "expected dtype %s for `weight` but got dtype %s", ct_dtype_name((ct_dtype)self->dtype),
+                   ct_dtype_name((ct_dtype)weight->dtype));
+  in[0] = self, in[1] = end, in[2] = weight;
+  ctx.v = ct_scalar_to_double(w);
+  ctx.vi = 0;
+  return ct__pw_run(weight ? CT__PW_LERP : CT__PW_LERP_S, out, inplace, weight ? 3 : 2, in, &ctx, result);
+}
+static ct_tensor *ct__bk_lerp(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_lerp(NULL, 0, self, end, NULL, w, &r);
+  return r;
+}
+static ct_status ct__bk_lerp_(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w) {
+  (void)ks;
+  return ct__pw_lerp(self, 1, self, end, NULL, w, NULL);
+}
+static ct_status ct__bk_lerp_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar w, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_lerp(out, 0, self, end, NULL, w, NULL);
+}
+static ct_tensor *ct__bk_lerp_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_lerp(NULL, 0, self, end, w, ct_int(0), &r);
+  return r;
+}
+static ct_status ct__bk_lerp_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w) {
+  (void)ks;
+  return ct__pw_lerp(self, 1, self, end, w, ct_int(0), NULL);
+}
+static ct_status ct__bk_lerp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *w, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_lerp(out, 0, self, end, w, ct_int(0), NULL);
+}
+
+/* ---- addcmul / addcdiv: self + value * t1 (op) t2 ---- */
+static ct_status ct__pw_addc(int id, ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,
+                             ct_tensor **result) {
+  ct_tensor *in[3];
+  ct__pw_ctx ctx;
+  if (!self || !t1 || !t2) return ct_fail(CT_ERR_INVALID, ct__pw_ops[id].name, "an input is NULL");
+  if (id == CT__PW_ADDCDIV && ct_dtype_is_integral((ct_dtype)t1->dtype, true) && ct_dtype_is_integral((ct_dtype)t2->dtype, true))
+    return ct_fail(CT_ERR_DTYPE, "addcdiv",
+                   "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a "
+                   "true division of tensor1 and tensor2. Use (input + value * tensor1 / tensor2) for float inputs.");
+  if (value.kind == CT_SCALAR_NONE) value = ct_int(1);
+  in[0] = self, in[1] = t1, in[2] = t2;
+  ctx.v = ct_scalar_to_double(value);
+  ctx.vi = value.kind != CT_SCALAR_FLOAT ? ct_scalar_to_int(value) : fabs(ctx.v) < 9.2e18 ? (int64_t)ctx.v : 0; /* C's truncation */
+  return ct__pw_run(id, out, inplace, 3, in, &ctx, result);
+}
+#define CT__PW_K_ADDC(name, ID)                                                                                           \
+  static ct_tensor *ct__bk_##name(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value) {         \
+    ct_tensor *r = NULL;                                                                                                  \
+    (void)ks;                                                                                                             \
+    ct__pw_addc(ID, NULL, 0, self, t1, t2, value, &r);                                                                    \
+    return r;                                                                                                             \
+  }                                                                                                                       \
+  static ct_status ct__bk_##name##_(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value) {       \
+    (void)ks;                                                                                                             \
+    return ct__pw_addc(ID, self, 1, self, t1, t2, value, NULL);                                                           \
+  }                                                                                                                       \
+  static ct_status ct__bk_##name##_out(ct_keyset ks, ct_tensor *self, ct_tensor *t1, ct_tensor *t2, ct_scalar value,      \
+                                       ct_tensor *out) {                                                                  \
+    (void)ks;                                                                                                             \
+    return ct__pw_addc(ID, out, 0, self, t1, t2, value, NULL);                                                            \
+  }
+CT__PW_K_ADDC(addcmul, CT__PW_ADDCMUL)
+CT__PW_K_ADDC(addcdiv, CT__PW_ADDCDIV)
+
+/* ---- clamp: scalar bounds (Scalar? min, max) and tensor bounds (Tensor? min, max) ---- */
+static ct_status ct__pw_clamp(ct_tensor *out, int inplace, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, int tensor_bounds,
+                              ct_tensor **result) {
+  ct_tensor *in[3];
+  int id;
+  if (!self) return ct_fail(CT_ERR_INVALID, "clamp", "self is NULL");
+  if (!lo && !hi) return ct_fail(CT_ERR_INVALID, "clamp", "torch.clamp: At least one of 'min' or 'max' must not be None");
+  in[0] = self;
+  if (lo && hi) {
+    in[1] = lo, in[2] = hi;
+    id = tensor_bounds ? CT__PW_CLAMP_T : CT__PW_CLAMP_S;
+  } else {
+    in[1] = lo ? lo : hi;
+    id = lo ? (tensor_bounds ? CT__PW_CLAMP_MIN_T : CT__PW_CLAMP_MIN_S) : (tensor_bounds ? CT__PW_CLAMP_MAX_T : CT__PW_CLAMP_MAX_S);
+  }
+  return ct__pw_run(id, out, inplace, lo && hi ? 3 : 2, in, NULL, result);
+}
+static ct_status ct__pw_clamp_s(ct_tensor *out, int inplace, ct_tensor *self, ct_scalar lo, ct_scalar hi, ct_tensor **result) {
+  ct__wrapped wl, wh;
+  return ct__pw_clamp(out, inplace, self, lo.kind == CT_SCALAR_NONE ? NULL : ct__wrap_scalar(&wl, lo),
+                      hi.kind == CT_SCALAR_NONE ? NULL : ct__wrap_scalar(&wh, hi), 0, result);
+}
+static ct_tensor *ct__bk_clamp(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_clamp_s(NULL, 0, self, lo, hi, &r);
+  return r;
+}
+static ct_status ct__bk_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi) {
+  (void)ks;
+  return ct__pw_clamp_s(self, 1, self, lo, hi, NULL);
+}
+static ct_status ct__bk_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar lo, ct_scalar hi, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_clamp_s(out, 0, self, lo, hi, NULL);
+}
+static ct_tensor *ct__bk_clamp_tensor(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__pw_clamp(NULL, 0, self, lo, hi, 1, &r);
+  return r;
+}
+static ct_status ct__bk_clamp_tensor_(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi) {
+  (void)ks;
+  return ct__pw_clamp(self, 1, self, lo, hi, 1, NULL);
+}
+static ct_status ct__bk_clamp_tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, ct_tensor *out) {
+  (void)ks;
+  return ct__pw_clamp(out, 0, self, lo, hi, 1, NULL);
+}
+
+/* ================= derivative helpers (gen/derivatives/binary.spec) ================= */
+static ct_scalar ct__pw_one_minus(ct_scalar w) {
+  if (w.kind == CT_SCALAR_INT) return ct_int(1 - w.v.i);
+  return ct_float(1.0 - ct_scalar_to_double(w));
+}
+/* div with a rounding mode: as div for None, else grad * 0 (PyTorch) */
+static ct_tensor *ct__pw_div_mode_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other, const char *mode, int wrt_other) {
+  if (mode) return ct_mul_scalar(grad, ct_int(0));
+  return wrt_other ? ct__div_other_backward(grad, self, other) : ct_div(grad, other);
+}
+static ct_tensor *ct__pw_div_scalar_mode_backward(ct_tensor *grad, ct_scalar other, const char *mode) {
+  return mode ? ct_mul_scalar(grad, ct_int(0)) : ct_div_scalar(grad, other);
+}
+/* d(x^e)/dx for a scalar e: 0 when e == 0, else grad * e * x^(e-1) */
+static ct_tensor *ct__pw_pow_scalar_backward(ct_tensor *grad, ct_tensor *self, ct_scalar e) {
+  ct_scalar em1;
+  if (ct_scalar_to_double(e) == 0) return ct_mul_scalar(grad, ct_int(0));
+  em1 = e.kind == CT_SCALAR_INT ? ct_int(e.v.i - 1) : ct_float(ct_scalar_to_double(e) - 1);
+  return ct_mul(grad, ct_mul_scalar(ct_pow_scalar(self, em1), e));
+}
+static ct_tensor *ct__pw_pow_self_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *e) {
+  return ct_where_scalar_self(ct_eq_scalar(e, ct_int(0)), ct_int(0),
+                              ct_mul(grad, ct_mul(e, ct_pow(self, ct_sub_scalar(e, ct_int(1))))));
+}
+/* d(x^e)/de = x^e log x, and 0 where x == 0 and e >= 0 */
+static ct_tensor *ct__pw_pow_exponent_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *e, ct_tensor *result) {
+  ct_tensor *cond = ct_logical_and(ct_eq_scalar(self, ct_int(0)), ct_ge_scalar(e, ct_int(0)));
+  return ct_mul(grad, ct_where_scalar_self(cond, ct_int(0), ct_mul(result, ct_log(self))));
+}
+/* pow(Scalar base, Tensor e): d/de = base^e log(base), 0 where base == 0 and e >= 0 */
+static ct_tensor *ct__pw_pow_base_backward(ct_tensor *grad, ct_scalar base, ct_tensor *e, ct_tensor *result) {
+  double b = ct_scalar_to_double(base);
+  ct_tensor *g;
+  if (!e || !result) return NULL;
+  g = ct_mul_scalar(ct_mul(grad, result), ct_float(log(b)));
+  return b == 0 ? ct_where_scalar_self(ct_ge_scalar(e, ct_int(0)), ct_int(0), g) : g;
+}
+/* maximum (is_max) / minimum: x gets grad where it wins, half on ties */
+static ct_tensor *ct__pw_minmax_backward(ct_tensor *grad, ct_tensor *x, ct_tensor *y, int is_max) {
+  ct_tensor *g = ct_where(ct_eq(x, y), ct_div_scalar(grad, ct_int(2)), grad);
+  return ct_masked_fill(g, is_max ? ct_lt(x, y) : ct_gt(x, y), ct_int(0));
+}
+static ct_tensor *ct__pw_atan2_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *other, int wrt_other) {
+  ct_tensor *den = ct_add(ct_mul(self, self), ct_mul(other, other));
+  return wrt_other ? ct_neg(ct_div(ct_mul(grad, self), den)) : ct_div(ct_mul(grad, other), den);
+}
+static ct_tensor *ct__pw_clamp_backward(ct_tensor *grad, ct_tensor *self, ct_scalar lo, ct_scalar hi) {
+  ct_tensor *keep = NULL;
+  if (lo.kind != CT_SCALAR_NONE) keep = ct_ge_scalar(self, lo);
+  if (hi.kind != CT_SCALAR_NONE) keep = keep ? ct_logical_and(keep, ct_le_scalar(self, hi)) : ct_le_scalar(self, hi);
+  return keep ? ct_where_scalar_other(keep, grad, ct_int(0)) : grad;
+}
+static ct_tensor *ct__pw_clamp_tensor_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *lo, ct_tensor *hi) {
+  ct_tensor *keep = NULL;
+  if (lo) keep = ct_ge(self, lo);
+  if (hi) keep = keep ? ct_logical_and(keep, ct_le(self, hi)) : ct_le(self, hi);
+  return keep ? ct_where_scalar_other(keep, grad, ct_int(0)) : grad;
+}
+/* the bounds' gradients, as PyTorch's clamp_backward_min_max */
+static ct_tensor *ct__pw_clamp_bound_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *lo, ct_tensor *hi, int wrt_max) {
+  ct_tensor *take;
+  if (lo && hi)
+    take = wrt_max ? ct_logical_or(ct_gt(self, hi), ct_lt(hi, lo)) : ct_logical_and(ct_lt(self, lo), ct_lt(lo, hi));
+  else
+    take = wrt_max ? ct_gt(self, hi) : ct_lt(self, lo);
+  return ct_where_scalar_other(take, grad, ct_int(0));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_BINARY_IMPL */
 /* ---- ctorch/ops/reduce.h: implementation ---- */
@@ -8972,8 +10166,938 @@ CT_EXTERN_C_END
 /* ---- ctorch/ops/nn.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_NN_IMPL)
 #define CT__OPS_NN_IMPL
+#include <float.h>
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+enum { CT__NN_NONE = 0, CT__NN_MEAN = 1, CT__NN_SUM = 2 };
+
+static ct_status ct__nn_check_reduction(const char *op, int64_t reduction) {
+  if (reduction < 0 || reduction > 2)
+    return ct_fail(CT_ERR_INVALID, op, "%lld is not a valid value for reduction (0 none, 1 mean, 2 sum)", (long long)reduction);
+  return CT_OK;
+}
+static ct_status ct__nn_check_floating(const char *op, const char *kernel, ct_dtype d) {
+  if (!ct_dtype_is_floating(d))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", kernel, ct__dtype_torch_name(d));
+  return CT_OK;
+}
+static const char *ct__nn_shape(const ct_tensor *t, char *buf, size_t cap) { return ct_shape_format(t->ndim, t->sizes, buf, cap); }
+
+/* A contiguous float64 copy of t (t itself when it already is one). */
+static ct_tensor *ct__nn_f64(const char *op, ct_tensor *t) {
+  ct_tensor *c;
+  if (t->dtype == CT_F64 && ct_is_contiguous(t)) return ct_retain(t);
+  c = ct__empty(op, t->ndim, t->sizes, CT_F64, t->device);
+  if (c && !ct__is_meta(c) && ct__copy_impl(c, t) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+/* t expanded to shape, as a contiguous float64 copy; NULL t gives NULL with no error. */
+static ct_tensor *ct__nn_f64_expand(const char *op, ct_tensor *t, int ndim, const int64_t *shape, int *failed) {
+  ct_tensor *v, *c;
+  int64_t strides[CT_MAX_DIMS];
+  int i, ok = t ? t->ndim <= ndim : 1;
+  if (!t) return NULL;
+  for (i = ndim - 1; ok && i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    strides[i] = 0;
+    if (j >= 0 && t->sizes[j] == shape[i]) strides[i] = t->strides[j];
+    else if (j >= 0 && t->sizes[j] != 1) ok = 0;
+  }
+  if (!ok) {
+    char b1[160], b2[160];
+    *failed = 1;
+    return ct_fail(CT_ERR_SHAPE, op, "a tensor of shape %s cannot be broadcast to the input's shape %s", ct__nn_shape(t, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  }
+  v = ct__make_view(t, ndim, shape, strides, t->offset);
+  c = v ? ct__nn_f64(op, v) : NULL;
+  ct_release(v);
+  if (!c) *failed = 1;
+  return c;
+}
+static const double *ct__nn_cdata(const ct_tensor *t) { return t ? (const double *)ct_data_ptr(t) : NULL; }
+
+/* The tensor an explicit kernel writes: `out` (checked and resized) or a new one. */
+static ct_tensor *ct__nn_dst(const char *op, ct_tensor *out, int ndim, const int64_t *shape, ct_dtype dtype, ct_device device) {
+  if (!out) return ct__empty(op, ndim, shape, dtype, device);
+  if (out->dtype != dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
+                   ct_dtype_name((ct_dtype)out->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct_device_eq(out->device, device))
+    return ct_fail(CT_ERR_DEVICE, op, "out tensor is on %s but the result is on %s", ct_device_type_name((ct_device_type)out->device.type),
+                   ct_device_type_name((ct_device_type)device.type)),
+           (ct_tensor *)NULL;
+  if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
+  return ct_retain(out);
+}
+/* Copy the float64 buffer into dst and hand the result back (or bump out's version). */
+static ct_status ct__nn_finish(ct_tensor *dst, ct_tensor *buf, ct_tensor *out, ct_tensor **result, ct_status st) {
+  if (st == CT_OK && buf && !ct__is_meta(dst) && dst->numel) st = ct__copy_impl(dst, buf);
+  ct_release(buf);
+  if (st == CT_OK && out) ct__bump_version(out);
+  if (st == CT_OK && !out && result) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  return st;
+}
+/* A new float64 buffer of dst's shape, or NULL (no error) when dst needs no data. */
+static ct_tensor *ct__nn_buf(const char *op, const ct_tensor *dst, ct_status *st) {
+  ct_tensor *b;
+  if (ct__is_meta(dst) || dst->numel == 0) return NULL;
+  b = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+  if (!b) *st = ct_last_error();
+  return b;
+}
+
+/* ================= softmax and log_softmax ================= */
+static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out, ct_tensor **result) {
+  const char *op = is_log ? "log_softmax" : "softmax";
+  ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
+  ct_tensor *dst, *x = NULL, *y = NULL;
+  ct_status st = CT_OK;
+  int64_t d, outer = 1, n, inner = 1, o, i, k;
+  int j;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
+  if (ct__nn_check_floating(op, is_log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", rd) != CT_OK)
+    return ct_last_error();
+  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return ct_last_error();
+  dst = ct__nn_dst(op, out, self->ndim, self->sizes, rd, self->device);
+  if (!dst) return ct_last_error();
+  y = ct__nn_buf(op, dst, &st);
+  if (y) x = ct__nn_f64(op, self);
+  if (y && !x) st = ct_last_error();
+  if (x) {
+    const double *X = (const double *)ct_data_ptr(x);
+    double *Y = (double *)ct_data_ptr(y);
+    n = self->ndim ? self->sizes[d] : 1;
+    for (j = 0; j < self->ndim; j++) {
+      if (j < d) outer *= self->sizes[j];
+      if (j > d) inner *= self->sizes[j];
+    }
+    for (o = 0; o < outer; o++)
+      for (i = 0; i < inner; i++) {
+        const double *xp = X + o * n * inner + i;
+        double *yp = Y + o * n * inner + i;
+        double m = -INFINITY, s = 0;
+        for (k = 0; k < n; k++)
+          if (xp[k * inner] > m || xp[k * inner] != xp[k * inner]) m = xp[k * inner];
+        for (k = 0; k < n; k++) s += exp(xp[k * inner] - m);
+        if (is_log) {
+          double ls = m + log(s);
+          for (k = 0; k < n; k++) yp[k * inner] = xp[k * inner] - ls;
+        } else {
+          for (k = 0; k < n; k++) yp[k * inner] = exp(xp[k * inner] - m) / s;
+        }
+      }
+  }
+  ct_release(x);
+  return ct__nn_finish(dst, y, out, result, st);
+}
+static ct_tensor *ct__k_softmax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__nn_softmax_impl(0, self, dim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_softmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__nn_softmax_impl(0, self, dim, dtype, out, NULL);
+}
+static ct_tensor *ct__k_log_softmax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__nn_softmax_impl(1, self, dim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_log_softmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__nn_softmax_impl(1, self, dim, dtype, out, NULL);
+}
+
+/* ================= nll_loss =================
+ * self (C), (N, C) or (N, C, d1, ...), viewed as (N, C, D); target the shape
+ * without the class dim, int64. */
+typedef struct ct__nn_nll_dims {
+  int64_t N, C, D;
+} ct__nn_nll_dims;
+static ct_status ct__nn_nll_check(const char *op, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                  ct__nn_nll_dims *g) {
+  char b1[160], b2[160];
+  int i, ok;
+  if (self->ndim < 1) return ct_fail(CT_ERR_RANK, op, "Expected 1 or more dimensions (got 0)");
+  if (ct__nn_check_floating(op, "nll_loss_out_frame", (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  if (target->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype));
+  ok = target->ndim == (self->ndim == 1 ? 0 : self->ndim - 1);
+  for (i = 0; ok && i < target->ndim; i++) ok = target->sizes[i] == self->sizes[i == 0 ? 0 : i + 1];
+  if (!ok)
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch (got input: %s, target: %s)", ct__nn_shape(self, b1, sizeof b1),
+                   ct__nn_shape(target, b2, sizeof b2));
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return ct_last_error();
+  g->N = self->ndim == 1 ? 1 : self->sizes[0];
+  g->C = self->ndim == 1 ? self->sizes[0] : self->sizes[1];
+  g->D = 1;
+  for (i = 2; i < self->ndim; i++) g->D *= self->sizes[i];
+  if (weight && (weight->ndim != 1 || weight->numel != g->C))
+    return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
+                   (long long)g->C, ct__nn_shape(weight, b1, sizeof b1));
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return ct_last_error();
+  return CT_OK;
+}
+/* Walk the targets: calls back (or fails on an out-of-range target); returns the total weight. */
+static ct_status ct__nn_nll_walk(const char *op, const ct__nn_nll_dims *g, const int64_t *T, const double *W, int64_t ignore_index,
+                                 double *total_weight, const double *X, double *loss_none, double *loss_sum, double *grad_in,
+                                 const double *grad_none, double grad_scale) {
+  int64_t n, d;
+  double tw = 0, sum = 0;
+  for (n = 0; n < g->N; n++)
+    for (d = 0; d < g->D; d++) {
+      int64_t t = T[n * g->D + d], at;
+      double w;
+      if (t == ignore_index) {
+        if (loss_none) loss_none[n * g->D + d] = 0;
+        continue;
+      }
+      if (t < 0 || t >= g->C) return ct_fail(CT_ERR_INDEX, op, "Target %lld is out of bounds.", (long long)t);
+      w = W ? W[t] : 1.0;
+      at = (n * g->C + t) * g->D + d;
+      tw += w;
+      if (X) {
+        double v = -w * X[at];
+        if (loss_none) loss_none[n * g->D + d] = v;
+        sum += v;
+      }
+      if (grad_in) grad_in[at] = -w * (grad_none ? grad_none[n * g->D + d] : grad_scale);
+    }
+  if (total_weight) *total_weight = tw;
+  if (loss_sum) *loss_sum = sum;
+  return CT_OK;
+}
+static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                 int64_t ignore_index) {
+  static const char *op = "nll_loss";
+  ct__nn_nll_dims g;
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL;
+  ct_status st = CT_OK;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return NULL;
+  dst = reduction == CT__NN_NONE ? ct__empty(op, target->ndim, target->sizes, (ct_dtype)self->dtype, self->device)
+                                 : ct__empty(op, 0, NULL, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  if (!ct__is_meta(dst)) {
+    int failed = 0;
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct_is_contiguous(target) ? ct_retain(target) : ct__copy_as(op, target, CT_I64);
+    w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
+    if (!y || !x || !t || failed) {
+      st = ct_last_error();
+    } else {
+      double tw = 0, sum = 0;
+      st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, ct__nn_cdata(x),
+                           reduction == CT__NN_NONE ? (double *)ct_data_ptr(y) : NULL, &sum, NULL, NULL, 0);
+      if (reduction != CT__NN_NONE) *(double *)ct_data_ptr(y) = reduction == CT__NN_SUM ? sum : sum / tw;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                          ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  static const char *op = "nll_loss_backward";
+  ct__nn_nll_dims g;
+  ct_tensor *dst, *go = NULL, *t = NULL, *w = NULL, *y = NULL, *tw = NULL;
+  ct_status st = CT_OK;
+  ct_tensor *r = NULL;
+  char b1[160], b2[160];
+  (void)ks;
+  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return NULL;
+  if (reduction == CT__NN_NONE ? !ct_same_shape(grad_output, target) : grad_output->numel != 1)
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output of shape %s does not match the loss of target %s and reduction %lld",
+                   ct__nn_shape(grad_output, b1, sizeof b1), ct__nn_shape(target, b2, sizeof b2), (long long)reduction),
+           (ct_tensor *)NULL;
+  if (total_weight->numel != 1)
+    return ct_fail(CT_ERR_SHAPE, op, "expected total_weight to be a single element tensor, got: %s (%lld elements)",
+                   ct__nn_shape(total_weight, b1, sizeof b1), (long long)total_weight->numel),
+           (ct_tensor *)NULL;
+  dst = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  y = ct__nn_buf(op, dst, &st);
+  if (y) {
+    int failed = 0;
+    memset(ct_data_ptr(y), 0, sizeof(double) * (size_t)y->numel);
+    go = ct__nn_f64(op, grad_output);
+    tw = ct__nn_f64(op, total_weight);
+    t = ct__copy_as(op, target, CT_I64);
+    w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
+    if (!go || !tw || !t || failed) {
+      st = ct_last_error();
+    } else {
+      double g0 = *ct__nn_cdata(go), scale = reduction == CT__NN_MEAN ? g0 / *ct__nn_cdata(tw) : g0;
+      st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, NULL, NULL, NULL, NULL,
+                           (double *)ct_data_ptr(y), reduction == CT__NN_NONE ? ct__nn_cdata(go) : NULL, scale);
+    }
+  }
+  ct_release(go);
+  ct_release(tw);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+static ct_tensor *ct__k_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                    int64_t ignore_index) {
+  (void)ks;
+  return ct_nll_loss(self, target, weight, reduction, ignore_index);
+}
+/* A constant of self's shape and dtype: 1 at each non-ignored target's class. */
+static ct_tensor *ct__nn_nll_onehot(ct_tensor *self, ct_tensor *target, int64_t ignore_index) {
+  static const char *op = "nll_loss";
+  ct__nn_nll_dims g;
+  ct_tensor *r, *t = NULL, *b = NULL;
+  ct_status st = CT_OK;
+  if (ct__nn_nll_check(op, self, target, NULL, CT__NN_SUM, &g) != CT_OK) return NULL;
+  r = ct__track(ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device));
+  if (!r || ct__is_meta(r) || !r->numel) return r;
+  b = ct__empty(op, self->ndim, self->sizes, CT_F64, self->device);
+  t = ct__copy_as(op, target, CT_I64);
+  if (!b || !t) st = ct_last_error();
+  if (st == CT_OK) {
+    memset(ct_data_ptr(b), 0, sizeof(double) * (size_t)b->numel);
+    st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), NULL, ignore_index, NULL, NULL, NULL, NULL,
+                         (double *)ct_data_ptr(b), NULL, -1.0);
+  }
+  if (st == CT_OK) st = ct__copy_impl(r, b);
+  ct_release(b);
+  ct_release(t);
+  return st == CT_OK ? r : NULL;
+}
+/* sum over every dim but the class dim of v * onehot * g, g the loss's
+ * gradient (unsqueezed at the class dim for reduction none) */
+static ct_tensor *ct__nn_nll_class_sum(ct_tensor *v, ct_tensor *g, ct_tensor *self, ct_tensor *target, int64_t reduction,
+                                       int64_t ignore_index) {
+  int64_t cdim = self->ndim == 1 ? 0 : 1, dims[CT_MAX_DIMS];
+  int i, n = 0;
+  ct_tensor *r;
+  if (g && reduction == CT__NN_NONE && self->ndim > 1) g = ct_unsqueeze(g, 1);
+  r = ct_mul(v, ct__nn_nll_onehot(self, target, ignore_index));
+  if (g) r = ct_mul(r, g);
+  for (i = 0; i < self->ndim; i++)
+    if (i != cdim) dims[n++] = i;
+  return n ? ct_sum_dim(r, n, dims, false) : r;
+}
+/* nll_loss's total_weight: the sum of the weights of the non-ignored
+ * targets (their count without weight), 0-dim; differentiable in weight. */
+static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t ignore_index) {
+  ct_tensor *counts;
+  if (!self || !target) return NULL;
+  counts = ct__nn_nll_class_sum(ct_ones_like(self), NULL, self, target, CT__NN_SUM, ignore_index);
+  return weight ? ct_sum(ct_mul(weight, counts)) : ct_sum(counts);
+}
+/* d nll_loss / d weight[c]: sum over the targets of class c of -x * grad, and
+ * for mean (-x - loss) * grad / total_weight. */
+static ct_tensor *ct__nn_nll_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                             int64_t reduction, int64_t ignore_index) {
+  ct_tensor *v = ct_neg(self);
+  if (reduction == CT__NN_MEAN) /* the loss is recomputed: the forward need not save its output */
+    v = ct_div(ct_sub(v, ct_nll_loss(self, target, weight, reduction, ignore_index)),
+               ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  return ct__nn_nll_class_sum(v, grad, self, target, reduction, ignore_index);
+}
+/* nll_loss_backward is linear in grad_output, weight and 1/total_weight:
+ * <G, grad_input> = sum -w[t] G[t] go (/ tw) */
+static ct_tensor *ct__nn_nllb_weight_backward(ct_tensor *grad, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                              int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_tensor *go = reduction == CT__NN_MEAN ? ct_div(grad_output, total_weight) : grad_output;
+  return ct__nn_nll_class_sum(ct_neg(grad), go, self, target, reduction, ignore_index);
+}
+static ct_tensor *ct__nn_nllb_total_weight_backward(ct_tensor *grad, ct_tensor *result, int64_t reduction, ct_tensor *total_weight) {
+  if (reduction != CT__NN_MEAN) return ct_zeros_like(total_weight);
+  return ct_neg(ct_div(ct_sum(ct_mul(grad, result)), total_weight));
+}
+
+/* ================= pointwise helpers for formulas and composites =================
+ * ct__nn_fn(f, v) is f(v) elementwise for functions whose ct op lives in
+ * another area (log, rsqrt, softplus). When v needs a gradient it returns
+ * F + d*(F1 + d*F2) with d = v - detach(v) (exactly 0) and F1 = f'(v),
+ * F2 = f''(v)/2 held constant: the value is f(v), and the first and second
+ * derivatives are exact, so gradients and double backward are right (a
+ * third derivative would not be). Non-finite derivatives count as 0. */
+enum { CT__NN_LOG, CT__NN_LOG_CLAMP, CT__NN_RSQRT, CT__NN_SOFTPLUS, CT__NN_XLOGX };
+static void ct__nn_eval(int fn, double v, double *f) {
+  double r, s;
+  switch (fn) {
+  case CT__NN_LOG_CLAMP: /* log clamped at -100, as binary_cross_entropy */
+    if (!(log(v) >= -100.0)) {
+      f[0] = v != v ? v : -100.0;
+      f[1] = f[2] = 0;
+      return;
+    }
+    /* fall through */
+  case CT__NN_LOG:
+    f[0] = log(v), f[1] = 1.0 / v, f[2] = -0.5 / (v * v);
+    break;
+  case CT__NN_RSQRT:
+    r = 1.0 / sqrt(v);
+    f[0] = r, f[1] = -0.5 * r * r * r, f[2] = 0.375 * r * r * r * r * r;
+    break;
+  case CT__NN_SOFTPLUS:
+    s = v >= 0 ? 1.0 / (1.0 + exp(-v)) : exp(v) / (1.0 + exp(v));
+    f[0] = v > 0 ? v + log1p(exp(-v)) : log1p(exp(v)), f[1] = s, f[2] = 0.5 * s * (1.0 - s);
+    break;
+  default: /* x * log(x), 0 at 0 (xlogy(x, x)) */
+    f[0] = v == 0 ? 0.0 : v * log(v), f[1] = log(v) + 1.0, f[2] = 0.5 / v;
+    break;
+  }
+  if (!isfinite(f[1])) f[1] = 0;
+  if (!isfinite(f[2])) f[2] = 0;
+}
+static ct_tensor *ct__nn_fn(int fn, ct_tensor *v) {
+  static const char *op = "nn";
+  ct_tensor *x, *F[3] = {NULL, NULL, NULL};
+  int want = 1, k;
+  int64_t i;
+  if (!v) return NULL;
+  if (ct__grad_mode() && ct__needs_grad(v)) want = 3;
+  for (k = 0; k < want; k++)
+    if (!(F[k] = ct__track(ct__empty(op, v->ndim, v->sizes, (ct_dtype)v->dtype, v->device)))) return NULL;
+  if (!ct__is_meta(v) && v->numel) {
+    size_t es = ct_dtype_size((ct_dtype)v->dtype);
+    if (!(x = ct__nn_f64(op, v))) return NULL;
+    for (i = 0; i < v->numel; i++) {
+      double f[3];
+      ct__nn_eval(fn, ct__nn_cdata(x)[i], f);
+      for (k = 0; k < want; k++) ct__store_double((char *)ct_data_ptr(F[k]) + (size_t)i * es, (ct_dtype)v->dtype, f[k]);
+    }
+    ct_release(x);
+  }
+  if (want == 1) return F[0];
+  {
+    ct_tensor *d = ct_sub(v, ct_detach(v));
+    return ct_add(F[0], ct_mul(d, ct_add(F[1], ct_mul(d, F[2]))));
+  }
+}
+/* max(a, m) with a's gradient where a > m */
+static ct_tensor *ct__nn_clamp_min(ct_tensor *a, double m) {
+  return ct_add_scalar(ct_relu(ct_add_scalar(a, ct_float(-m))), ct_float(m));
+}
+/* |a| with abs's gradient (0 at 0); unsigned and bool values are their own */
+static ct_tensor *ct__nn_abs(ct_tensor *a) {
+  if (a && (a->dtype == CT_U8 || a->dtype == CT_BOOL)) return a;
+  return ct_add(ct_relu(a), ct_relu(ct_neg(a)));
+}
+static ct_tensor *ct__nn_reduce(ct_tensor *loss, int64_t reduction) {
+  if (!loss) return NULL;
+  return reduction == CT__NN_MEAN ? ct_mean(loss) : reduction == CT__NN_SUM ? ct_sum(loss) : loss;
+}
+/* gradient of a pointwise loss: grad (0-dim for mean/sum) times the local
+ * derivative, divided by the element count for mean */
+static ct_tensor *ct__nn_loss_grad(ct_tensor *grad, ct_tensor *local, int64_t reduction, int64_t numel) {
+  ct_tensor *g = ct_mul(grad, local);
+  return reduction == CT__NN_MEAN ? ct_div_scalar(g, ct_int(numel)) : g;
+}
+
+/* ---- softmax / log_softmax derivatives ---- */
+static ct_tensor *ct__nn_softmax_backward(ct_tensor *grad, ct_tensor *result, int64_t dim) {
+  return ct_mul(result, ct_sub(grad, ct_sum_dim(ct_mul(grad, result), 1, &dim, true)));
+}
+static ct_tensor *ct__nn_log_softmax_backward(ct_tensor *grad, ct_tensor *result, int64_t dim) {
+  return ct_sub(grad, ct_mul(ct_exp(result), ct_sum_dim(grad, 1, &dim, true)));
+}
+
+/* ================= binary_cross_entropy ================= */
+static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  static const char *op = "binary_cross_entropy";
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL, *r = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int failed = 0;
+  (void)ks;
+  if (ct__nn_check_floating(op, op, (ct_dtype)self->dtype) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (target->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name((ct_dtype)target->dtype),
+                   ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct_same_shape(self, target))
+    return ct_fail(CT_ERR_SHAPE, op, "target of shape %s must have the shape of input %s", ct__nn_shape(target, b1, sizeof b1),
+                   ct__nn_shape(self, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return NULL;
+  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  if (weight && !(w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed))) {
+    ct_release(dst);
+    return NULL;
+  }
+  if (!ct__is_meta(dst)) {
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct__nn_f64(op, target);
+    if (!y || !x || !t) {
+      st = ct_last_error();
+    } else {
+      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w);
+      double sum = 0, *Y = (double *)ct_data_ptr(y);
+      int64_t i;
+      for (i = 0; i < self->numel && st == CT_OK; i++) {
+        double l;
+        if (!(X[i] >= 0 && X[i] <= 1)) {
+          st = ct_fail(CT_ERR_INVALID, op, "all elements of input should be between 0 and 1");
+          break;
+        }
+        l = (T[i] - 1) * fmax(log(1 - X[i]), -100.0) - T[i] * fmax(log(X[i]), -100.0);
+        if (W) l *= W[i];
+        if (reduction == CT__NN_NONE) Y[i] = l;
+        sum += l;
+      }
+      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+/* d/dself = w (x - t) / max(x (1 - x), 1e-12), as PyTorch */
+static ct_tensor *ct__nn_bce_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_tensor *local = ct_div(ct_sub(self, target), ct__nn_clamp_min(ct_mul(self, ct_add_scalar(ct_neg(self), ct_int(1))), 1e-12));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+/* d/dtarget = w (log(1 - x) - log(x)), logs clamped at -100 */
+static ct_tensor *ct__nn_bce_target_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                             int64_t reduction) {
+  ct_tensor *local = ct_sub(ct__nn_fn(CT__NN_LOG_CLAMP, ct_add_scalar(ct_neg(self), ct_int(1))), ct__nn_fn(CT__NN_LOG_CLAMP, self));
+  (void)target;
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* ================= binary_cross_entropy_with_logits =================
+ * (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
+static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                         ct_tensor *pos_weight, int64_t reduction) {
+  static const char *op = "binary_cross_entropy_with_logits";
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *pw = NULL, *y = NULL, *r = NULL;
+  ct_status st = CT_OK;
+  ct_dtype rd;
+  char b1[160], b2[160];
+  int failed = 0;
+  (void)ks;
+  rd = ct_promote_types((ct_dtype)self->dtype, (ct_dtype)target->dtype);
+  if (weight) rd = ct_promote_types(rd, (ct_dtype)weight->dtype);
+  if (pos_weight) rd = ct_promote_types(rd, (ct_dtype)pos_weight->dtype);
+  if (ct__nn_check_floating(op, op, rd) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (!ct_same_shape(self, target))
+    return ct_fail(CT_ERR_SHAPE, op, "Target size %s must be the same as input size %s", ct__nn_shape(target, b1, sizeof b1),
+                   ct__nn_shape(self, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight)) ||
+      (pos_weight && !ct__same_device(op, self, pos_weight)))
+    return NULL;
+  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
+  if (!dst) return NULL;
+  w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);
+  pw = ct__nn_f64_expand(op, pos_weight, self->ndim, self->sizes, &failed);
+  if (failed) {
+    st = ct_last_error();
+  } else if (!ct__is_meta(dst)) {
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct__nn_f64(op, target);
+    if (!y || !x || !t) {
+      st = ct_last_error();
+    } else {
+      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w), *PW = ct__nn_cdata(pw);
+      double sum = 0, *Y = (double *)ct_data_ptr(y);
+      int64_t i;
+      for (i = 0; i < self->numel; i++) {
+        double lw = PW ? 1 + (PW[i] - 1) * T[i] : 1.0;
+        double l = (1 - T[i]) * X[i] + lw * (log1p(exp(-fabs(X[i]))) + fmax(-X[i], 0.0));
+        if (W) l *= W[i];
+        if (reduction == CT__NN_NONE) Y[i] = l;
+        sum += l;
+      }
+      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct_release(pw);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+/* d/dself = w ((pw t + 1 - t) sigmoid(x) - pw t), or w (sigmoid(x) - t) */
+static ct_tensor *ct__nn_bcel_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight,
+                                       int64_t reduction) {
+  ct_tensor *local;
+  if (pos_weight) {
+    ct_tensor *pt = ct_mul(pos_weight, target);
+    local = ct_sub(ct_mul(ct_sub(ct_add_scalar(pt, ct_int(1)), target), ct_sigmoid(self)), pt);
+  } else {
+    local = ct_sub(ct_sigmoid(self), target);
+  }
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+/* d/dtarget = w ((pw - 1) softplus(-x) - x), or -w x */
+static ct_tensor *ct__nn_bcel_target_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                              ct_tensor *pos_weight, int64_t reduction) {
+  ct_tensor *local = ct_neg(self);
+  (void)target;
+  if (pos_weight) local = ct_add(local, ct_mul(ct_sub_scalar(pos_weight, ct_int(1)), ct__nn_fn(CT__NN_SOFTPLUS, ct_neg(self))));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* d/dpos_weight = w t softplus(-x) */
+static ct_tensor *ct__nn_bcel_pos_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                  int64_t reduction) {
+  ct_tensor *local = ct_mul(target, ct__nn_fn(CT__NN_SOFTPLUS, ct_neg(self)));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* ================= composite losses (CompositeImplicitAutograd) ================= */
+static ct_status ct__nn_check_pair(const char *op, const char *kernel, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  if (ct__nn_check_floating(op, kernel, ct__result_type(self, target)) != CT_OK) return ct_last_error();
+  return ct__nn_check_reduction(op, reduction);
+}
+static ct_tensor *ct__k_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_pair("mse_loss", "mse_cpu", self, target, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *d = ct_sub(self, target);
+    r = ct_keep(ct__nn_reduce(ct_mul(d, d), reduction));
+  }
+  return r;
+}
+static ct_tensor *ct__k_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("l1_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_reduce(ct__nn_abs(ct_sub(self, target)), reduction)); }
+  return r;
+}
+/* |d| < beta ? d^2 / (2 beta) : |d| - beta / 2, written as
+ * c^2 / (2 beta) + (|d| - c) with c = min(|d|, beta) */
+static ct_tensor *ct__k_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  static const char *op = "smooth_l1_loss";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_pair(op, "smooth_l1_cpu", self, target, reduction) != CT_OK) return NULL;
+  if (beta < 0) return ct_fail(CT_ERR_INVALID, op, "smooth_l1_loss does not support negative values for beta."), (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *a = ct__nn_abs(ct_sub(self, target)), *l = a;
+    if (beta > 0) {
+      ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(beta)))), ct_float(beta));
+      l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5 / beta)), ct_sub(a, c));
+    }
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+/* log_target ? exp(t) (t - x) : xlogy(t, t) - t x */
+static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  static const char *op = "kl_div";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!ct_dtype_is_floating(ct__result_type(self, target)))
+    return ct_fail(CT_ERR_DTYPE, op, "kl_div: Integral inputs not supported."), (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *l = log_target ? ct_mul(ct_exp(target), ct_sub(target, self))
+                              : ct_sub(ct__nn_fn(CT__NN_XLOGX, ct_to_dtype(target, ct_dtype_is_floating((ct_dtype)target->dtype) ? (ct_dtype)target->dtype : CT_F32)),
+                                       ct_mul(target, self));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ================= cross_entropy_loss (CompositeImplicitAutograd) ================= */
+/* a constant of dtype and target's shape: 1 where target != ignore_index */
+static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype) {
+  static const char *op = "cross_entropy_loss";
+  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t;
+  int64_t i;
+  if (!m || ct__is_meta(m) || !m->numel) return m;
+  if (!(t = ct__copy_as(op, target, CT_I64))) return NULL;
+  for (i = 0; i < target->numel; i++)
+    ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype,
+                     ((const int64_t *)ct_data_ptr(t))[i] != ignore_index);
+  ct_release(t);
+  return m;
+}
+static ct_tensor *ct__nn_class_view(ct_tensor *w, int ndim, int64_t cdim) {
+  int64_t sh[CT_MAX_DIMS];
+  int i;
+  for (i = 0; i < ndim; i++) sh[i] = i == cdim ? w->numel : 1;
+  return ct_view(w, ndim, sh);
+}
+static ct_tensor *ct__k_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                           int64_t ignore_index, double label_smoothing) {
+  static const char *op = "cross_entropy_loss";
+  ct_tensor *r = NULL;
+  int64_t cdim = self->ndim == 1 ? 0 : 1, C;
+  char b1[160];
+  (void)ks;
+  if (self->ndim < 1) return ct_fail(CT_ERR_RANK, op, "Expected 1 or more dimensions (got 0)"), (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (!(label_smoothing >= 0.0 && label_smoothing <= 1.0))
+    return ct_fail(CT_ERR_INVALID, op, "label_smoothing must be between 0.0 and 1.0. Got: %g", label_smoothing), (ct_tensor *)NULL;
+  C = self->sizes[cdim];
+  if (weight && (weight->ndim != 1 || weight->numel != C))
+    return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
+                   (long long)C, ct__nn_shape(weight, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (ct_same_shape(self, target)) { /* class probabilities */
+    if (!ct_dtype_is_floating((ct_dtype)target->dtype))
+      return ct_fail(CT_ERR_DTYPE, op, "Expected floating point type for target with class probabilities, got %s",
+                     ct__dtype_torch_name((ct_dtype)target->dtype)),
+             (ct_tensor *)NULL;
+    if (ignore_index >= 0)
+      return ct_fail(CT_ERR_INVALID, op, "ignore_index is not supported for floating point target"), (ct_tensor *)NULL;
+    CT_SCOPE {
+      ct_tensor *t = target, *lsm = ct_log_softmax(self, cdim, CT_DTYPE_NONE), *prod, *l;
+      if (label_smoothing > 0)
+        t = ct_add_scalar(ct_mul_scalar(target, ct_float(1 - label_smoothing)), ct_float(label_smoothing / (double)C));
+      prod = ct_mul(lsm, t);
+      if (weight) prod = ct_mul(prod, ct__nn_class_view(weight, self->ndim, cdim));
+      if (reduction == CT__NN_NONE) l = ct_neg(ct_sum_dim(prod, 1, &cdim, false));
+      else if (reduction == CT__NN_SUM) l = ct_neg(ct_sum(prod));
+      else l = ct_div_scalar(ct_neg(ct_sum(prod)), ct_float(C ? (double)(self->numel / C) : 0.0));
+      r = ct_keep(l);
+    }
+    return r;
+  }
+  CT_SCOPE {
+    ct_tensor *lsm = ct_log_softmax(self, cdim, CT_DTYPE_NONE);
+    ct_tensor *nll = lsm ? ct_nll_loss(lsm, target, weight, reduction, ignore_index) : NULL;
+    if (nll && label_smoothing > 0) {
+      ct_tensor *mask = ct__nn_keep_mask(target, ignore_index, (ct_dtype)lsm->dtype);
+      ct_tensor *p = weight ? ct_mul(lsm, ct__nn_class_view(weight, self->ndim, cdim)) : lsm;
+      ct_tensor *smooth = ct_mul(ct_neg(ct_sum_dim(p, 1, &cdim, false)), mask), *ret;
+      if (reduction == CT__NN_MEAN) ret = ct_div(ct_sum(smooth), ct__nn_nll_total_weight(lsm, target, weight, ignore_index));
+      else if (reduction == CT__NN_SUM) ret = ct_sum(smooth);
+      else ret = smooth;
+      nll = ct_add(ct_mul_scalar(nll, ct_float(1 - label_smoothing)), ct_mul_scalar(ret, ct_float(label_smoothing / (double)C)));
+    }
+    r = ct_keep(nll);
+  }
+  return r;
+}
+
+/* ================= normalisation (CompositeImplicitAutograd) =================
+ * Statistics in float32 at least (f16/bf16 inputs are upcast, then the
+ * result is cast back), rstd = 1/sqrt(var + eps) with the biased variance. */
+static ct_tensor *ct__nn_upcast(ct_tensor *x) {
+  return x && (x->dtype == CT_F16 || x->dtype == CT_BF16) ? ct_to_dtype(x, CT_F32) : x;
+}
+/* (x - mean) * rstd over dims (keepdim); *mean_out / *var_out get the statistics */
+static ct_tensor *ct__nn_normalize(ct_tensor *x, int n, const int64_t *dims, double eps, ct_tensor **mean_out, ct_tensor **var_out) {
+  ct_tensor *mu = ct_mean_dim(x, n, dims, true), *xc = ct_sub(x, mu), *var = ct_mean_dim(ct_mul(xc, xc), n, dims, true);
+  if (mean_out) *mean_out = mu;
+  if (var_out) *var_out = var;
+  return ct_mul(xc, ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps))));
+}
+static ct_status ct__nn_check_normalized(const char *op, ct_tensor *input, ct_int_list shape, ct_tensor *weight, ct_tensor *bias) {
+  char b1[160], b2[160];
+  int64_t i, k = shape.n < 0 ? 0 : shape.n;
+  int ok = k <= input->ndim;
+  if (k < 1)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []");
+  for (i = 0; ok && i < k; i++) ok = input->sizes[input->ndim - k + i] == shape.data[i];
+  if (!ok) {
+    char b3[160];
+    int kk = (int)(k > CT_MAX_DIMS ? CT_MAX_DIMS : k);
+    ct_shape_format(kk, shape.data, b1, sizeof b1);
+    return ct_fail(CT_ERR_SHAPE, op, "Given normalized_shape=%s, expected input with shape [*, %s, but got input of size%s", b1,
+                   b1 + 1, ct__nn_shape(input, b3, sizeof b3));
+  }
+  for (i = 0; i < 2; i++) {
+    ct_tensor *p = i ? bias : weight;
+    int same = p && p->ndim == k;
+    int64_t j;
+    for (j = 0; same && j < k; j++) same = p->sizes[j] == shape.data[j];
+    if (p && !same)
+      return ct_fail(CT_ERR_SHAPE, op, "Expected %s to be of same shape as normalized_shape, but got %s of shape %s and normalized_shape = %s",
+                     i ? "bias" : "weight", i ? "bias" : "weight", ct__nn_shape(p, b1, sizeof b1),
+                     ct_shape_format((int)k, shape.data, b2, sizeof b2));
+  }
+  return ct__nn_check_floating(op, "LayerNormKernelImpl", (ct_dtype)input->dtype);
+}
+static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias,
+                                   double eps, bool cudnn_enable) {
+  static const char *op = "layer_norm";
+  int64_t dims[CT_MAX_DIMS];
+  int i, k;
+  ct_tensor *r = NULL;
+  (void)ks;
+  (void)cudnn_enable;
+  if (ct__nn_check_normalized(op, input, normalized_shape, weight, bias) != CT_OK) return NULL;
+  k = (int)normalized_shape.n;
+  for (i = 0; i < k; i++) dims[i] = input->ndim - k + i;
+  CT_SCOPE {
+    ct_tensor *y = ct__nn_normalize(ct__nn_upcast(input), k, dims, eps, NULL, NULL);
+    if (weight) y = ct_mul(y, ct__nn_upcast(weight));
+    if (bias) y = ct_add(y, ct__nn_upcast(bias));
+    r = ct_keep(ct_to_dtype(y, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+/* torch 2.x rms_norm: x * rsqrt(mean(x^2) + eps) in the op-math dtype, cast back, times weight;
+ * eps None (NaN) is the op-math dtype's machine epsilon. */
+static ct_tensor *ct__k_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  static const char *op = "rms_norm";
+  int64_t dims[CT_MAX_DIMS];
+  int i, k;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_normalized(op, input, normalized_shape, weight, NULL) != CT_OK) return NULL;
+  k = (int)normalized_shape.n;
+  for (i = 0; i < k; i++) dims[i] = input->ndim - k + i;
+  if (eps != eps) eps = input->dtype == CT_F64 ? DBL_EPSILON : FLT_EPSILON;
+  CT_SCOPE {
+    ct_tensor *x = ct__nn_upcast(input);
+    ct_tensor *ms = ct_add_scalar(ct_mean_dim(ct_mul(x, x), k, dims, true), ct_float(eps));
+    ct_tensor *y = ct_to_dtype(ct_mul(x, ct__nn_fn(CT__NN_RSQRT, ms)), (ct_dtype)input->dtype);
+    if (weight) y = ct_mul(y, weight);
+    r = ct_keep(y);
+  }
+  return r;
+}
+/* weight/bias-like per-channel tensors of (N, C, *) inputs */
+static ct_status ct__nn_check_channels(const char *op, const char *what, ct_tensor *p, ct_tensor *input) {
+  char b1[160], b2[160];
+  if (p && (p->ndim != 1 || p->numel != input->sizes[1]))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected %s to be a vector of size equal to the number of channels in input, but got %s of shape %s and input of shape %s",
+                   what, what, ct__nn_shape(p, b1, sizeof b1), ct__nn_shape(input, b2, sizeof b2));
+  return CT_OK;
+}
+/* y * weight + bias per channel (dim 1), in y's (upcast) dtype, then cast to dtype */
+static ct_tensor *ct__nn_affine(ct_tensor *y, ct_tensor *weight, ct_tensor *bias, int ndim, ct_dtype dtype) {
+  if (weight) y = ct_mul(y, ct__nn_class_view(ct__nn_upcast(weight), ndim, 1));
+  if (bias) y = ct_add(y, ct__nn_class_view(ct__nn_upcast(bias), ndim, 1));
+  return y ? ct_to_dtype(y, dtype) : NULL;
+}
+static ct_tensor *ct__k_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias,
+                                   double eps, bool cudnn_enabled) {
+  static const char *op = "group_norm";
+  ct_tensor *r = NULL;
+  int64_t N, C, sh[3], two = 2;
+  char b1[160];
+  int i;
+  (void)ks;
+  (void)cudnn_enabled;
+  if (input->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "GroupNormKernelImpl", (ct_dtype)input->dtype) != CT_OK) return NULL;
+  N = input->sizes[0], C = input->sizes[1];
+  if (num_groups <= 0 || C % num_groups)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%lld",
+                   ct__nn_shape(input, b1, sizeof b1), (long long)num_groups),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK)
+    return NULL;
+  sh[0] = N, sh[1] = num_groups, sh[2] = C / num_groups;
+  for (i = 2; i < input->ndim; i++) sh[2] *= input->sizes[i];
+  CT_SCOPE {
+    ct_tensor *x = ct_reshape(ct__nn_upcast(input), 3, sh);
+    ct_tensor *y = ct_reshape(ct__nn_normalize(x, 1, &two, eps, NULL, NULL), input->ndim, input->sizes);
+    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean,
+                                   ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  static const char *op = "batch_norm";
+  ct_tensor *r = NULL;
+  int64_t dims[CT_MAX_DIMS], C, count;
+  int i, n = 0;
+  (void)ks;
+  (void)cudnn_enabled;
+  if (input->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "batch_norm", (ct_dtype)input->dtype) != CT_OK) return NULL;
+  if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK ||
+      ct__nn_check_channels(op, "running_mean", running_mean, input) != CT_OK ||
+      ct__nn_check_channels(op, "running_var", running_var, input) != CT_OK)
+    return NULL;
+  if (!training && (!running_mean || !running_var))
+    return ct_fail(CT_ERR_INVALID, op, "%s must be defined in evaluation mode", running_mean ? "running_var" : "running_mean"),
+           (ct_tensor *)NULL;
+  C = input->sizes[1];
+  count = C ? input->numel / C : 0;
+  for (i = 0; i < input->ndim; i++)
+    if (i != 1) dims[n++] = i;
+  CT_SCOPE {
+    ct_tensor *x = ct__nn_upcast(input), *y = NULL;
+    if (training) {
+      ct_tensor *mean = NULL, *var = NULL;
+      y = ct__nn_normalize(x, n, dims, eps, &mean, &var);
+      if (y && (running_mean || running_var)) {
+        CT_NO_GRAD { /* running stats: momentum update, unbiased variance; not differentiable */
+          ct_status st = CT_OK;
+          if (running_mean)
+            st = ct_copy_(running_mean, ct_add(ct_mul_scalar(running_mean, ct_float(1 - momentum)),
+                                               ct_mul_scalar(ct_view(mean, 1, &C), ct_float(momentum))));
+          if (st == CT_OK && running_var)
+            st = ct_copy_(running_var, ct_add(ct_mul_scalar(running_var, ct_float(1 - momentum)),
+                                              ct_mul_scalar(ct_view(var, 1, &C), ct_float(momentum * (double)count / (double)(count - 1)))));
+          if (st != CT_OK) y = NULL;
+        }
+      }
+    } else {
+      ct_tensor *mean = ct__nn_class_view(ct_detach(running_mean), input->ndim, 1);
+      ct_tensor *var = ct__nn_class_view(ct_detach(running_var), input->ndim, 1);
+      y = ct_mul(ct_sub(x, mean), ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps))));
+    }
+    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+
+/* ================= out= variants: the functional result copied into out ================= */
+static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
+  ct_status st = CT_OK;
+  if (!r) return ct_last_error();
+  if (r->dtype != out->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+    st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)r->dtype),
+                 ct__dtype_torch_name((ct_dtype)out->dtype));
+  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+    st = ct_last_error();
+  else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
+    ct__bump_version(out);
+  ct_release(r);
+  return st;
+}
+static ct_status ct__k_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                    int64_t ignore_index, ct_tensor *out) {
+  return ct__nn_into_out("nll_loss", ct__k_nll_loss(ks, self, target, weight, reduction, ignore_index), out);
+}
+static ct_status ct__k_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("mse_loss", ct__k_mse_loss(ks, self, target, reduction), out);
+}
+static ct_status ct__k_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta,
+                                          ct_tensor *out) {
+  return ct__nn_into_out("smooth_l1_loss", ct__k_smooth_l1_loss(ks, self, target, reduction, beta), out);
+}
+static ct_status ct__k_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("binary_cross_entropy", ct__k_binary_cross_entropy(ks, self, target, weight, reduction), out);
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */
@@ -9152,6 +11276,134 @@ static struct {
   ct_op *nan_to_num;
   ct_op *nan_to_num_;
   ct_op *nan_to_num_out;
+  ct_op *div_Tensor_mode;
+  ct_op *div__Tensor_mode;
+  ct_op *div_out_mode;
+  ct_op *div_Scalar_mode;
+  ct_op *div__Scalar_mode;
+  ct_op *floor_divide;
+  ct_op *floor_divide__Tensor;
+  ct_op *floor_divide_out;
+  ct_op *floor_divide_Scalar;
+  ct_op *floor_divide__Scalar;
+  ct_op *pow_Tensor_Tensor;
+  ct_op *pow__Tensor;
+  ct_op *pow_Tensor_Tensor_out;
+  ct_op *pow_Tensor_Scalar;
+  ct_op *pow__Scalar;
+  ct_op *pow_Tensor_Scalar_out;
+  ct_op *pow_Scalar;
+  ct_op *pow_Scalar_out;
+  ct_op *remainder_Tensor;
+  ct_op *remainder__Tensor;
+  ct_op *remainder_Tensor_out;
+  ct_op *remainder_Scalar;
+  ct_op *remainder__Scalar;
+  ct_op *remainder_Scalar_out;
+  ct_op *remainder_Scalar_Tensor;
+  ct_op *remainder_Scalar_Tensor_out;
+  ct_op *fmod_Tensor;
+  ct_op *fmod__Tensor;
+  ct_op *fmod_Tensor_out;
+  ct_op *fmod_Scalar;
+  ct_op *fmod__Scalar;
+  ct_op *fmod_Scalar_out;
+  ct_op *maximum;
+  ct_op *maximum_out;
+  ct_op *minimum;
+  ct_op *minimum_out;
+  ct_op *atan2;
+  ct_op *atan2_;
+  ct_op *atan2_out;
+  ct_op *eq_Tensor;
+  ct_op *eq__Tensor;
+  ct_op *eq_Tensor_out;
+  ct_op *eq_Scalar;
+  ct_op *eq__Scalar;
+  ct_op *eq_Scalar_out;
+  ct_op *ne_Tensor;
+  ct_op *ne__Tensor;
+  ct_op *ne_Tensor_out;
+  ct_op *ne_Scalar;
+  ct_op *ne__Scalar;
+  ct_op *ne_Scalar_out;
+  ct_op *lt_Tensor;
+  ct_op *lt__Tensor;
+  ct_op *lt_Tensor_out;
+  ct_op *lt_Scalar;
+  ct_op *lt__Scalar;
+  ct_op *lt_Scalar_out;
+  ct_op *le_Tensor;
+  ct_op *le__Tensor;
+  ct_op *le_Tensor_out;
+  ct_op *le_Scalar;
+  ct_op *le__Scalar;
+  ct_op *le_Scalar_out;
+  ct_op *gt_Tensor;
+  ct_op *gt__Tensor;
+  ct_op *gt_Tensor_out;
+  ct_op *gt_Scalar;
+  ct_op *gt__Scalar;
+  ct_op *gt_Scalar_out;
+  ct_op *ge_Tensor;
+  ct_op *ge__Tensor;
+  ct_op *ge_Tensor_out;
+  ct_op *ge_Scalar;
+  ct_op *ge__Scalar;
+  ct_op *ge_Scalar_out;
+  ct_op *logical_and;
+  ct_op *logical_and_;
+  ct_op *logical_and_out;
+  ct_op *logical_or;
+  ct_op *logical_or_;
+  ct_op *logical_or_out;
+  ct_op *logical_xor;
+  ct_op *logical_xor_;
+  ct_op *logical_xor_out;
+  ct_op *logical_not;
+  ct_op *logical_not_;
+  ct_op *logical_not_out;
+  ct_op *where_self;
+  ct_op *where_self_out;
+  ct_op *where_ScalarSelf;
+  ct_op *where_ScalarOther;
+  ct_op *where_Scalar;
+  ct_op *masked_fill_Scalar;
+  ct_op *masked_fill__Scalar;
+  ct_op *masked_fill_Scalar_out;
+  ct_op *masked_fill_Tensor;
+  ct_op *masked_fill__Tensor;
+  ct_op *masked_fill_Tensor_out;
+  ct_op *lerp_Scalar;
+  ct_op *lerp__Scalar;
+  ct_op *lerp_Scalar_out;
+  ct_op *lerp_Tensor;
+  ct_op *lerp__Tensor;
+  ct_op *lerp_Tensor_out;
+  ct_op *addcmul;
+  ct_op *addcmul_;
+  ct_op *addcmul_out;
+  ct_op *addcdiv;
+  ct_op *addcdiv_;
+  ct_op *addcdiv_out;
+  ct_op *clamp;
+  ct_op *clamp_;
+  ct_op *clamp_out;
+  ct_op *clamp_Tensor;
+  ct_op *clamp__Tensor;
+  ct_op *clamp_Tensor_out;
+  ct_op *clamp_min;
+  ct_op *clamp_min_;
+  ct_op *clamp_min_out;
+  ct_op *clamp_min_Tensor;
+  ct_op *clamp_min__Tensor;
+  ct_op *clamp_min_Tensor_out;
+  ct_op *clamp_max;
+  ct_op *clamp_max_;
+  ct_op *clamp_max_out;
+  ct_op *clamp_max_Tensor;
+  ct_op *clamp_max__Tensor;
+  ct_op *clamp_max_Tensor_out;
   ct_op *sum;
   ct_op *sum_out;
   ct_op *sum_dim_IntList;
@@ -9237,6 +11489,28 @@ static struct {
   ct_op *var_mean_correction;
   ct_op *std_mean_correction;
   ct_op *aminmax;
+  ct_op *softmax_int;
+  ct_op *softmax_int_out;
+  ct_op *log_softmax_int;
+  ct_op *log_softmax_int_out;
+  ct_op *nll_loss;
+  ct_op *nll_loss_out;
+  ct_op *nll_loss_nd;
+  ct_op *nll_loss_backward;
+  ct_op *cross_entropy_loss;
+  ct_op *mse_loss;
+  ct_op *mse_loss_out;
+  ct_op *l1_loss;
+  ct_op *smooth_l1_loss;
+  ct_op *smooth_l1_loss_out;
+  ct_op *kl_div;
+  ct_op *binary_cross_entropy;
+  ct_op *binary_cross_entropy_out;
+  ct_op *binary_cross_entropy_with_logits;
+  ct_op *layer_norm;
+  ct_op *group_norm;
+  ct_op *batch_norm;
+  ct_op *rms_norm;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -11974,6 +14248,2389 @@ static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   ct__tls.depth--;
   return r;
 }
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  const ct_op *op = ct__op.div_out_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, other, rounding_mode, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.floor_divide_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.maximum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.maximum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.minimum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.minimum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.atan2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_and_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_or_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_xor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_not_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_self;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.where_self_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_ScalarSelf;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.where_ScalarOther;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  const ct_op *op = ct__op.where_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcdiv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min(Tensor self, Scalar min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max(Tensor self, Scalar max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
   const ct_op *op = ct__op.sum;
@@ -13640,6 +18297,463 @@ static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t di
   ct__tls.depth--;
   return r;
 }
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.softmax_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.softmax_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.log_softmax_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.log_softmax_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  const ct_op *op = ct__op.nll_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  const ct_op *op = ct__op.nll_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, ignore_index, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  const ct_op *op = ct__op.nll_loss_nd;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  const ct_op *op = ct__op.nll_loss_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(target);
+    v[3] = ct_value_tensor(weight);
+    v[4] = ct_value_int(reduction);
+    v[5] = ct_value_int(ignore_index);
+    v[6] = ct_value_tensor(total_weight);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor */
+static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  const ct_op *op = ct__op.cross_entropy_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, self, target, weight, reduction, ignore_index, label_smoothing);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_double(label_smoothing);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *op = ct__op.mse_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.mse_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, reduction, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *op = ct__op.l1_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor */
+static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  const ct_op *op = ct__op.smooth_l1_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, self, target, reduction, beta);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  const ct_op *op = ct__op.smooth_l1_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, self, target, reduction, beta, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor */
+static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  const ct_op *op = ct__op.kl_div;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, target, reduction, log_target);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_bool(log_target);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  const ct_op *op = ct__op.binary_cross_entropy;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, reduction);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.binary_cross_entropy_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  const ct_op *op = ct__op.binary_cross_entropy_with_logits;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, pos_weight, reduction);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(pos_weight);
+    v[4] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
+static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  const ct_op *op = ct__op.layer_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(bias);
+    v[4] = ct_value_double(eps);
+    v[5] = ct_value_bool(cudnn_enable);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
+static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+  const ct_op *op = ct__op.group_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, num_groups, weight, bias, eps, cudnn_enabled);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_int(num_groups);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(bias);
+    v[4] = ct_value_double(eps);
+    v[5] = ct_value_bool(cudnn_enabled);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
+static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  const ct_op *op = ct__op.batch_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+  } else {
+    ct_value v[9];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = ct_value_tensor(running_mean);
+    v[4] = ct_value_tensor(running_var);
+    v[5] = ct_value_bool(training);
+    v[6] = ct_value_double(momentum);
+    v[7] = ct_value_double(eps);
+    v[8] = ct_value_bool(cudnn_enabled);
+    r = ct__finish_new(op, k, ks, v, 9);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
+static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  const ct_op *op = ct__op.rms_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, input, normalized_shape, weight, eps);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -14768,6 +19882,1064 @@ CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, d
   keys |= out->keys;
   return ct__dispatch_nan_to_num_out(ct__call_keys(keys), self, nan, posinf, neginf, out);
 }
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor_mode", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_div_Tensor_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_div__Tensor_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.out_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.out_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_div_out_mode(ct__call_keys(keys), self, other, rounding_mode, out);
+}
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_div_Scalar_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_div__Scalar_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_floor_divide(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_floor_divide__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_floor_divide_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_floor_divide_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_floor_divide__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Tensor(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  return ct__dispatch_pow__Tensor(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_pow__Scalar(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_remainder__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_remainder_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_remainder__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Scalar_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_fmod_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_fmod__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_fmod_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_fmod__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_maximum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_maximum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_minimum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_minimum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_atan2(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_atan2_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_atan2_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_eq_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_eq__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_eq_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_eq__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ne_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ne__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ne_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ne__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_lt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_lt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_lt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_lt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_le_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_le__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_le_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_le__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_gt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_gt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_gt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_gt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ge_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ge__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ge_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ge__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_and(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_and_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_and_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_or(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_or_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_or_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_xor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_xor_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_xor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logical_not(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_logical_not_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_logical_not_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_not_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_self(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self_out", "condition"), ct_last_error();
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_where_self_out(ct__call_keys(keys), condition, self, other, out);
+}
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarSelf", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.ScalarSelf", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_ScalarSelf(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarOther", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.ScalarOther", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_where_ScalarOther(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.Scalar", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  return ct__track(ct__dispatch_where_Scalar(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_masked_fill_Scalar(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
+  keys |= mask->keys;
+  return ct__dispatch_masked_fill__Scalar(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor", "value"), (ct_tensor *)NULL;
+  keys |= value->keys;
+  return ct__track(ct__dispatch_masked_fill_Tensor(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill_.Tensor", "value"), ct_last_error();
+  keys |= value->keys;
+  return ct__dispatch_masked_fill__Tensor(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor_out", "value"), ct_last_error();
+  keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  return ct__track(ct__dispatch_lerp_Scalar(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
+  keys |= end->keys;
+  return ct__dispatch_lerp__Scalar(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Scalar_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  return ct__track(ct__dispatch_lerp_Tensor(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp_.Tensor", "weight"), ct_last_error();
+  keys |= weight->keys;
+  return ct__dispatch_lerp__Tensor(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor_out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Tensor_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcmul(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcmul_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcmul_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcdiv(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcdiv_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcdiv_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_Tensor(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__dispatch_clamp__Tensor(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_Tensor_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_min(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_min_(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor", "min"), (ct_tensor *)NULL;
+  keys |= min->keys;
+  return ct__track(ct__dispatch_clamp_min_Tensor(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
+  keys |= min->keys;
+  return ct__dispatch_clamp_min__Tensor(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor_out", "min"), ct_last_error();
+  keys |= min->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_max(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_max_(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_out(ct__call_keys(keys), self, max, out);
+}
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor", "max"), (ct_tensor *)NULL;
+  keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_max_Tensor(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
+  keys |= max->keys;
+  return ct__dispatch_clamp_max__Tensor(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor_out", "max"), ct_last_error();
+  keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(keys), self, max, out);
+}
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
@@ -15740,6 +21912,224 @@ CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_te
 }
 CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max) {
   return ct_aminmax_ex(self, CT_INT_NONE, false, max);
+}
+CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_softmax_int(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softmax.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log_softmax.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+}
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nll_loss_out(ct__call_keys(keys), self, target, weight, reduction, ignore_index, out);
+}
+CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_nd", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_nd", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+}
+CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_backward", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!total_weight)) return ct__fail_null("nll_loss_backward", "total_weight"), (ct_tensor *)NULL;
+  keys |= total_weight->keys;
+  return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
+}
+CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cross_entropy_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("cross_entropy_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index, label_smoothing));
+}
+CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_mse_loss(ct__call_keys(keys), self, target, reduction));
+}
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mse_loss_out(ct__call_keys(keys), self, target, reduction, out);
+}
+CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("l1_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_l1_loss(ct__call_keys(keys), self, target, reduction));
+}
+CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(keys), self, target, reduction, beta));
+}
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_smooth_l1_loss_out(ct__call_keys(keys), self, target, reduction, beta, out);
+}
+CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kl_div", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("kl_div", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_kl_div(ct__call_keys(keys), self, target, reduction, log_target));
+}
+CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  return ct_kl_div_ex(self, target, reduction, false);
+}
+CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(keys), self, target, weight, reduction));
+}
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_binary_cross_entropy_out(ct__call_keys(keys), self, target, weight, reduction, out);
+}
+CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy_with_logits", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy_with_logits", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (pos_weight) keys |= pos_weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(keys), self, target, weight, pos_weight, reduction));
+}
+CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("layer_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("layer_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "layer_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_layer_norm(ct__call_keys(keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
+}
+CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps) {
+  return ct_layer_norm_ex(input, normalized_shape_len, normalized_shape, weight, bias, eps, true);
+}
+CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("group_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_group_norm(ct__call_keys(keys), input, num_groups, weight, bias, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps) {
+  return ct_group_norm_ex(input, num_groups, weight, bias, eps, true);
+}
+CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("batch_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (running_mean) keys |= running_mean->keys;
+  if (running_var) keys |= running_var->keys;
+  return ct__track(ct__dispatch_batch_norm(ct__call_keys(keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
+  return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_rms_norm(ct__call_keys(keys), input, normalized_shape_l, weight, eps));
 }
 
 CT_EXTERN_C_END
@@ -20408,6 +26798,3299 @@ static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   return r;
 }
 
+/* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Tensor_mode;
+
+static void ct__release_div_Tensor_mode(ct_node *node) {
+  ct__node_div_Tensor_mode *n = (ct__node_div_Tensor_mode *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Tensor_mode *n = (ct__node_div_Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backward_div_Tensor_mode, ct__release_div_Tensor_mode};
+
+static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div_Tensor_mode *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div.Tensor_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Tensor_mode;
+
+static void ct__release_div__Tensor_mode(ct_node *node) {
+  ct__node_div__Tensor_mode *n = (ct__node_div__Tensor_mode *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Tensor_mode *n = (ct__node_div__Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backward_div__Tensor_mode, ct__release_div__Tensor_mode};
+
+static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div__Tensor_mode *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
+    n = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("div.out_mode");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_out_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Scalar_mode;
+
+static ct_status ct__backward_div_Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Scalar_mode *n = (ct__node_div_Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backward_div_Scalar_mode, NULL};
+
+static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div_Scalar_mode *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Scalar_mode;
+
+static ct_status ct__backward_div__Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Scalar_mode *n = (ct__node_div__Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backward_div__Scalar_mode, NULL};
+
+static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div__Scalar_mode *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
+    n = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_floor_divide {
+  ct_node base;
+} ct__node_floor_divide;
+
+static ct_status ct__backward_floor_divide(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide *n = (ct__node_floor_divide *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__backward_floor_divide, NULL};
+
+static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Tensor {
+  ct_node base;
+} ct__node_floor_divide__Tensor;
+
+static ct_status ct__backward_floor_divide__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Tensor *n = (ct__node_floor_divide__Tensor *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0", ct__backward_floor_divide__Tensor, NULL};
+
+static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("floor_divide.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- floor_divide.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_floor_divide_Scalar {
+  ct_node base;
+} ct__node_floor_divide_Scalar;
+
+static ct_status ct__backward_floor_divide_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide_Scalar *n = (ct__node_floor_divide_Scalar *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0", ct__backward_floor_divide_Scalar, NULL};
+
+static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Scalar {
+  ct_node base;
+} ct__node_floor_divide__Scalar;
+
+static ct_status ct__backward_floor_divide__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Scalar *n = (ct__node_floor_divide__Scalar *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Scalar = {"FloorDivideBackward0", ct__backward_floor_divide__Scalar, NULL};
+
+static ct_status ct__autograd_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("floor_divide_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_floor_divide__Scalar *)ct__node_new(&ct__kind_floor_divide__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Tensor_Tensor;
+
+static void ct__release_pow_Tensor_Tensor(ct_node *node) {
+  ct__node_pow_Tensor_Tensor *n = (ct__node_pow_Tensor_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->exponent);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_pow_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Tensor *n = (ct__node_pow_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&n->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__backward_pow_Tensor_Tensor, ct__release_pow_Tensor_Tensor};
+
+static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow_Tensor_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    n = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, exponent);
+    ct__save(&n->self, self);
+    ct__save(&n->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow__Tensor;
+
+static void ct__release_pow__Tensor(ct_node *node) {
+  ct__node_pow__Tensor *n = (ct__node_pow__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->exponent);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_pow__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Tensor *n = (ct__node_pow__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&n->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Tensor = {"PowBackward0", ct__backward_pow__Tensor, ct__release_pow__Tensor};
+
+static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    if ((r = ct__check_inplace("pow_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_pow__Tensor *)ct__node_new(&ct__kind_pow__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, exponent);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow_Tensor_Scalar;
+
+static void ct__release_pow_Tensor_Scalar(ct_node *node) {
+  ct__node_pow_Tensor_Scalar *n = (ct__node_pow_Tensor_Scalar *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_pow_Tensor_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Scalar *n = (ct__node_pow_Tensor_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar exponent = n->exponent;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__backward_pow_Tensor_Scalar, ct__release_pow_Tensor_Scalar};
+
+static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow_Tensor_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow__Scalar;
+
+static void ct__release_pow__Scalar(ct_node *node) {
+  ct__node_pow__Scalar *n = (ct__node_pow__Scalar *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_pow__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Scalar *n = (ct__node_pow__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar exponent = n->exponent;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Scalar = {"PowBackward0", ct__backward_pow__Scalar, ct__release_pow__Scalar};
+
+static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("pow_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Scalar(Scalar self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Scalar {
+  ct_node base;
+  ct_scalar self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Scalar;
+
+static void ct__release_pow_Scalar(ct_node *node) {
+  ct__node_pow_Scalar *n = (ct__node_pow_Scalar *)node;
+  ct__saved_reset(&n->exponent);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_pow_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Scalar *n = (ct__node_pow_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar self = n->self;
+  ct_tensor *exponent = ct__unpack(&n->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!exponent || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_base_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_pow_Scalar, ct__release_pow_Scalar};
+
+static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  ct__node_pow_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent))) {
+    n = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, exponent);
+    n->self = self;
+    ct__save(&n->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder_Tensor;
+
+static void ct__release_remainder_Tensor(ct_node *node) {
+  ct__node_remainder_Tensor *n = (ct__node_remainder_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Tensor *n = (ct__node_remainder_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct__backward_remainder_Tensor, ct__release_remainder_Tensor};
+
+static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder__Tensor;
+
+static void ct__release_remainder__Tensor(ct_node *node) {
+  ct__node_remainder__Tensor *n = (ct__node_remainder__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Tensor *n = (ct__node_remainder__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct__backward_remainder__Tensor, ct__release_remainder__Tensor};
+
+static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("remainder_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_remainder__Tensor *)ct__node_new(&ct__kind_remainder__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar {
+  ct_node base;
+} ct__node_remainder_Scalar;
+
+static ct_status ct__backward_remainder_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar *n = (ct__node_remainder_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct__backward_remainder_Scalar, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Scalar {
+  ct_node base;
+} ct__node_remainder__Scalar;
+
+static ct_status ct__backward_remainder__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Scalar *n = (ct__node_remainder__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Scalar = {"RemainderBackward0", ct__backward_remainder__Scalar, NULL};
+
+static ct_status ct__autograd_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("remainder_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_remainder__Scalar *)ct__node_new(&ct__kind_remainder__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar_Tensor {
+  ct_node base;
+} ct__node_remainder_Scalar_Tensor;
+
+static ct_status ct__backward_remainder_Scalar_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar_Tensor *n = (ct__node_remainder_Scalar_Tensor *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "remainder.Scalar_Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward0", ct__backward_remainder_Scalar_Tensor, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct__node_remainder_Scalar_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(other))) {
+    n = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_fmod_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod_Tensor;
+
+static void ct__release_fmod_Tensor(ct_node *node) {
+  ct__node_fmod_Tensor *n = (ct__node_fmod_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Tensor *n = (ct__node_fmod_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_fmod_Tensor, ct__release_fmod_Tensor};
+
+static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod__Tensor;
+
+static void ct__release_fmod__Tensor(ct_node *node) {
+  ct__node_fmod__Tensor *n = (ct__node_fmod__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Tensor *n = (ct__node_fmod__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward_fmod__Tensor, ct__release_fmod__Tensor};
+
+static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("fmod_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_fmod__Tensor *)ct__node_new(&ct__kind_fmod__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_fmod_Scalar {
+  ct_node base;
+} ct__node_fmod_Scalar;
+
+static ct_status ct__backward_fmod_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Scalar *n = (ct__node_fmod_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_fmod_Scalar, NULL};
+
+static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Scalar {
+  ct_node base;
+} ct__node_fmod__Scalar;
+
+static ct_status ct__backward_fmod__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Scalar *n = (ct__node_fmod__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Scalar = {"FmodBackward0", ct__backward_fmod__Scalar, NULL};
+
+static ct_status ct__autograd_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("fmod_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_fmod__Scalar *)ct__node_new(&ct__kind_fmod__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- maximum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_maximum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_maximum;
+
+static void ct__release_maximum(ct_node *node) {
+  ct__node_maximum *n = (ct__node_maximum *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_maximum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_maximum *n = (ct__node_maximum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 1);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_maximum, ct__release_maximum};
+
+static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_maximum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("maximum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- minimum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_minimum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_minimum;
+
+static void ct__release_minimum(ct_node *node) {
+  ct__node_minimum *n = (ct__node_minimum *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_minimum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_minimum *n = (ct__node_minimum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_minimum, ct__release_minimum};
+
+static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_minimum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("minimum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- atan2(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_atan2 {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2;
+
+static void ct__release_atan2(ct_node *node) {
+  ct__node_atan2 *n = (ct__node_atan2 *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_atan2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2 *n = (ct__node_atan2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2, ct__release_atan2};
+
+static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2 *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_atan2_ {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2_;
+
+static void ct__release_atan2_(ct_node *node) {
+  ct__node_atan2_ *n = (ct__node_atan2_ *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_atan2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2_ *n = (ct__node_atan2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2_ = {"Atan2Backward0", ct__backward_atan2_, ct__release_atan2_};
+
+static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("atan2_", self)) != CT_OK) return r;
+    n = (ct__node_atan2_ *)ct__node_new(&ct__kind_atan2_, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("atan2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_and.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_or.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_xor.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_not(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not_(Tensor(a!) self) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_not.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.self(Tensor condition, Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_self {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_self;
+
+static void ct__release_where_self(ct_node *node) {
+  ct__node_where_self *n = (ct__node_where_self *)node;
+  ct__saved_reset(&n->condition);
+}
+static ct_status ct__backward_where_self(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_self *n = (ct__node_where_self *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&n->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_where_self, ct__release_where_self};
+
+static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct__node_where_self *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, condition);
+    ct__node_set_input(&n->base, 1, self);
+    ct__node_set_input(&n->base, 2, other);
+    ct__save(&n->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("where.self_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self_out(ks & CT__BELOW_AUTOGRAD, condition, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarSelf {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarSelf;
+
+static void ct__release_where_ScalarSelf(ct_node *node) {
+  ct__node_where_ScalarSelf *n = (ct__node_where_ScalarSelf *)node;
+  ct__saved_reset(&n->condition);
+}
+static ct_status ct__backward_where_ScalarSelf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarSelf *n = (ct__node_where_ScalarSelf *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&n->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__backward_where_ScalarSelf, ct__release_where_ScalarSelf};
+
+static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct__node_where_ScalarSelf *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
+    n = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, condition);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarSelf(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarOther {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarOther;
+
+static void ct__release_where_ScalarOther(ct_node *node) {
+  ct__node_where_ScalarOther *n = (ct__node_where_ScalarOther *)node;
+  ct__saved_reset(&n->condition);
+}
+static ct_status ct__backward_where_ScalarOther(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarOther *n = (ct__node_where_ScalarOther *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&n->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__backward_where_ScalarOther, ct__release_where_ScalarOther};
+
+static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct__node_where_ScalarOther *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
+    n = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, condition);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarOther(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "where.Scalar";
+    ct__node_set_input(n, 0, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Scalar;
+
+static void ct__release_masked_fill_Scalar(ct_node *node) {
+  ct__node_masked_fill_Scalar *n = (ct__node_masked_fill_Scalar *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_masked_fill_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Scalar *n = (ct__node_masked_fill_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", ct__backward_masked_fill_Scalar, ct__release_masked_fill_Scalar};
+
+static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    n = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mask);
+    ct__save(&n->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Scalar;
+
+static void ct__release_masked_fill__Scalar(ct_node *node) {
+  ct__node_masked_fill__Scalar *n = (ct__node_masked_fill__Scalar *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_masked_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Scalar *n = (ct__node_masked_fill__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Scalar = {"MaskedFillBackward0", ct__backward_masked_fill__Scalar, ct__release_masked_fill__Scalar};
+
+static ct_status ct__autograd_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    if ((r = ct__check_inplace("masked_fill_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_masked_fill__Scalar *)ct__node_new(&ct__kind_masked_fill__Scalar, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mask);
+    ct__save(&n->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Tensor;
+
+static void ct__release_masked_fill_Tensor(ct_node *node) {
+  ct__node_masked_fill_Tensor *n = (ct__node_masked_fill_Tensor *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_masked_fill_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Tensor *n = (ct__node_masked_fill_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", ct__backward_masked_fill_Tensor, ct__release_masked_fill_Tensor};
+
+static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    n = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mask);
+    ct__node_set_input(&n->base, 2, value);
+    ct__save(&n->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Tensor;
+
+static void ct__release_masked_fill__Tensor(ct_node *node) {
+  ct__node_masked_fill__Tensor *n = (ct__node_masked_fill__Tensor *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_masked_fill__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Tensor *n = (ct__node_masked_fill__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Tensor = {"MaskedFillBackward0", ct__backward_masked_fill__Tensor, ct__release_masked_fill__Tensor};
+
+static ct_status ct__autograd_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("masked_fill_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_masked_fill__Tensor *)ct__node_new(&ct__kind_masked_fill__Tensor, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mask);
+    ct__node_set_input(&n->base, 2, value);
+    ct__save(&n->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp_Scalar;
+
+static ct_status ct__backward_lerp_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Scalar *n = (ct__node_lerp_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = n->weight;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_lerp_Scalar, NULL};
+
+static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    n = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, end);
+    n->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp__Scalar;
+
+static ct_status ct__backward_lerp__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Scalar *n = (ct__node_lerp__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = n->weight;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Scalar = {"LerpBackward0", ct__backward_lerp__Scalar, NULL};
+
+static ct_status ct__autograd_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    if ((r = ct__check_inplace("lerp_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_lerp__Scalar *)ct__node_new(&ct__kind_lerp__Scalar, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, end);
+    n->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp_Tensor;
+
+static void ct__release_lerp_Tensor(ct_node *node) {
+  ct__node_lerp_Tensor *n = (ct__node_lerp_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->end);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_lerp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Tensor *n = (ct__node_lerp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *end = ct__unpack(&n->end, node, "end");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_lerp_Tensor, ct__release_lerp_Tensor};
+
+static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    n = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, end);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->end, end);
+    ct__save(&n->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp__Tensor;
+
+static void ct__release_lerp__Tensor(ct_node *node) {
+  ct__node_lerp__Tensor *n = (ct__node_lerp__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->end);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_lerp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Tensor *n = (ct__node_lerp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *end = ct__unpack(&n->end, node, "end");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Tensor = {"LerpBackward0", ct__backward_lerp__Tensor, ct__release_lerp__Tensor};
+
+static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    if ((r = ct__check_inplace("lerp_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_lerp__Tensor *)ct__node_new(&ct__kind_lerp__Tensor, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, end);
+    ct__node_set_input(&n->base, 2, weight);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->end, end);
+    ct__save(&n->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcmul {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul;
+
+static void ct__release_addcmul(ct_node *node) {
+  ct__node_addcmul *n = (ct__node_addcmul *)node;
+  ct__saved_reset(&n->tensor1);
+  ct__saved_reset(&n->tensor2);
+}
+static ct_status ct__backward_addcmul(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul *n = (ct__node_addcmul *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&n->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&n->tensor2, node, "tensor2");
+  ct_scalar value = n->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_addcmul, ct__release_addcmul};
+
+static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    n = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor1);
+    ct__node_set_input(&n->base, 2, tensor2);
+    ct__save(&n->tensor1, tensor1);
+    ct__save(&n->tensor2, tensor2);
+    n->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcmul_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul_;
+
+static void ct__release_addcmul_(ct_node *node) {
+  ct__node_addcmul_ *n = (ct__node_addcmul_ *)node;
+  ct__saved_reset(&n->tensor1);
+  ct__saved_reset(&n->tensor2);
+}
+static ct_status ct__backward_addcmul_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul_ *n = (ct__node_addcmul_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&n->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&n->tensor2, node, "tensor2");
+  ct_scalar value = n->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul_ = {"AddcmulBackward0", ct__backward_addcmul_, ct__release_addcmul_};
+
+static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcmul_", self)) != CT_OK) return r;
+    n = (ct__node_addcmul_ *)ct__node_new(&ct__kind_addcmul_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor1);
+    ct__node_set_input(&n->base, 2, tensor2);
+    ct__save(&n->tensor1, tensor1);
+    ct__save(&n->tensor2, tensor2);
+    n->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcmul.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcdiv {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv;
+
+static void ct__release_addcdiv(ct_node *node) {
+  ct__node_addcdiv *n = (ct__node_addcdiv *)node;
+  ct__saved_reset(&n->tensor1);
+  ct__saved_reset(&n->tensor2);
+}
+static ct_status ct__backward_addcdiv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv *n = (ct__node_addcdiv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&n->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&n->tensor2, node, "tensor2");
+  ct_scalar value = n->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_addcdiv, ct__release_addcdiv};
+
+static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    n = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor1);
+    ct__node_set_input(&n->base, 2, tensor2);
+    ct__save(&n->tensor1, tensor1);
+    ct__save(&n->tensor2, tensor2);
+    n->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcdiv_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv_;
+
+static void ct__release_addcdiv_(ct_node *node) {
+  ct__node_addcdiv_ *n = (ct__node_addcdiv_ *)node;
+  ct__saved_reset(&n->tensor1);
+  ct__saved_reset(&n->tensor2);
+}
+static ct_status ct__backward_addcdiv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv_ *n = (ct__node_addcdiv_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&n->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&n->tensor2, node, "tensor2");
+  ct_scalar value = n->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv_ = {"AddcdivBackward0", ct__backward_addcdiv_, ct__release_addcdiv_};
+
+static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcdiv_", self)) != CT_OK) return r;
+    n = (ct__node_addcdiv_ *)ct__node_new(&ct__kind_addcdiv_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor1);
+    ct__node_set_input(&n->base, 2, tensor2);
+    ct__save(&n->tensor1, tensor1);
+    ct__save(&n->tensor2, tensor2);
+    n->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcdiv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp;
+
+static void ct__release_clamp(ct_node *node) {
+  ct__node_clamp *n = (ct__node_clamp *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp *n = (ct__node_clamp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min = n->min;
+  ct_scalar max = n->max;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp, ct__release_clamp};
+
+static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->min = min;
+    n->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp_;
+
+static void ct__release_clamp_(ct_node *node) {
+  ct__node_clamp_ *n = (ct__node_clamp_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_ *n = (ct__node_clamp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min = n->min;
+  ct_scalar max = n->max;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_ = {"ClampBackward0", ct__backward_clamp_, ct__release_clamp_};
+
+static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_", self)) != CT_OK) return r;
+    n = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->min = min;
+    n->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp_Tensor;
+
+static void ct__release_clamp_Tensor(ct_node *node) {
+  ct__node_clamp_Tensor *n = (ct__node_clamp_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->min);
+  ct__saved_reset(&n->max);
+}
+static ct_status ct__backward_clamp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_Tensor *n = (ct__node_clamp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *min = ct__unpack(&n->min, node, "min");
+  ct_tensor *max = ct__unpack(&n->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backward_clamp_Tensor, ct__release_clamp_Tensor};
+
+static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    n = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, min);
+    ct__node_set_input(&n->base, 2, max);
+    ct__save(&n->self, self);
+    ct__save(&n->min, min);
+    ct__save(&n->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp__Tensor;
+
+static void ct__release_clamp__Tensor(ct_node *node) {
+  ct__node_clamp__Tensor *n = (ct__node_clamp__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->min);
+  ct__saved_reset(&n->max);
+}
+static ct_status ct__backward_clamp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp__Tensor *n = (ct__node_clamp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *min = ct__unpack(&n->min, node, "min");
+  ct_tensor *max = ct__unpack(&n->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp__Tensor = {"ClampBackward0", ct__backward_clamp__Tensor, ct__release_clamp__Tensor};
+
+static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_clamp__Tensor *)ct__node_new(&ct__kind_clamp__Tensor, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, min);
+    ct__node_set_input(&n->base, 2, max);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->min, min);
+    ct__save(&n->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp__Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min(Tensor self, Scalar min) -> Tensor ---- */
+typedef struct ct__node_clamp_min {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min;
+
+static void ct__release_clamp_min(ct_node *node) {
+  ct__node_clamp_min *n = (ct__node_clamp_min *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min *n = (ct__node_clamp_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min = n->min;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backward_clamp_min, ct__release_clamp_min};
+
+static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min_;
+
+static void ct__release_clamp_min_(ct_node *node) {
+  ct__node_clamp_min_ *n = (ct__node_clamp_min_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_min_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_ *n = (ct__node_clamp_min_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min = n->min;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_ = {"ClampMinBackward0", ct__backward_clamp_min_, ct__release_clamp_min_};
+
+static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_min_", self)) != CT_OK) return r;
+    n = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min.Tensor(Tensor self, Tensor min) -> Tensor ---- */
+typedef struct ct__node_clamp_min_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min_Tensor;
+
+static void ct__release_clamp_min_Tensor(ct_node *node) {
+  ct__node_clamp_min_Tensor *n = (ct__node_clamp_min_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->min);
+}
+static ct_status ct__backward_clamp_min_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_Tensor *n = (ct__node_clamp_min_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *min = ct__unpack(&n->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__backward_clamp_min_Tensor, ct__release_clamp_min_Tensor};
+
+static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    n = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, min);
+    ct__save(&n->self, self);
+    ct__save(&n->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min__Tensor;
+
+static void ct__release_clamp_min__Tensor(ct_node *node) {
+  ct__node_clamp_min__Tensor *n = (ct__node_clamp_min__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->min);
+}
+static ct_status ct__backward_clamp_min__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min__Tensor *n = (ct__node_clamp_min__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *min = ct__unpack(&n->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min__Tensor = {"ClampMinBackward0", ct__backward_clamp_min__Tensor, ct__release_clamp_min__Tensor};
+
+static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    if ((r = ct__check_inplace("clamp_min_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_clamp_min__Tensor *)ct__node_new(&ct__kind_clamp_min__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, min);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min__Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max(Tensor self, Scalar max) -> Tensor ---- */
+typedef struct ct__node_clamp_max {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max;
+
+static void ct__release_clamp_max(ct_node *node) {
+  ct__node_clamp_max *n = (ct__node_clamp_max *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max *n = (ct__node_clamp_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar max = n->max;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backward_clamp_max, ct__release_clamp_max};
+
+static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max_;
+
+static void ct__release_clamp_max_(ct_node *node) {
+  ct__node_clamp_max_ *n = (ct__node_clamp_max_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_max_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_ *n = (ct__node_clamp_max_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar max = n->max;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_ = {"ClampMaxBackward0", ct__backward_clamp_max_, ct__release_clamp_max_};
+
+static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_max_", self)) != CT_OK) return r;
+    n = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max.Tensor(Tensor self, Tensor max) -> Tensor ---- */
+typedef struct ct__node_clamp_max_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max_Tensor;
+
+static void ct__release_clamp_max_Tensor(ct_node *node) {
+  ct__node_clamp_max_Tensor *n = (ct__node_clamp_max_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->max);
+}
+static ct_status ct__backward_clamp_max_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_Tensor *n = (ct__node_clamp_max_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *max = ct__unpack(&n->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__backward_clamp_max_Tensor, ct__release_clamp_max_Tensor};
+
+static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    n = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, max);
+    ct__save(&n->self, self);
+    ct__save(&n->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max__Tensor;
+
+static void ct__release_clamp_max__Tensor(ct_node *node) {
+  ct__node_clamp_max__Tensor *n = (ct__node_clamp_max__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->max);
+}
+static ct_status ct__backward_clamp_max__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max__Tensor *n = (ct__node_clamp_max__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *max = ct__unpack(&n->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max__Tensor = {"ClampMaxBackward0", ct__backward_clamp_max__Tensor, ct__release_clamp_max__Tensor};
+
+static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_max_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_clamp_max__Tensor *)ct__node_new(&ct__kind_clamp_max__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, max);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max__Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_sum {
   ct_node base;
@@ -22507,6 +32190,422 @@ static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int6
   return r;
 }
 
+/* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_softmax_int;
+
+static void ct__release_softmax_int(ct_node *node) {
+  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backward_softmax_int, ct__release_softmax_int};
+
+static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_softmax_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_log_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_log_softmax_int;
+
+static void ct__release_log_softmax_int(ct_node *node) {
+  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_log_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct__backward_log_softmax_int, ct__release_log_softmax_int};
+
+static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_log_softmax_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log_softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor ---- */
+typedef struct ct__node_nll_loss {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+} ct__node_nll_loss;
+
+static void ct__release_nll_loss(ct_node *node) {
+  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  int64_t ignore_index = n->ignore_index;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
+
+static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct__node_nll_loss *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    n = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+    n->ignore_index = ignore_index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("nll_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor ---- */
+typedef struct ct__node_nll_loss_backward {
+  ct_node base;
+  ct__saved grad_output;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+  ct__saved total_weight;
+  ct__saved result;
+} ct__node_nll_loss_backward;
+
+static void ct__release_nll_loss_backward(ct_node *node) {
+  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&n->grad_output);
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->total_weight);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  int64_t ignore_index = n->ignore_index;
+  ct_tensor *total_weight = ct__unpack(&n->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_nllb_weight_backward(grad, grad_output, self, target, reduction, ignore_index, total_weight);
+  if (ct_node_needs_input_grad(node, 4)) grad_inputs[4] = ct__nn_nllb_total_weight_backward(grad, result, reduction, total_weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
+
+static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct__node_nll_loss_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
+    n = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *n, 5, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__node_set_input(&n->base, 2, target);
+    ct__node_set_input(&n->base, 3, weight);
+    ct__node_set_input(&n->base, 4, total_weight);
+    ct__save(&n->grad_output, grad_output);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+    n->ignore_index = ignore_index;
+    ct__save(&n->total_weight, total_weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("mse_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mse_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("smooth_l1_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_smooth_l1_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, beta, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy;
+
+static void ct__release_binary_cross_entropy(ct_node *node) {
+  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bce_target_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy(self, target, NULL, 0), reduction, self->numel);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
+
+static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct__node_binary_cross_entropy *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    n = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("binary_cross_entropy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy_with_logits {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  ct__saved pos_weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy_with_logits;
+
+static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
+  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->pos_weight);
+}
+static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  ct_tensor *pos_weight = ct__unpack(&n->pos_weight, node, "pos_weight");
+  int64_t reduction = n->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bcel_target_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy_with_logits(self, target, NULL, pos_weight, 0), reduction, self->numel);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_bcel_pos_weight_backward(grad, self, target, weight, reduction);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
+
+static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct__node_binary_cross_entropy_with_logits *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
+    n = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *n, 4, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__node_set_input(&n->base, 3, pos_weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    ct__save(&n->pos_weight, pos_weight);
+    n->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_with_logits(ks & CT__BELOW_AUTOGRAD, self, target, weight, pos_weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -22901,6 +33000,218 @@ static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_
   (void)op;
   r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d, ct__unbox_tensor(&a[4]));
   ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,s?->T */
+static ct_status ct__adapt_TTso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,s?->Tw */
+static ct_status ct__adapt_TwTso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,s?,Tw->Tw */
+static ct_status ct__adapt_TTsoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,s?->T */
+static ct_status ct__adapt_TSso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,s?->Tw */
+static ct_status ct__adapt_TwSso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,T->T */
+static ct_status ct__adapt_ST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,T,Tw->Tw */
+static ct_status ct__adapt_STTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T->T */
+static ct_status ct__adapt_TTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T,Tw->Tw */
+static ct_status ct__adapt_TTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,T->T */
+static ct_status ct__adapt_TST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T->Tw */
+static ct_status ct__adapt_TwTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S->T */
+static ct_status ct__adapt_TTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S->Tw */
+static ct_status ct__adapt_TwTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?->T */
+static ct_status ct__adapt_TSoSo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S?,S?->Tw */
+static ct_status ct__adapt_TwSoSo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?,Tw->Tw */
+static ct_status ct__adapt_TSoSoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?->T */
+static ct_status ct__adapt_TToTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T?,T?->Tw */
+static ct_status ct__adapt_TwToTo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?,Tw->Tw */
+static ct_status ct__adapt_TToToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
@@ -23324,6 +33635,170 @@ static ct_status ct__adapt_Tiob_TT(const ct_kernel *k, const ct_op *op, ct_keyse
   else ct_release(x[0]);
   return st;
 }
+/* T,T,T?,i,i->T */
+static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,Tw->Tw */
+static ct_status ct__adapt_TTToiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,T?,i,i,T->T */
+static ct_status ct__adapt_TTTToiiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,f->T */
+static ct_status ct__adapt_TTToiif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i->T */
+static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,Tw->Tw */
+static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,f->T */
+static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,f,Tw->Tw */
+static ct_status ct__adapt_TTifTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b->T */
+static ct_status ct__adapt_TTib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i->T */
+static ct_status ct__adapt_TTToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,Tw->Tw */
+static ct_status ct__adapt_TTToiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?,T?,i->T */
+static ct_status ct__adapt_TTToToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,T?,f,b->T */
+static ct_status ct__adapt_TIToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T?,T?,f,b->T */
+static ct_status ct__adapt_TiToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T?,T?,T?,T?,b,f,f,b->T */
+static ct_status ct__adapt_TToToToTobffb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  ct_stack_drop(s, 9);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,f?->T */
+static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -23366,6 +33841,26 @@ static const struct {
     {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
     {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
     {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
+    {"T,T,s?->T", ct__adapt_TTso_T},
+    {"Tw,T,s?->Tw", ct__adapt_TwTso_Tw},
+    {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
+    {"T,S,s?->T", ct__adapt_TSso_T},
+    {"Tw,S,s?->Tw", ct__adapt_TwSso_Tw},
+    {"S,T->T", ct__adapt_ST_T},
+    {"S,T,Tw->Tw", ct__adapt_STTw_Tw},
+    {"T,T,T->T", ct__adapt_TTT_T},
+    {"T,T,T,Tw->Tw", ct__adapt_TTTTw_Tw},
+    {"T,S,T->T", ct__adapt_TST_T},
+    {"Tw,T,T->Tw", ct__adapt_TwTT_Tw},
+    {"T,T,T,S->T", ct__adapt_TTTS_T},
+    {"Tw,T,T,S->Tw", ct__adapt_TwTTS_Tw},
+    {"T,T,T,S,Tw->Tw", ct__adapt_TTTSTw_Tw},
+    {"T,S?,S?->T", ct__adapt_TSoSo_T},
+    {"Tw,S?,S?->Tw", ct__adapt_TwSoSo_Tw},
+    {"T,S?,S?,Tw->Tw", ct__adapt_TSoSoTw_Tw},
+    {"T,T?,T?->T", ct__adapt_TToTo_T},
+    {"Tw,T?,T?->Tw", ct__adapt_TwToTo_Tw},
+    {"T,T?,T?,Tw->Tw", ct__adapt_TToToTw_Tw},
     {"T,D,Tw->Tw", ct__adapt_TDTw_Tw},
     {"T,I,b,D->T", ct__adapt_TIbD_T},
     {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
@@ -23401,6 +33896,22 @@ static const struct {
     {"T,b,i,b->T", ct__adapt_Tbib_T},
     {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
     {"T,i?,b->T,T", ct__adapt_Tiob_TT},
+    {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
+    {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
+    {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
+    {"T,T,T?,i,i,f->T", ct__adapt_TTToiif_T},
+    {"T,T,i->T", ct__adapt_TTi_T},
+    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
+    {"T,T,i,f->T", ct__adapt_TTif_T},
+    {"T,T,i,f,Tw->Tw", ct__adapt_TTifTw_Tw},
+    {"T,T,i,b->T", ct__adapt_TTib_T},
+    {"T,T,T?,i->T", ct__adapt_TTToi_T},
+    {"T,T,T?,i,Tw->Tw", ct__adapt_TTToiTw_Tw},
+    {"T,T,T?,T?,i->T", ct__adapt_TTToToi_T},
+    {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
+    {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
+    {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
+    {"T,I,T?,f?->T", ct__adapt_TITofo_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -24095,6 +34606,599 @@ static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_div_Tensor_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_mode(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Tensor_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_out_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Scalar_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_scalar_mode(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Scalar_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_scalar_mode_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_maximum(const ct_value *a, ct_tensor **r) {
+  *r = ct_maximum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_maximum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_maximum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_minimum(const ct_value *a, ct_tensor **r) {
+  *r = ct_minimum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_minimum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_minimum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2(const ct_value *a, ct_tensor **r) {
+  *r = ct_atan2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atan2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_le(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_le_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_and(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_and_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_or(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_or_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_xor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_xor_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_not(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_not_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_self(const ct_value *a, ct_tensor **r) {
+  *r = ct_where(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_self_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_where_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_ScalarSelf(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_self(ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_ScalarOther(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcmul_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcmul_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcdiv_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcdiv_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
   *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -24467,6 +35571,100 @@ static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
   *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_log_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nll_loss_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_nd(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cross_entropy_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_mse_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mse_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_smooth_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_smooth_l1_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_kl_div(const ct_value *a, ct_tensor **r) {
+  *r = ct_kl_div_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_binary_cross_entropy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_binary_cross_entropy_with_logits(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy_with_logits(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_layer_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_layer_norm_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_group_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_group_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_batch_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -24626,6 +35824,134 @@ static const struct {
     {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
     {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
     {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
+    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode},
+    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode},
+    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode},
+    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode},
+    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode},
+    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide},
+    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor},
+    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out},
+    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar},
+    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar},
+    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor},
+    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor},
+    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out},
+    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar},
+    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar},
+    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out},
+    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar},
+    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out},
+    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor},
+    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor},
+    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out},
+    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar},
+    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar},
+    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out},
+    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor},
+    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out},
+    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor},
+    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor},
+    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out},
+    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar},
+    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar},
+    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out},
+    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum},
+    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out},
+    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum},
+    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out},
+    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2},
+    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_},
+    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out},
+    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor},
+    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor},
+    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out},
+    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar},
+    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar},
+    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out},
+    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor},
+    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor},
+    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out},
+    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar},
+    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar},
+    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out},
+    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor},
+    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor},
+    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out},
+    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar},
+    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar},
+    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out},
+    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor},
+    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor},
+    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out},
+    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar},
+    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar},
+    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out},
+    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor},
+    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor},
+    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out},
+    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar},
+    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar},
+    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out},
+    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor},
+    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor},
+    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out},
+    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar},
+    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar},
+    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out},
+    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and},
+    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_},
+    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out},
+    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or},
+    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_},
+    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out},
+    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor},
+    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_},
+    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out},
+    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not},
+    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_},
+    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out},
+    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self},
+    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out},
+    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf},
+    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther},
+    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar},
+    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar},
+    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar},
+    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out},
+    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor},
+    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor},
+    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out},
+    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar},
+    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar},
+    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out},
+    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor},
+    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor},
+    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out},
+    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul},
+    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_},
+    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out},
+    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv},
+    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_},
+    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out},
+    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp},
+    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_},
+    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out},
+    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor},
+    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor},
+    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out},
+    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min},
+    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_},
+    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out},
+    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor},
+    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor},
+    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out},
+    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max},
+    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_},
+    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out},
+    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor},
+    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor},
+    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out},
     {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
     {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out},
     {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
@@ -24711,6 +36037,28 @@ static const struct {
     {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction},
     {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction},
     {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax},
+    {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
+    {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
+    {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
+    {&ct__op.log_softmax_int_out, "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_softmax_int_out},
+    {&ct__op.nll_loss, "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss},
+    {&ct__op.nll_loss_out, "nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nll_loss_out},
+    {&ct__op.nll_loss_nd, "nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss_nd},
+    {&ct__op.nll_loss_backward, "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", ct__frontend_nll_loss_backward},
+    {&ct__op.cross_entropy_loss, "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", ct__frontend_cross_entropy_loss},
+    {&ct__op.mse_loss, "mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_mse_loss},
+    {&ct__op.mse_loss_out, "mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mse_loss_out},
+    {&ct__op.l1_loss, "l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_l1_loss},
+    {&ct__op.smooth_l1_loss, "smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", ct__frontend_smooth_l1_loss},
+    {&ct__op.smooth_l1_loss_out, "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_smooth_l1_loss_out},
+    {&ct__op.kl_div, "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor", ct__frontend_kl_div},
+    {&ct__op.binary_cross_entropy, "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy},
+    {&ct__op.binary_cross_entropy_out, "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_binary_cross_entropy_out},
+    {&ct__op.binary_cross_entropy_with_logits, "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy_with_logits},
+    {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm},
+    {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
+    {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
+    {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -25135,6 +36483,390 @@ static const struct {
     {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
+    {"div.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor_mode), "autograd"},
+    {"div_.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Tensor_mode), "autograd"},
+    {"div.out_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_out_mode), "autograd"},
+    {"div.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Scalar_mode), "autograd"},
+    {"div_.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar_mode), "autograd"},
+    {"floor_divide", CT_KEY_CPU, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_META, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide), "autograd"},
+    {"floor_divide_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_META, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Tensor), "autograd"},
+    {"floor_divide.out", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_META, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_out), "autograd"},
+    {"floor_divide.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_Scalar), "autograd"},
+    {"floor_divide_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Scalar), "autograd"},
+    {"pow.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_META, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor), "autograd"},
+    {"pow_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_META, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Tensor), "autograd"},
+    {"pow.Tensor_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_META, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor_out), "autograd"},
+    {"pow.Tensor_Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar), "autograd"},
+    {"pow_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Scalar), "autograd"},
+    {"pow.Tensor_Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar_out), "autograd"},
+    {"pow.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar), "autograd"},
+    {"pow.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar_out), "autograd"},
+    {"remainder.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor), "autograd"},
+    {"remainder_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Tensor), "autograd"},
+    {"remainder.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor_out), "autograd"},
+    {"remainder.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar), "autograd"},
+    {"remainder_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Scalar), "autograd"},
+    {"remainder.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_out), "autograd"},
+    {"remainder.Scalar_Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor), "autograd"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor_out), "autograd"},
+    {"fmod.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor), "autograd"},
+    {"fmod_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Tensor), "autograd"},
+    {"fmod.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_META, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor_out), "autograd"},
+    {"fmod.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar), "autograd"},
+    {"fmod_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Scalar), "autograd"},
+    {"fmod.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar_out), "autograd"},
+    {"maximum", CT_KEY_CPU, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_META, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum), "autograd"},
+    {"maximum.out", CT_KEY_CPU, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_META, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum_out), "autograd"},
+    {"minimum", CT_KEY_CPU, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_META, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum), "autograd"},
+    {"minimum.out", CT_KEY_CPU, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_META, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum_out), "autograd"},
+    {"atan2", CT_KEY_CPU, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_META, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2), "autograd"},
+    {"atan2_", CT_KEY_CPU, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_META, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_), "autograd"},
+    {"atan2.out", CT_KEY_CPU, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_META, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_out), "autograd"},
+    {"eq.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_META, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor), "autograd"},
+    {"eq_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_META, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Tensor), "autograd"},
+    {"eq.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_META, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor_out), "autograd"},
+    {"eq.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar), "autograd"},
+    {"eq_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Scalar), "autograd"},
+    {"eq.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_META, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar_out), "autograd"},
+    {"ne.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_META, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor), "autograd"},
+    {"ne_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_META, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Tensor), "autograd"},
+    {"ne.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor_out), "autograd"},
+    {"ne.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar), "autograd"},
+    {"ne_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Scalar), "autograd"},
+    {"ne.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar_out), "autograd"},
+    {"lt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_META, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor), "autograd"},
+    {"lt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_META, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Tensor), "autograd"},
+    {"lt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor_out), "autograd"},
+    {"lt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar), "autograd"},
+    {"lt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Scalar), "autograd"},
+    {"lt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar_out), "autograd"},
+    {"le.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_META, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor), "autograd"},
+    {"le_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_META, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Tensor), "autograd"},
+    {"le.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_META, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor_out), "autograd"},
+    {"le.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar), "autograd"},
+    {"le_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Scalar), "autograd"},
+    {"le.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_META, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar_out), "autograd"},
+    {"gt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_META, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor), "autograd"},
+    {"gt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_META, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Tensor), "autograd"},
+    {"gt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor_out), "autograd"},
+    {"gt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar), "autograd"},
+    {"gt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Scalar), "autograd"},
+    {"gt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar_out), "autograd"},
+    {"ge.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_META, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor), "autograd"},
+    {"ge_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_META, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Tensor), "autograd"},
+    {"ge.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor_out), "autograd"},
+    {"ge.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar), "autograd"},
+    {"ge_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Scalar), "autograd"},
+    {"ge.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar_out), "autograd"},
+    {"logical_and", CT_KEY_CPU, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_META, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and), "autograd"},
+    {"logical_and_", CT_KEY_CPU, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_META, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_), "autograd"},
+    {"logical_and.out", CT_KEY_CPU, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_META, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_out), "autograd"},
+    {"logical_or", CT_KEY_CPU, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_META, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or), "autograd"},
+    {"logical_or_", CT_KEY_CPU, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_META, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_), "autograd"},
+    {"logical_or.out", CT_KEY_CPU, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_META, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_out), "autograd"},
+    {"logical_xor", CT_KEY_CPU, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_META, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor), "autograd"},
+    {"logical_xor_", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_META, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_), "autograd"},
+    {"logical_xor.out", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_META, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_out), "autograd"},
+    {"logical_not", CT_KEY_CPU, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_META, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not), "autograd"},
+    {"logical_not_", CT_KEY_CPU, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_META, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_), "autograd"},
+    {"logical_not.out", CT_KEY_CPU, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_META, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_out), "autograd"},
+    {"where.self", CT_KEY_CPU, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_META, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self), "autograd"},
+    {"where.self_out", CT_KEY_CPU, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_META, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self_out), "autograd"},
+    {"where.ScalarSelf", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_META, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarSelf), "autograd"},
+    {"where.ScalarOther", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_META, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarOther), "autograd"},
+    {"where.Scalar", CT_KEY_CPU, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_META, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_Scalar), "autograd"},
+    {"masked_fill.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar), "autograd"},
+    {"masked_fill_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Scalar), "autograd"},
+    {"masked_fill.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar_out), "autograd"},
+    {"masked_fill.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor), "autograd"},
+    {"masked_fill_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Tensor), "autograd"},
+    {"masked_fill.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor_out), "autograd"},
+    {"lerp.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar), "autograd"},
+    {"lerp_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Scalar), "autograd"},
+    {"lerp.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar_out), "autograd"},
+    {"lerp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor), "autograd"},
+    {"lerp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Tensor), "autograd"},
+    {"lerp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor_out), "autograd"},
+    {"addcmul", CT_KEY_CPU, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_META, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul), "autograd"},
+    {"addcmul_", CT_KEY_CPU, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_META, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_), "autograd"},
+    {"addcmul.out", CT_KEY_CPU, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_META, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_out), "autograd"},
+    {"addcdiv", CT_KEY_CPU, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_META, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv), "autograd"},
+    {"addcdiv_", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_META, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_), "autograd"},
+    {"addcdiv.out", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_META, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_out), "autograd"},
+    {"clamp", CT_KEY_CPU, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_META, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp), "autograd"},
+    {"clamp_", CT_KEY_CPU, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_META, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_), "autograd"},
+    {"clamp.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_META, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_out), "autograd"},
+    {"clamp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor), "autograd"},
+    {"clamp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp__Tensor), "autograd"},
+    {"clamp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor_out), "autograd"},
+    {"clamp_min", CT_KEY_CPU, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_META, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min), "autograd"},
+    {"clamp_min_", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_META, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_), "autograd"},
+    {"clamp_min.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_META, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_out), "autograd"},
+    {"clamp_min.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor), "autograd"},
+    {"clamp_min_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min__Tensor), "autograd"},
+    {"clamp_min.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor_out), "autograd"},
+    {"clamp_max", CT_KEY_CPU, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_META, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max), "autograd"},
+    {"clamp_max_", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_META, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_), "autograd"},
+    {"clamp_max.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_META, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_out), "autograd"},
+    {"clamp_max.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor), "autograd"},
+    {"clamp_max_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max__Tensor), "autograd"},
+    {"clamp_max.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
     {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
@@ -25366,6 +37098,52 @@ static const struct {
     {"var_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean), "composite"},
     {"std_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean), "composite"},
     {"aminmax", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
+    {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
+    {"softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_META, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int_out), "autograd"},
+    {"log_softmax.int", CT_KEY_CPU, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_META, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int), "autograd"},
+    {"log_softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_META, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int_out), "autograd"},
+    {"nll_loss", CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
+    {"nll_loss.out", CT_KEY_CPU, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_META, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_out), "autograd"},
+    {"nll_loss_nd", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_nll_loss_nd), "composite"},
+    {"nll_loss_backward", CT_KEY_CPU, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_META, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
+    {"cross_entropy_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
+    {"mse_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
+    {"mse_loss.out", CT_KEY_CPU, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_META, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
+    {"l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
+    {"smooth_l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
+    {"smooth_l1_loss.out", CT_KEY_CPU, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
+    {"kl_div", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
+    {"binary_cross_entropy", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy), "autograd"},
+    {"binary_cross_entropy.out", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_out), "autograd"},
+    {"binary_cross_entropy_with_logits", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
+    {"layer_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_layer_norm), "composite"},
+    {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
+    {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
+    {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
 };
 
 CT_EXTERN_C_END
@@ -25861,9 +37639,7 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
       if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + 1 || strcmp(s->args[s->nargs - 1].name, "out"))
         continue;
     } else {
-      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || strcmp(s->overload, f->schema.overload) ||
-          s->nargs != f->schema.nargs)
-        continue;
+      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || s->nargs != f->schema.nargs) continue;
     }
     for (j = 0; j < f->schema.nargs; j++)
       if (strcmp(s->args[j].name, f->schema.args[j].name) || s->args[j].type != f->schema.args[j].type) break;

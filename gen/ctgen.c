@@ -1200,13 +1200,22 @@ static void link_ops(void) {
         die(o->file, o->line, "%s: duplicate op or C name", o->full);
     for (j = 0; j < nderivs; j++)
       if (!strcmp(derivs[j].name, o->full)) o->d = &derivs[j];
-    if (!o->d && o->kind == K_INPLACE) { /* add_.Tensor uses add.Tensor's formulas */
-      char fn[96];
-      size_t n = strlen(o->s.name);
-      snprintf(fn, sizeof fn, "%.*s%s%s", (int)(n - 1), o->s.name, o->s.overload[0] ? "." : "", o->s.overload);
-      if (o->s.name[n - 1] == '_')
+    if (!o->d && o->kind == K_INPLACE) { /* add_.Tensor uses add.Tensor's formulas: the functional op */
+      size_t n = strlen(o->s.name);         /* of the same name whose arguments match (pow_.Scalar is */
+      int k;                                /* pow.Tensor_Scalar's in-place form, not pow.Scalar's) */
+      for (k = 0; k < nops && !o->d && o->s.name[n - 1] == '_'; k++) {
+        const op *f = &ops[k];
+        int a, w = 0;
+        if (strlen(f->s.name) != n - 1 || strncmp(f->s.name, o->s.name, n - 1) || f->s.nargs != o->s.nargs) continue;
+        for (a = 0; a < f->s.nargs; a++) {
+          const ct_arg *x = &f->s.args[a], *y = &o->s.args[a];
+          w |= x->is_write;
+          if (x->type != y->type || x->optional != y->optional || strcmp(x->name, y->name)) break;
+        }
+        if (a < f->s.nargs || w) continue;
         for (j = 0; j < nderivs; j++)
-          if (!strcmp(derivs[j].name, fn)) o->d = &derivs[j];
+          if (!strcmp(derivs[j].name, f->full)) o->d = &derivs[j];
+      }
     }
     if (o->d && o->cia) die(o->d->file, o->d->line, "%s is CompositeImplicitAutograd: no formula", o->full);
   }

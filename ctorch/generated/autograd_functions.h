@@ -4673,6 +4673,3299 @@ static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   return r;
 }
 
+/* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Tensor_mode;
+
+static void ct__release_div_Tensor_mode(ct_node *node) {
+  ct__node_div_Tensor_mode *n = (ct__node_div_Tensor_mode *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Tensor_mode *n = (ct__node_div_Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backward_div_Tensor_mode, ct__release_div_Tensor_mode};
+
+static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div_Tensor_mode *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div.Tensor_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Tensor_mode;
+
+static void ct__release_div__Tensor_mode(ct_node *node) {
+  ct__node_div__Tensor_mode *n = (ct__node_div__Tensor_mode *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Tensor_mode *n = (ct__node_div__Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backward_div__Tensor_mode, ct__release_div__Tensor_mode};
+
+static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div__Tensor_mode *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
+    n = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("div.out_mode");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_out_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Scalar_mode;
+
+static ct_status ct__backward_div_Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Scalar_mode *n = (ct__node_div_Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backward_div_Scalar_mode, NULL};
+
+static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div_Scalar_mode *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Scalar_mode;
+
+static ct_status ct__backward_div__Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Scalar_mode *n = (ct__node_div__Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = n->other;
+  const char *rounding_mode = n->rounding_mode_given ? n->rounding_mode : NULL;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backward_div__Scalar_mode, NULL};
+
+static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div__Scalar_mode *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
+    n = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    n->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof n->rounding_mode)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((n->rounding_mode_given = rounding_mode != NULL)) strcpy(n->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_floor_divide {
+  ct_node base;
+} ct__node_floor_divide;
+
+static ct_status ct__backward_floor_divide(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide *n = (ct__node_floor_divide *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__backward_floor_divide, NULL};
+
+static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Tensor {
+  ct_node base;
+} ct__node_floor_divide__Tensor;
+
+static ct_status ct__backward_floor_divide__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Tensor *n = (ct__node_floor_divide__Tensor *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0", ct__backward_floor_divide__Tensor, NULL};
+
+static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("floor_divide.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- floor_divide.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_floor_divide_Scalar {
+  ct_node base;
+} ct__node_floor_divide_Scalar;
+
+static ct_status ct__backward_floor_divide_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide_Scalar *n = (ct__node_floor_divide_Scalar *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0", ct__backward_floor_divide_Scalar, NULL};
+
+static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Scalar {
+  ct_node base;
+} ct__node_floor_divide__Scalar;
+
+static ct_status ct__backward_floor_divide__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Scalar *n = (ct__node_floor_divide__Scalar *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Scalar = {"FloorDivideBackward0", ct__backward_floor_divide__Scalar, NULL};
+
+static ct_status ct__autograd_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("floor_divide_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_floor_divide__Scalar *)ct__node_new(&ct__kind_floor_divide__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Tensor_Tensor;
+
+static void ct__release_pow_Tensor_Tensor(ct_node *node) {
+  ct__node_pow_Tensor_Tensor *n = (ct__node_pow_Tensor_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->exponent);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_pow_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Tensor *n = (ct__node_pow_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&n->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__backward_pow_Tensor_Tensor, ct__release_pow_Tensor_Tensor};
+
+static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow_Tensor_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    n = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, exponent);
+    ct__save(&n->self, self);
+    ct__save(&n->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow__Tensor;
+
+static void ct__release_pow__Tensor(ct_node *node) {
+  ct__node_pow__Tensor *n = (ct__node_pow__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->exponent);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_pow__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Tensor *n = (ct__node_pow__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&n->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Tensor = {"PowBackward0", ct__backward_pow__Tensor, ct__release_pow__Tensor};
+
+static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    if ((r = ct__check_inplace("pow_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_pow__Tensor *)ct__node_new(&ct__kind_pow__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, exponent);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow_Tensor_Scalar;
+
+static void ct__release_pow_Tensor_Scalar(ct_node *node) {
+  ct__node_pow_Tensor_Scalar *n = (ct__node_pow_Tensor_Scalar *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_pow_Tensor_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Scalar *n = (ct__node_pow_Tensor_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar exponent = n->exponent;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__backward_pow_Tensor_Scalar, ct__release_pow_Tensor_Scalar};
+
+static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow_Tensor_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow__Scalar;
+
+static void ct__release_pow__Scalar(ct_node *node) {
+  ct__node_pow__Scalar *n = (ct__node_pow__Scalar *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_pow__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Scalar *n = (ct__node_pow__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar exponent = n->exponent;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Scalar = {"PowBackward0", ct__backward_pow__Scalar, ct__release_pow__Scalar};
+
+static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("pow_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Scalar(Scalar self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Scalar {
+  ct_node base;
+  ct_scalar self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Scalar;
+
+static void ct__release_pow_Scalar(ct_node *node) {
+  ct__node_pow_Scalar *n = (ct__node_pow_Scalar *)node;
+  ct__saved_reset(&n->exponent);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_pow_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Scalar *n = (ct__node_pow_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar self = n->self;
+  ct_tensor *exponent = ct__unpack(&n->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!exponent || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_base_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_pow_Scalar, ct__release_pow_Scalar};
+
+static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  ct__node_pow_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent))) {
+    n = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, exponent);
+    n->self = self;
+    ct__save(&n->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder_Tensor;
+
+static void ct__release_remainder_Tensor(ct_node *node) {
+  ct__node_remainder_Tensor *n = (ct__node_remainder_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Tensor *n = (ct__node_remainder_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct__backward_remainder_Tensor, ct__release_remainder_Tensor};
+
+static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder__Tensor;
+
+static void ct__release_remainder__Tensor(ct_node *node) {
+  ct__node_remainder__Tensor *n = (ct__node_remainder__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Tensor *n = (ct__node_remainder__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct__backward_remainder__Tensor, ct__release_remainder__Tensor};
+
+static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("remainder_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_remainder__Tensor *)ct__node_new(&ct__kind_remainder__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar {
+  ct_node base;
+} ct__node_remainder_Scalar;
+
+static ct_status ct__backward_remainder_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar *n = (ct__node_remainder_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct__backward_remainder_Scalar, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Scalar {
+  ct_node base;
+} ct__node_remainder__Scalar;
+
+static ct_status ct__backward_remainder__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Scalar *n = (ct__node_remainder__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Scalar = {"RemainderBackward0", ct__backward_remainder__Scalar, NULL};
+
+static ct_status ct__autograd_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("remainder_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_remainder__Scalar *)ct__node_new(&ct__kind_remainder__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar_Tensor {
+  ct_node base;
+} ct__node_remainder_Scalar_Tensor;
+
+static ct_status ct__backward_remainder_Scalar_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar_Tensor *n = (ct__node_remainder_Scalar_Tensor *)node;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "remainder.Scalar_Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward0", ct__backward_remainder_Scalar_Tensor, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct__node_remainder_Scalar_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(other))) {
+    n = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_fmod_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod_Tensor;
+
+static void ct__release_fmod_Tensor(ct_node *node) {
+  ct__node_fmod_Tensor *n = (ct__node_fmod_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Tensor *n = (ct__node_fmod_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_fmod_Tensor, ct__release_fmod_Tensor};
+
+static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod__Tensor;
+
+static void ct__release_fmod__Tensor(ct_node *node) {
+  ct__node_fmod__Tensor *n = (ct__node_fmod__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Tensor *n = (ct__node_fmod__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward_fmod__Tensor, ct__release_fmod__Tensor};
+
+static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("fmod_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_fmod__Tensor *)ct__node_new(&ct__kind_fmod__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_fmod_Scalar {
+  ct_node base;
+} ct__node_fmod_Scalar;
+
+static ct_status ct__backward_fmod_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Scalar *n = (ct__node_fmod_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_fmod_Scalar, NULL};
+
+static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Scalar {
+  ct_node base;
+} ct__node_fmod__Scalar;
+
+static ct_status ct__backward_fmod__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Scalar *n = (ct__node_fmod__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Scalar = {"FmodBackward0", ct__backward_fmod__Scalar, NULL};
+
+static ct_status ct__autograd_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("fmod_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_fmod__Scalar *)ct__node_new(&ct__kind_fmod__Scalar, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- maximum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_maximum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_maximum;
+
+static void ct__release_maximum(ct_node *node) {
+  ct__node_maximum *n = (ct__node_maximum *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_maximum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_maximum *n = (ct__node_maximum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 1);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_maximum, ct__release_maximum};
+
+static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_maximum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("maximum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- minimum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_minimum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_minimum;
+
+static void ct__release_minimum(ct_node *node) {
+  ct__node_minimum *n = (ct__node_minimum *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_minimum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_minimum *n = (ct__node_minimum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_minimum, ct__release_minimum};
+
+static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_minimum *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("minimum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- atan2(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_atan2 {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2;
+
+static void ct__release_atan2(ct_node *node) {
+  ct__node_atan2 *n = (ct__node_atan2 *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_atan2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2 *n = (ct__node_atan2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2, ct__release_atan2};
+
+static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2 *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->self, self);
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_atan2_ {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2_;
+
+static void ct__release_atan2_(ct_node *node) {
+  ct__node_atan2_ *n = (ct__node_atan2_ *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->other);
+}
+static ct_status ct__backward_atan2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2_ *n = (ct__node_atan2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2_ = {"Atan2Backward0", ct__backward_atan2_, ct__release_atan2_};
+
+static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("atan2_", self)) != CT_OK) return r;
+    n = (ct__node_atan2_ *)ct__node_new(&ct__kind_atan2_, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, other);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("atan2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_and.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_or.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_xor.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_not(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not_(Tensor(a!) self) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_not.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.self(Tensor condition, Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_self {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_self;
+
+static void ct__release_where_self(ct_node *node) {
+  ct__node_where_self *n = (ct__node_where_self *)node;
+  ct__saved_reset(&n->condition);
+}
+static ct_status ct__backward_where_self(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_self *n = (ct__node_where_self *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&n->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_where_self, ct__release_where_self};
+
+static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct__node_where_self *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
+    n = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, condition);
+    ct__node_set_input(&n->base, 1, self);
+    ct__node_set_input(&n->base, 2, other);
+    ct__save(&n->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("where.self_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self_out(ks & CT__BELOW_AUTOGRAD, condition, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarSelf {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarSelf;
+
+static void ct__release_where_ScalarSelf(ct_node *node) {
+  ct__node_where_ScalarSelf *n = (ct__node_where_ScalarSelf *)node;
+  ct__saved_reset(&n->condition);
+}
+static ct_status ct__backward_where_ScalarSelf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarSelf *n = (ct__node_where_ScalarSelf *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&n->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__backward_where_ScalarSelf, ct__release_where_ScalarSelf};
+
+static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct__node_where_ScalarSelf *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
+    n = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, condition);
+    ct__node_set_input(&n->base, 1, other);
+    ct__save(&n->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarSelf(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarOther {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarOther;
+
+static void ct__release_where_ScalarOther(ct_node *node) {
+  ct__node_where_ScalarOther *n = (ct__node_where_ScalarOther *)node;
+  ct__saved_reset(&n->condition);
+}
+static ct_status ct__backward_where_ScalarOther(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarOther *n = (ct__node_where_ScalarOther *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&n->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__backward_where_ScalarOther, ct__release_where_ScalarOther};
+
+static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct__node_where_ScalarOther *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
+    n = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, condition);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarOther(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "where.Scalar";
+    ct__node_set_input(n, 0, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Scalar;
+
+static void ct__release_masked_fill_Scalar(ct_node *node) {
+  ct__node_masked_fill_Scalar *n = (ct__node_masked_fill_Scalar *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_masked_fill_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Scalar *n = (ct__node_masked_fill_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", ct__backward_masked_fill_Scalar, ct__release_masked_fill_Scalar};
+
+static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    n = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mask);
+    ct__save(&n->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Scalar;
+
+static void ct__release_masked_fill__Scalar(ct_node *node) {
+  ct__node_masked_fill__Scalar *n = (ct__node_masked_fill__Scalar *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_masked_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Scalar *n = (ct__node_masked_fill__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Scalar = {"MaskedFillBackward0", ct__backward_masked_fill__Scalar, ct__release_masked_fill__Scalar};
+
+static ct_status ct__autograd_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    if ((r = ct__check_inplace("masked_fill_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_masked_fill__Scalar *)ct__node_new(&ct__kind_masked_fill__Scalar, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mask);
+    ct__save(&n->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Tensor;
+
+static void ct__release_masked_fill_Tensor(ct_node *node) {
+  ct__node_masked_fill_Tensor *n = (ct__node_masked_fill_Tensor *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_masked_fill_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Tensor *n = (ct__node_masked_fill_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", ct__backward_masked_fill_Tensor, ct__release_masked_fill_Tensor};
+
+static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    n = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mask);
+    ct__node_set_input(&n->base, 2, value);
+    ct__save(&n->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Tensor;
+
+static void ct__release_masked_fill__Tensor(ct_node *node) {
+  ct__node_masked_fill__Tensor *n = (ct__node_masked_fill__Tensor *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_masked_fill__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Tensor *n = (ct__node_masked_fill__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Tensor = {"MaskedFillBackward0", ct__backward_masked_fill__Tensor, ct__release_masked_fill__Tensor};
+
+static ct_status ct__autograd_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("masked_fill_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_masked_fill__Tensor *)ct__node_new(&ct__kind_masked_fill__Tensor, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mask);
+    ct__node_set_input(&n->base, 2, value);
+    ct__save(&n->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp_Scalar;
+
+static ct_status ct__backward_lerp_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Scalar *n = (ct__node_lerp_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = n->weight;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_lerp_Scalar, NULL};
+
+static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    n = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, end);
+    n->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp__Scalar;
+
+static ct_status ct__backward_lerp__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Scalar *n = (ct__node_lerp__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = n->weight;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Scalar = {"LerpBackward0", ct__backward_lerp__Scalar, NULL};
+
+static ct_status ct__autograd_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp__Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    if ((r = ct__check_inplace("lerp_.Scalar", self)) != CT_OK) return r;
+    n = (ct__node_lerp__Scalar *)ct__node_new(&ct__kind_lerp__Scalar, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, end);
+    n->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp_Tensor;
+
+static void ct__release_lerp_Tensor(ct_node *node) {
+  ct__node_lerp_Tensor *n = (ct__node_lerp_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->end);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_lerp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Tensor *n = (ct__node_lerp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *end = ct__unpack(&n->end, node, "end");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_lerp_Tensor, ct__release_lerp_Tensor};
+
+static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    n = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, end);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->end, end);
+    ct__save(&n->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp__Tensor;
+
+static void ct__release_lerp__Tensor(ct_node *node) {
+  ct__node_lerp__Tensor *n = (ct__node_lerp__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->end);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_lerp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Tensor *n = (ct__node_lerp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *end = ct__unpack(&n->end, node, "end");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Tensor = {"LerpBackward0", ct__backward_lerp__Tensor, ct__release_lerp__Tensor};
+
+static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    if ((r = ct__check_inplace("lerp_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_lerp__Tensor *)ct__node_new(&ct__kind_lerp__Tensor, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, end);
+    ct__node_set_input(&n->base, 2, weight);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->end, end);
+    ct__save(&n->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcmul {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul;
+
+static void ct__release_addcmul(ct_node *node) {
+  ct__node_addcmul *n = (ct__node_addcmul *)node;
+  ct__saved_reset(&n->tensor1);
+  ct__saved_reset(&n->tensor2);
+}
+static ct_status ct__backward_addcmul(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul *n = (ct__node_addcmul *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&n->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&n->tensor2, node, "tensor2");
+  ct_scalar value = n->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_addcmul, ct__release_addcmul};
+
+static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    n = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor1);
+    ct__node_set_input(&n->base, 2, tensor2);
+    ct__save(&n->tensor1, tensor1);
+    ct__save(&n->tensor2, tensor2);
+    n->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcmul_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul_;
+
+static void ct__release_addcmul_(ct_node *node) {
+  ct__node_addcmul_ *n = (ct__node_addcmul_ *)node;
+  ct__saved_reset(&n->tensor1);
+  ct__saved_reset(&n->tensor2);
+}
+static ct_status ct__backward_addcmul_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul_ *n = (ct__node_addcmul_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&n->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&n->tensor2, node, "tensor2");
+  ct_scalar value = n->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul_ = {"AddcmulBackward0", ct__backward_addcmul_, ct__release_addcmul_};
+
+static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcmul_", self)) != CT_OK) return r;
+    n = (ct__node_addcmul_ *)ct__node_new(&ct__kind_addcmul_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor1);
+    ct__node_set_input(&n->base, 2, tensor2);
+    ct__save(&n->tensor1, tensor1);
+    ct__save(&n->tensor2, tensor2);
+    n->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcmul.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcdiv {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv;
+
+static void ct__release_addcdiv(ct_node *node) {
+  ct__node_addcdiv *n = (ct__node_addcdiv *)node;
+  ct__saved_reset(&n->tensor1);
+  ct__saved_reset(&n->tensor2);
+}
+static ct_status ct__backward_addcdiv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv *n = (ct__node_addcdiv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&n->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&n->tensor2, node, "tensor2");
+  ct_scalar value = n->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_addcdiv, ct__release_addcdiv};
+
+static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    n = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor1);
+    ct__node_set_input(&n->base, 2, tensor2);
+    ct__save(&n->tensor1, tensor1);
+    ct__save(&n->tensor2, tensor2);
+    n->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcdiv_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv_;
+
+static void ct__release_addcdiv_(ct_node *node) {
+  ct__node_addcdiv_ *n = (ct__node_addcdiv_ *)node;
+  ct__saved_reset(&n->tensor1);
+  ct__saved_reset(&n->tensor2);
+}
+static ct_status ct__backward_addcdiv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv_ *n = (ct__node_addcdiv_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&n->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&n->tensor2, node, "tensor2");
+  ct_scalar value = n->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv_ = {"AddcdivBackward0", ct__backward_addcdiv_, ct__release_addcdiv_};
+
+static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcdiv_", self)) != CT_OK) return r;
+    n = (ct__node_addcdiv_ *)ct__node_new(&ct__kind_addcdiv_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor1);
+    ct__node_set_input(&n->base, 2, tensor2);
+    ct__save(&n->tensor1, tensor1);
+    ct__save(&n->tensor2, tensor2);
+    n->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcdiv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp;
+
+static void ct__release_clamp(ct_node *node) {
+  ct__node_clamp *n = (ct__node_clamp *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp *n = (ct__node_clamp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min = n->min;
+  ct_scalar max = n->max;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp, ct__release_clamp};
+
+static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->min = min;
+    n->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp_;
+
+static void ct__release_clamp_(ct_node *node) {
+  ct__node_clamp_ *n = (ct__node_clamp_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_ *n = (ct__node_clamp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min = n->min;
+  ct_scalar max = n->max;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_ = {"ClampBackward0", ct__backward_clamp_, ct__release_clamp_};
+
+static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_", self)) != CT_OK) return r;
+    n = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->min = min;
+    n->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp_Tensor;
+
+static void ct__release_clamp_Tensor(ct_node *node) {
+  ct__node_clamp_Tensor *n = (ct__node_clamp_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->min);
+  ct__saved_reset(&n->max);
+}
+static ct_status ct__backward_clamp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_Tensor *n = (ct__node_clamp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *min = ct__unpack(&n->min, node, "min");
+  ct_tensor *max = ct__unpack(&n->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backward_clamp_Tensor, ct__release_clamp_Tensor};
+
+static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    n = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, min);
+    ct__node_set_input(&n->base, 2, max);
+    ct__save(&n->self, self);
+    ct__save(&n->min, min);
+    ct__save(&n->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp__Tensor;
+
+static void ct__release_clamp__Tensor(ct_node *node) {
+  ct__node_clamp__Tensor *n = (ct__node_clamp__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->min);
+  ct__saved_reset(&n->max);
+}
+static ct_status ct__backward_clamp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp__Tensor *n = (ct__node_clamp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *min = ct__unpack(&n->min, node, "min");
+  ct_tensor *max = ct__unpack(&n->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp__Tensor = {"ClampBackward0", ct__backward_clamp__Tensor, ct__release_clamp__Tensor};
+
+static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_clamp__Tensor *)ct__node_new(&ct__kind_clamp__Tensor, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, min);
+    ct__node_set_input(&n->base, 2, max);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->min, min);
+    ct__save(&n->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp__Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min(Tensor self, Scalar min) -> Tensor ---- */
+typedef struct ct__node_clamp_min {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min;
+
+static void ct__release_clamp_min(ct_node *node) {
+  ct__node_clamp_min *n = (ct__node_clamp_min *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min *n = (ct__node_clamp_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min = n->min;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backward_clamp_min, ct__release_clamp_min};
+
+static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min_;
+
+static void ct__release_clamp_min_(ct_node *node) {
+  ct__node_clamp_min_ *n = (ct__node_clamp_min_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_min_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_ *n = (ct__node_clamp_min_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min = n->min;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_ = {"ClampMinBackward0", ct__backward_clamp_min_, ct__release_clamp_min_};
+
+static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_min_", self)) != CT_OK) return r;
+    n = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min.Tensor(Tensor self, Tensor min) -> Tensor ---- */
+typedef struct ct__node_clamp_min_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min_Tensor;
+
+static void ct__release_clamp_min_Tensor(ct_node *node) {
+  ct__node_clamp_min_Tensor *n = (ct__node_clamp_min_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->min);
+}
+static ct_status ct__backward_clamp_min_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_Tensor *n = (ct__node_clamp_min_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *min = ct__unpack(&n->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__backward_clamp_min_Tensor, ct__release_clamp_min_Tensor};
+
+static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    n = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, min);
+    ct__save(&n->self, self);
+    ct__save(&n->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min__Tensor;
+
+static void ct__release_clamp_min__Tensor(ct_node *node) {
+  ct__node_clamp_min__Tensor *n = (ct__node_clamp_min__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->min);
+}
+static ct_status ct__backward_clamp_min__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min__Tensor *n = (ct__node_clamp_min__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *min = ct__unpack(&n->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min__Tensor = {"ClampMinBackward0", ct__backward_clamp_min__Tensor, ct__release_clamp_min__Tensor};
+
+static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    if ((r = ct__check_inplace("clamp_min_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_clamp_min__Tensor *)ct__node_new(&ct__kind_clamp_min__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, min);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min__Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max(Tensor self, Scalar max) -> Tensor ---- */
+typedef struct ct__node_clamp_max {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max;
+
+static void ct__release_clamp_max(ct_node *node) {
+  ct__node_clamp_max *n = (ct__node_clamp_max *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max *n = (ct__node_clamp_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar max = n->max;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backward_clamp_max, ct__release_clamp_max};
+
+static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max_;
+
+static void ct__release_clamp_max_(ct_node *node) {
+  ct__node_clamp_max_ *n = (ct__node_clamp_max_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_clamp_max_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_ *n = (ct__node_clamp_max_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar max = n->max;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_ = {"ClampMaxBackward0", ct__backward_clamp_max_, ct__release_clamp_max_};
+
+static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_max_", self)) != CT_OK) return r;
+    n = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max.Tensor(Tensor self, Tensor max) -> Tensor ---- */
+typedef struct ct__node_clamp_max_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max_Tensor;
+
+static void ct__release_clamp_max_Tensor(ct_node *node) {
+  ct__node_clamp_max_Tensor *n = (ct__node_clamp_max_Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->max);
+}
+static ct_status ct__backward_clamp_max_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_Tensor *n = (ct__node_clamp_max_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *max = ct__unpack(&n->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__backward_clamp_max_Tensor, ct__release_clamp_max_Tensor};
+
+static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max_Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    n = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, max);
+    ct__save(&n->self, self);
+    ct__save(&n->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max__Tensor;
+
+static void ct__release_clamp_max__Tensor(ct_node *node) {
+  ct__node_clamp_max__Tensor *n = (ct__node_clamp_max__Tensor *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->max);
+}
+static ct_status ct__backward_clamp_max__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max__Tensor *n = (ct__node_clamp_max__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *max = ct__unpack(&n->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max__Tensor = {"ClampMaxBackward0", ct__backward_clamp_max__Tensor, ct__release_clamp_max__Tensor};
+
+static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max__Tensor *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_max_.Tensor", self)) != CT_OK) return r;
+    n = (ct__node_clamp_max__Tensor *)ct__node_new(&ct__kind_clamp_max__Tensor, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, max);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__save(&n->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max__Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_sum {
   ct_node base;
@@ -6767,6 +10060,422 @@ static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int6
   if (n) {
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && ct__save_output(&n->indices, *indices) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_softmax_int;
+
+static void ct__release_softmax_int(ct_node *node) {
+  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backward_softmax_int, ct__release_softmax_int};
+
+static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_softmax_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_log_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_log_softmax_int;
+
+static void ct__release_log_softmax_int(ct_node *node) {
+  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_log_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct__backward_log_softmax_int, ct__release_log_softmax_int};
+
+static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_log_softmax_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log_softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor ---- */
+typedef struct ct__node_nll_loss {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+} ct__node_nll_loss;
+
+static void ct__release_nll_loss(ct_node *node) {
+  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  int64_t ignore_index = n->ignore_index;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
+
+static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct__node_nll_loss *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    n = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+    n->ignore_index = ignore_index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("nll_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor ---- */
+typedef struct ct__node_nll_loss_backward {
+  ct_node base;
+  ct__saved grad_output;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+  ct__saved total_weight;
+  ct__saved result;
+} ct__node_nll_loss_backward;
+
+static void ct__release_nll_loss_backward(ct_node *node) {
+  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&n->grad_output);
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->total_weight);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  int64_t ignore_index = n->ignore_index;
+  ct_tensor *total_weight = ct__unpack(&n->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_nllb_weight_backward(grad, grad_output, self, target, reduction, ignore_index, total_weight);
+  if (ct_node_needs_input_grad(node, 4)) grad_inputs[4] = ct__nn_nllb_total_weight_backward(grad, result, reduction, total_weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
+
+static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct__node_nll_loss_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
+    n = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *n, 5, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__node_set_input(&n->base, 2, target);
+    ct__node_set_input(&n->base, 3, weight);
+    ct__node_set_input(&n->base, 4, total_weight);
+    ct__save(&n->grad_output, grad_output);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+    n->ignore_index = ignore_index;
+    ct__save(&n->total_weight, total_weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("mse_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mse_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("smooth_l1_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_smooth_l1_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, beta, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy;
+
+static void ct__release_binary_cross_entropy(ct_node *node) {
+  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bce_target_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy(self, target, NULL, 0), reduction, self->numel);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
+
+static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct__node_binary_cross_entropy *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    n = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("binary_cross_entropy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy_with_logits {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  ct__saved pos_weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy_with_logits;
+
+static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
+  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->pos_weight);
+}
+static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  ct_tensor *pos_weight = ct__unpack(&n->pos_weight, node, "pos_weight");
+  int64_t reduction = n->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bcel_target_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy_with_logits(self, target, NULL, pos_weight, 0), reduction, self->numel);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_bcel_pos_weight_backward(grad, self, target, weight, reduction);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
+
+static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct__node_binary_cross_entropy_with_logits *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
+    n = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *n, 4, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__node_set_input(&n->base, 3, pos_weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    ct__save(&n->pos_weight, pos_weight);
+    n->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_with_logits(ks & CT__BELOW_AUTOGRAD, self, target, weight, pos_weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
   return r;

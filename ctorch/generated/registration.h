@@ -401,6 +401,218 @@ static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,T,s?->T */
+static ct_status ct__adapt_TTso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,s?->Tw */
+static ct_status ct__adapt_TwTso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,s?,Tw->Tw */
+static ct_status ct__adapt_TTsoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,s?->T */
+static ct_status ct__adapt_TSso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,s?->Tw */
+static ct_status ct__adapt_TwSso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,T->T */
+static ct_status ct__adapt_ST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,T,Tw->Tw */
+static ct_status ct__adapt_STTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T->T */
+static ct_status ct__adapt_TTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T,Tw->Tw */
+static ct_status ct__adapt_TTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,T->T */
+static ct_status ct__adapt_TST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T->Tw */
+static ct_status ct__adapt_TwTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S->T */
+static ct_status ct__adapt_TTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S->Tw */
+static ct_status ct__adapt_TwTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?->T */
+static ct_status ct__adapt_TSoSo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S?,S?->Tw */
+static ct_status ct__adapt_TwSoSo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?,Tw->Tw */
+static ct_status ct__adapt_TSoSoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?->T */
+static ct_status ct__adapt_TToTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T?,T?->Tw */
+static ct_status ct__adapt_TwToTo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?,Tw->Tw */
+static ct_status ct__adapt_TToToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,D,Tw->Tw */
 static ct_status ct__adapt_TDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -821,6 +1033,170 @@ static ct_status ct__adapt_Tiob_TT(const ct_kernel *k, const ct_op *op, ct_keyse
   else ct_release(x[0]);
   return st;
 }
+/* T,T,T?,i,i->T */
+static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,Tw->Tw */
+static ct_status ct__adapt_TTToiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,T?,i,i,T->T */
+static ct_status ct__adapt_TTTToiiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,f->T */
+static ct_status ct__adapt_TTToiif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i->T */
+static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,Tw->Tw */
+static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,f->T */
+static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,f,Tw->Tw */
+static ct_status ct__adapt_TTifTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b->T */
+static ct_status ct__adapt_TTib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i->T */
+static ct_status ct__adapt_TTToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,Tw->Tw */
+static ct_status ct__adapt_TTToiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?,T?,i->T */
+static ct_status ct__adapt_TTToToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,T?,f,b->T */
+static ct_status ct__adapt_TIToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T?,T?,f,b->T */
+static ct_status ct__adapt_TiToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T?,T?,T?,T?,b,f,f,b->T */
+static ct_status ct__adapt_TToToToTobffb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  ct_stack_drop(s, 9);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,f?->T */
+static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -863,6 +1239,26 @@ static const struct {
     {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
     {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
     {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
+    {"T,T,s?->T", ct__adapt_TTso_T},
+    {"Tw,T,s?->Tw", ct__adapt_TwTso_Tw},
+    {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
+    {"T,S,s?->T", ct__adapt_TSso_T},
+    {"Tw,S,s?->Tw", ct__adapt_TwSso_Tw},
+    {"S,T->T", ct__adapt_ST_T},
+    {"S,T,Tw->Tw", ct__adapt_STTw_Tw},
+    {"T,T,T->T", ct__adapt_TTT_T},
+    {"T,T,T,Tw->Tw", ct__adapt_TTTTw_Tw},
+    {"T,S,T->T", ct__adapt_TST_T},
+    {"Tw,T,T->Tw", ct__adapt_TwTT_Tw},
+    {"T,T,T,S->T", ct__adapt_TTTS_T},
+    {"Tw,T,T,S->Tw", ct__adapt_TwTTS_Tw},
+    {"T,T,T,S,Tw->Tw", ct__adapt_TTTSTw_Tw},
+    {"T,S?,S?->T", ct__adapt_TSoSo_T},
+    {"Tw,S?,S?->Tw", ct__adapt_TwSoSo_Tw},
+    {"T,S?,S?,Tw->Tw", ct__adapt_TSoSoTw_Tw},
+    {"T,T?,T?->T", ct__adapt_TToTo_T},
+    {"Tw,T?,T?->Tw", ct__adapt_TwToTo_Tw},
+    {"T,T?,T?,Tw->Tw", ct__adapt_TToToTw_Tw},
     {"T,D,Tw->Tw", ct__adapt_TDTw_Tw},
     {"T,I,b,D->T", ct__adapt_TIbD_T},
     {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
@@ -898,6 +1294,22 @@ static const struct {
     {"T,b,i,b->T", ct__adapt_Tbib_T},
     {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
     {"T,i?,b->T,T", ct__adapt_Tiob_TT},
+    {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
+    {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
+    {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
+    {"T,T,T?,i,i,f->T", ct__adapt_TTToiif_T},
+    {"T,T,i->T", ct__adapt_TTi_T},
+    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
+    {"T,T,i,f->T", ct__adapt_TTif_T},
+    {"T,T,i,f,Tw->Tw", ct__adapt_TTifTw_Tw},
+    {"T,T,i,b->T", ct__adapt_TTib_T},
+    {"T,T,T?,i->T", ct__adapt_TTToi_T},
+    {"T,T,T?,i,Tw->Tw", ct__adapt_TTToiTw_Tw},
+    {"T,T,T?,T?,i->T", ct__adapt_TTToToi_T},
+    {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
+    {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
+    {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
+    {"T,I,T?,f?->T", ct__adapt_TITofo_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -1592,6 +2004,599 @@ static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_div_Tensor_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_mode(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Tensor_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_out_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Scalar_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_scalar_mode(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Scalar_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_scalar_mode_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_maximum(const ct_value *a, ct_tensor **r) {
+  *r = ct_maximum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_maximum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_maximum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_minimum(const ct_value *a, ct_tensor **r) {
+  *r = ct_minimum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_minimum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_minimum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2(const ct_value *a, ct_tensor **r) {
+  *r = ct_atan2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atan2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_le(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_le_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_and(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_and_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_or(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_or_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_xor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_xor_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_not(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_not_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_self(const ct_value *a, ct_tensor **r) {
+  *r = ct_where(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_self_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_where_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_ScalarSelf(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_self(ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_ScalarOther(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcmul_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcmul_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcdiv_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcdiv_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
   *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -1964,6 +2969,100 @@ static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
   *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_log_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nll_loss_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_nd(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cross_entropy_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_mse_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mse_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_smooth_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_smooth_l1_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_kl_div(const ct_value *a, ct_tensor **r) {
+  *r = ct_kl_div_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_binary_cross_entropy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_binary_cross_entropy_with_logits(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy_with_logits(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_layer_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_layer_norm_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_group_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_group_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_batch_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -2123,6 +3222,134 @@ static const struct {
     {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
     {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
     {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
+    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode},
+    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode},
+    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode},
+    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode},
+    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode},
+    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide},
+    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor},
+    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out},
+    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar},
+    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar},
+    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor},
+    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor},
+    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out},
+    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar},
+    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar},
+    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out},
+    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar},
+    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out},
+    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor},
+    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor},
+    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out},
+    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar},
+    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar},
+    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out},
+    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor},
+    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out},
+    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor},
+    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor},
+    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out},
+    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar},
+    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar},
+    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out},
+    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum},
+    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out},
+    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum},
+    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out},
+    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2},
+    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_},
+    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out},
+    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor},
+    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor},
+    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out},
+    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar},
+    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar},
+    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out},
+    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor},
+    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor},
+    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out},
+    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar},
+    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar},
+    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out},
+    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor},
+    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor},
+    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out},
+    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar},
+    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar},
+    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out},
+    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor},
+    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor},
+    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out},
+    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar},
+    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar},
+    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out},
+    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor},
+    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor},
+    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out},
+    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar},
+    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar},
+    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out},
+    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor},
+    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor},
+    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out},
+    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar},
+    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar},
+    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out},
+    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and},
+    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_},
+    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out},
+    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or},
+    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_},
+    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out},
+    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor},
+    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_},
+    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out},
+    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not},
+    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_},
+    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out},
+    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self},
+    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out},
+    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf},
+    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther},
+    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar},
+    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar},
+    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar},
+    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out},
+    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor},
+    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor},
+    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out},
+    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar},
+    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar},
+    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out},
+    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor},
+    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor},
+    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out},
+    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul},
+    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_},
+    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out},
+    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv},
+    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_},
+    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out},
+    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp},
+    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_},
+    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out},
+    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor},
+    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor},
+    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out},
+    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min},
+    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_},
+    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out},
+    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor},
+    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor},
+    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out},
+    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max},
+    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_},
+    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out},
+    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor},
+    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor},
+    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out},
     {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
     {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out},
     {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
@@ -2208,6 +3435,28 @@ static const struct {
     {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction},
     {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction},
     {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax},
+    {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
+    {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
+    {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
+    {&ct__op.log_softmax_int_out, "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_softmax_int_out},
+    {&ct__op.nll_loss, "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss},
+    {&ct__op.nll_loss_out, "nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nll_loss_out},
+    {&ct__op.nll_loss_nd, "nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss_nd},
+    {&ct__op.nll_loss_backward, "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", ct__frontend_nll_loss_backward},
+    {&ct__op.cross_entropy_loss, "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", ct__frontend_cross_entropy_loss},
+    {&ct__op.mse_loss, "mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_mse_loss},
+    {&ct__op.mse_loss_out, "mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mse_loss_out},
+    {&ct__op.l1_loss, "l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_l1_loss},
+    {&ct__op.smooth_l1_loss, "smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", ct__frontend_smooth_l1_loss},
+    {&ct__op.smooth_l1_loss_out, "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_smooth_l1_loss_out},
+    {&ct__op.kl_div, "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor", ct__frontend_kl_div},
+    {&ct__op.binary_cross_entropy, "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy},
+    {&ct__op.binary_cross_entropy_out, "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_binary_cross_entropy_out},
+    {&ct__op.binary_cross_entropy_with_logits, "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy_with_logits},
+    {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm},
+    {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
+    {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
+    {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -2632,6 +3881,390 @@ static const struct {
     {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
+    {"div.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor_mode), "autograd"},
+    {"div_.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Tensor_mode), "autograd"},
+    {"div.out_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_out_mode), "autograd"},
+    {"div.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Scalar_mode), "autograd"},
+    {"div_.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar_mode), "autograd"},
+    {"floor_divide", CT_KEY_CPU, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_META, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide), "autograd"},
+    {"floor_divide_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_META, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Tensor), "autograd"},
+    {"floor_divide.out", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_META, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_out), "autograd"},
+    {"floor_divide.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_Scalar), "autograd"},
+    {"floor_divide_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Scalar), "autograd"},
+    {"pow.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_META, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor), "autograd"},
+    {"pow_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_META, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Tensor), "autograd"},
+    {"pow.Tensor_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_META, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor_out), "autograd"},
+    {"pow.Tensor_Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar), "autograd"},
+    {"pow_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Scalar), "autograd"},
+    {"pow.Tensor_Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar_out), "autograd"},
+    {"pow.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar), "autograd"},
+    {"pow.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar_out), "autograd"},
+    {"remainder.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor), "autograd"},
+    {"remainder_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Tensor), "autograd"},
+    {"remainder.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor_out), "autograd"},
+    {"remainder.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar), "autograd"},
+    {"remainder_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Scalar), "autograd"},
+    {"remainder.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_out), "autograd"},
+    {"remainder.Scalar_Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor), "autograd"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor_out), "autograd"},
+    {"fmod.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor), "autograd"},
+    {"fmod_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Tensor), "autograd"},
+    {"fmod.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_META, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor_out), "autograd"},
+    {"fmod.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar), "autograd"},
+    {"fmod_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Scalar), "autograd"},
+    {"fmod.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar_out), "autograd"},
+    {"maximum", CT_KEY_CPU, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_META, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum), "autograd"},
+    {"maximum.out", CT_KEY_CPU, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_META, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum_out), "autograd"},
+    {"minimum", CT_KEY_CPU, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_META, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum), "autograd"},
+    {"minimum.out", CT_KEY_CPU, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_META, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum_out), "autograd"},
+    {"atan2", CT_KEY_CPU, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_META, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2), "autograd"},
+    {"atan2_", CT_KEY_CPU, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_META, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_), "autograd"},
+    {"atan2.out", CT_KEY_CPU, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_META, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_out), "autograd"},
+    {"eq.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_META, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor), "autograd"},
+    {"eq_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_META, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Tensor), "autograd"},
+    {"eq.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_META, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor_out), "autograd"},
+    {"eq.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar), "autograd"},
+    {"eq_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Scalar), "autograd"},
+    {"eq.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_META, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar_out), "autograd"},
+    {"ne.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_META, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor), "autograd"},
+    {"ne_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_META, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Tensor), "autograd"},
+    {"ne.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor_out), "autograd"},
+    {"ne.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar), "autograd"},
+    {"ne_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Scalar), "autograd"},
+    {"ne.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar_out), "autograd"},
+    {"lt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_META, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor), "autograd"},
+    {"lt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_META, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Tensor), "autograd"},
+    {"lt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor_out), "autograd"},
+    {"lt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar), "autograd"},
+    {"lt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Scalar), "autograd"},
+    {"lt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar_out), "autograd"},
+    {"le.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_META, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor), "autograd"},
+    {"le_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_META, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Tensor), "autograd"},
+    {"le.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_META, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor_out), "autograd"},
+    {"le.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar), "autograd"},
+    {"le_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Scalar), "autograd"},
+    {"le.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_META, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar_out), "autograd"},
+    {"gt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_META, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor), "autograd"},
+    {"gt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_META, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Tensor), "autograd"},
+    {"gt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor_out), "autograd"},
+    {"gt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar), "autograd"},
+    {"gt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Scalar), "autograd"},
+    {"gt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar_out), "autograd"},
+    {"ge.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_META, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor), "autograd"},
+    {"ge_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_META, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Tensor), "autograd"},
+    {"ge.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor_out), "autograd"},
+    {"ge.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar), "autograd"},
+    {"ge_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Scalar), "autograd"},
+    {"ge.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar_out), "autograd"},
+    {"logical_and", CT_KEY_CPU, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_META, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and), "autograd"},
+    {"logical_and_", CT_KEY_CPU, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_META, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_), "autograd"},
+    {"logical_and.out", CT_KEY_CPU, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_META, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_out), "autograd"},
+    {"logical_or", CT_KEY_CPU, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_META, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or), "autograd"},
+    {"logical_or_", CT_KEY_CPU, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_META, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_), "autograd"},
+    {"logical_or.out", CT_KEY_CPU, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_META, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_out), "autograd"},
+    {"logical_xor", CT_KEY_CPU, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_META, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor), "autograd"},
+    {"logical_xor_", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_META, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_), "autograd"},
+    {"logical_xor.out", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_META, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_out), "autograd"},
+    {"logical_not", CT_KEY_CPU, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_META, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not), "autograd"},
+    {"logical_not_", CT_KEY_CPU, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_META, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_), "autograd"},
+    {"logical_not.out", CT_KEY_CPU, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_META, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_out), "autograd"},
+    {"where.self", CT_KEY_CPU, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_META, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self), "autograd"},
+    {"where.self_out", CT_KEY_CPU, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_META, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self_out), "autograd"},
+    {"where.ScalarSelf", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_META, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarSelf), "autograd"},
+    {"where.ScalarOther", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_META, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarOther), "autograd"},
+    {"where.Scalar", CT_KEY_CPU, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_META, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_Scalar), "autograd"},
+    {"masked_fill.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar), "autograd"},
+    {"masked_fill_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Scalar), "autograd"},
+    {"masked_fill.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar_out), "autograd"},
+    {"masked_fill.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor), "autograd"},
+    {"masked_fill_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Tensor), "autograd"},
+    {"masked_fill.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor_out), "autograd"},
+    {"lerp.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar), "autograd"},
+    {"lerp_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Scalar), "autograd"},
+    {"lerp.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar_out), "autograd"},
+    {"lerp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor), "autograd"},
+    {"lerp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Tensor), "autograd"},
+    {"lerp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor_out), "autograd"},
+    {"addcmul", CT_KEY_CPU, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_META, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul), "autograd"},
+    {"addcmul_", CT_KEY_CPU, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_META, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_), "autograd"},
+    {"addcmul.out", CT_KEY_CPU, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_META, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_out), "autograd"},
+    {"addcdiv", CT_KEY_CPU, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_META, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv), "autograd"},
+    {"addcdiv_", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_META, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_), "autograd"},
+    {"addcdiv.out", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_META, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_out), "autograd"},
+    {"clamp", CT_KEY_CPU, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_META, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp), "autograd"},
+    {"clamp_", CT_KEY_CPU, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_META, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_), "autograd"},
+    {"clamp.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_META, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_out), "autograd"},
+    {"clamp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor), "autograd"},
+    {"clamp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp__Tensor), "autograd"},
+    {"clamp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor_out), "autograd"},
+    {"clamp_min", CT_KEY_CPU, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_META, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min), "autograd"},
+    {"clamp_min_", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_META, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_), "autograd"},
+    {"clamp_min.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_META, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_out), "autograd"},
+    {"clamp_min.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor), "autograd"},
+    {"clamp_min_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min__Tensor), "autograd"},
+    {"clamp_min.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor_out), "autograd"},
+    {"clamp_max", CT_KEY_CPU, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_META, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max), "autograd"},
+    {"clamp_max_", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_META, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_), "autograd"},
+    {"clamp_max.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_META, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_out), "autograd"},
+    {"clamp_max.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor), "autograd"},
+    {"clamp_max_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max__Tensor), "autograd"},
+    {"clamp_max.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
     {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
@@ -2863,6 +4496,52 @@ static const struct {
     {"var_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean), "composite"},
     {"std_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean), "composite"},
     {"aminmax", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
+    {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
+    {"softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_META, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int_out), "autograd"},
+    {"log_softmax.int", CT_KEY_CPU, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_META, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int), "autograd"},
+    {"log_softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_META, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int_out), "autograd"},
+    {"nll_loss", CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
+    {"nll_loss.out", CT_KEY_CPU, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_META, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_out), "autograd"},
+    {"nll_loss_nd", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_nll_loss_nd), "composite"},
+    {"nll_loss_backward", CT_KEY_CPU, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_META, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
+    {"cross_entropy_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
+    {"mse_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
+    {"mse_loss.out", CT_KEY_CPU, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_META, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
+    {"l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
+    {"smooth_l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
+    {"smooth_l1_loss.out", CT_KEY_CPU, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
+    {"kl_div", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
+    {"binary_cross_entropy", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy), "autograd"},
+    {"binary_cross_entropy.out", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_out), "autograd"},
+    {"binary_cross_entropy_with_logits", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
+    {"layer_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_layer_norm), "composite"},
+    {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
+    {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
+    {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
 };
 
 CT_EXTERN_C_END
