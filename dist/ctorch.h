@@ -1317,6 +1317,18 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/reduce.spec and their derivatives in
  * gen/derivatives/reduce.spec; the frontends are generated (docs/ops.md).
+ *
+ * One mechanism serves every op here (ct__rd_run): the input's dims are
+ * split into outer dims and a set of reduced dims; for each outer position
+ * the elements of the reduced dims are gathered, in row-major order, into a
+ * contiguous row (as double for floating compute dtypes, as int64 for
+ * integers and bool), a row function computes m results (1 for a reduction,
+ * the row length for a scan, k for topk) and an optional int64 index per
+ * result, and the driver stores them into the outputs, which are strided
+ * views of the input's rank (size 1, or m, on the reduced dims). The order
+ * of every accumulation is fixed, so results are the same run to run.
+ * Floating rows accumulate in double (f16 and bf16 included), integer rows
+ * in int64 with wrap-around (never UB).
  */
 #ifndef CT_OPS_REDUCE_H
 #define CT_OPS_REDUCE_H
@@ -1585,23 +1597,6 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_sum(ct_tensor *self);
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
- * an empty dim list reduces every dim */
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
- * floating dtypes only, as in PyTorch */
-CTDEF ct_tensor *ct_mean(ct_tensor *self);
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -2197,6 +2192,246 @@ CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max);
 CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max);
 /* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max);
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_sum(ct_tensor *self);
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * an empty dim list reduces every dim */
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * floating dtypes only, as in PyTorch; a zero-size reduction gives nan */
+CTDEF ct_tensor *ct_mean(ct_tensor *self);
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; an empty product is 1 */
+CTDEF ct_tensor *ct_prod(ct_tensor *self);
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype);
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* max(Tensor self) -> Tensor
+ * the largest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_max(ct_tensor *self);
+/* min(Tensor self) -> Tensor
+ * the smallest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_min(ct_tensor *self);
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * sum((x - mean)^2) / max(0, N - correction); correction None means 1 */
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased);
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * the square root of var.correction */
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased);
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * floating only; ord 0, 1, 2, inf, -inf or any p; an empty inf norm is an error */
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p);
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
+ * p None means 2 */
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p);
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+ * max-shifted; an all -inf row gives -inf; integers give float32 */
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* all(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_all(ct_tensor *self);
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self);
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* any(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_any(ct_tensor *self);
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self);
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; the gradient is exact with zeros (first order) */
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first maximum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first minimum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the maximum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the minimum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * always stable (equal elements keep their order); NaN sorts above every number */
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * stable or not, the sort is stable */
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
+ * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
+ * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor
+ * self's elements at index along dim (index lacks dim unless keepdim); the adjoint of value_selecting_reduction_backward */
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim);
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * sum with NaN counted as 0 */
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * the mean of the non-NaN elements; floating only */
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor
+ * int64; an empty list counts over every dim */
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim);
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* logcumsumexp(Tensor self, int dim) -> Tensor
+ * a running log-add-exp; floating only; the gradient is first order only */
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim);
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
+/* median(Tensor self) -> Tensor
+ * the lower median; NaN when there is one; nan for an empty tensor */
+CTDEF ct_tensor *ct_median(ct_tensor *self);
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self);
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* nanmedian(Tensor self) -> Tensor
+ * the lower median of the non-NaN elements */
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self);
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
+ * sort's indices (stable) */
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable);
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending);
+/* msort(Tensor self) -> Tensor
+ * sort's values along dim 0 */
+CTDEF ct_tensor *ct_msort(ct_tensor *self);
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (var, mean); both differentiable */
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (std, mean); both differentiable */
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)
+ * (amin, amax); both differentiable */
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max);
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max);
 /* dot(Tensor self, Tensor tensor) -> Tensor
  * inner product of two 1-D tensors of one dtype (0-dim result) */
 CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor);
@@ -4557,8 +4792,8 @@ typedef struct ct__adapter_entry {
 static struct {
   ct_op **ops;
   int nops, cap;
-  ct__adapter_entry adapters[128];
-  int nadapters;
+  ct__adapter_entry *adapters; /* grows like ops; kept for the process's life */
+  int nadapters, adapters_cap;
   ct_kernel fallbacks[CT_NUM_RUNTIME_KEYS];
   ct_keyset fallthrough; /* global fallthrough keys */
 } ct__registry;
@@ -4810,10 +5045,15 @@ static ct_status ct__register_adapter_locked(const char *signature, ct_boxed_fn 
       return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature '%s' already has an adapter", signature);
     }
   }
-  if (ct__registry.nadapters == (int)(sizeof ct__registry.adapters / sizeof ct__registry.adapters[0]))
-    return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "too many adapters");
   if (strlen(signature) >= sizeof ct__registry.adapters[0].signature)
     return ct_fail(CT_ERR_REGISTRATION, "ct_register_adapter", "signature too long");
+  if (ct__registry.nadapters == ct__registry.adapters_cap) {
+    int cap = ct__registry.adapters_cap ? ct__registry.adapters_cap * 2 : 256;
+    ct__adapter_entry *a = (ct__adapter_entry *)CT_REALLOC(ct__registry.adapters, sizeof(ct__adapter_entry) * (size_t)cap);
+    if (!a) return ct_fail(CT_ERR_OOM, "ct_register_adapter", "out of memory growing the adapter table");
+    ct__registry.adapters = a;
+    ct__registry.adapters_cap = cap;
+  }
   strcpy(ct__registry.adapters[ct__registry.nadapters].signature, signature);
   ct__registry.adapters[ct__registry.nadapters++].fn = adapter;
   for (i = 0; i < ct__registry.nops; i++) {
@@ -6336,134 +6576,6 @@ CT__NOALPHA_KERNELS(div)
 
 /* ---- unary ops: ctorch/ops/unary.h ---- */
 
-/* ---- sum: an iteration whose accumulator has stride 0 on reduced dims ----
- * Floating inputs accumulate in float64 and integers in int64 (wrapping),
- * in a fixed order: results do not depend on anything but the inputs. */
-#define CT__SUM_LOOP(NAME, T, ACC, LOAD)                                         \
-  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {           \
-    int64_t i;                                                                   \
-    (void)ctx;                                                                   \
-    if (s[0] == 0) {                                                             \
-      ACC acc = 0;                                                               \
-      for (i = 0; i < n; i++) acc += (ACC)LOAD(*(const T *)(d[1] + i * s[1]));   \
-      *(ACC *)d[0] += acc;                                                       \
-    } else {                                                                     \
-      for (i = 0; i < n; i++)                                                    \
-        *(ACC *)(d[0] + i * s[0]) += (ACC)LOAD(*(const T *)(d[1] + i * s[1]));    \
-    }                                                                            \
-  }
-CT__SUM_LOOP(ct__sum_f32, float, double, CT__LOAD_ID)
-CT__SUM_LOOP(ct__sum_f64, double, double, CT__LOAD_ID)
-CT__SUM_LOOP(ct__sum_f16, uint16_t, double, CT__LOAD_F16)
-CT__SUM_LOOP(ct__sum_bf16, uint16_t, double, CT__LOAD_BF16)
-CT__SUM_LOOP(ct__sum_i64, int64_t, uint64_t, (uint64_t))
-CT__SUM_LOOP(ct__sum_i32, int32_t, uint64_t, (uint64_t)(int64_t))
-CT__SUM_LOOP(ct__sum_u8, uint8_t, uint64_t, (uint64_t))
-CT__SUM_LOOP(ct__sum_bool, bool, uint64_t, (uint64_t))
-static const ct_loop_fn ct__sum_loops[CT_DTYPE_NUM] = {ct__sum_f32, ct__sum_f64, ct__sum_f16, ct__sum_bf16,
-                                                       ct__sum_i64, ct__sum_i32, ct__sum_u8,  ct__sum_bool};
-
-static ct_status ct__sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
-                              ct_tensor **result) {
-  static const char *op = "sum";
-  int reduce[CT_MAX_DIMS] = {0};
-  int64_t out_shape[CT_MAX_DIMS], kept_shape[CT_MAX_DIMS], kept_strides[CT_MAX_DIMS];
-  int i, out_ndim = 0;
-  ct_dtype out_dtype, acc_dtype;
-  ct_tensor *src = NULL, *acc = NULL, *accv = NULL, *dst = NULL, *ops[2];
-  ct_status st = CT_OK;
-  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
-  if (dims.n < 0 || !dims.data || dims.n == 0) {
-    for (i = 0; i < a->ndim; i++) reduce[i] = 1;
-  } else {
-    for (i = 0; i < dims.n; i++) {
-      int64_t d = ct__wrap_dim(op, dims.data[i], a->ndim);
-      if (d < 0) return ct_last_error();
-      if (a->ndim == 0) continue;
-      if (reduce[d]) return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d);
-      reduce[d] = 1;
-    }
-  }
-  for (i = 0; i < a->ndim; i++) {
-    kept_shape[i] = reduce[i] ? 1 : a->sizes[i];
-    if (!reduce[i] || keepdim) out_shape[out_ndim++] = kept_shape[i];
-  }
-  out_dtype = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype
-              : ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
-  if (out) {
-    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if (dtype != CT_DTYPE_NONE && out->dtype != dtype)
-      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
-                     ct_dtype_name((ct_dtype)out->dtype));
-    if ((st = ct__resize_out(op, out, out_ndim, out_shape)) != CT_OK) return st;
-    dst = ct_retain(out);
-  } else {
-    dst = ct__empty(op, out_ndim, out_shape, out_dtype, a->device);
-    if (!dst) return ct_last_error();
-  }
-  if (ct__is_meta(dst)) goto done;
-  /* the input in the result dtype (PyTorch casts before summing) */
-  src = dtype != CT_DTYPE_NONE ? ct__as_dtype(op, a, dtype, NULL) : ct_retain(a);
-  if (!src) {
-    st = ct_last_error();
-    goto done;
-  }
-  acc_dtype = ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : CT_I64;
-  acc = ct__empty(op, a->ndim, kept_shape, acc_dtype, a->device);
-  if (!acc || ct__k_fill_(0, acc, ct_int(0)) != CT_OK) {
-    st = ct_last_error();
-    goto done;
-  }
-  for (i = 0; i < a->ndim; i++) kept_strides[i] = reduce[i] ? 0 : acc->strides[i];
-  accv = ct__make_view(acc, a->ndim, a->sizes, kept_strides, 0);
-  if (!accv) {
-    st = ct_last_error();
-    goto done;
-  }
-  ops[0] = accv;
-  ops[1] = src;
-  ct_iter_foreach(ct__sum_loops[src->dtype], NULL, 2, ops, a->ndim, a->sizes);
-  {
-    int64_t out_strides[CT_MAX_DIMS];
-    ct_tensor *shaped;
-    ct__contiguous_strides(out_ndim, out_shape, out_strides); /* acc without the reduced dims */
-    shaped = ct__make_view(acc, out_ndim, out_shape, out_strides, 0);
-    st = shaped ? ct__copy_impl(dst, shaped) : ct_last_error();
-    ct_release(shaped);
-  }
-done:
-  ct_release(src);
-  ct_release(accv);
-  ct_release(acc);
-  if (st == CT_OK && !out) {
-    *result = dst;
-    return CT_OK;
-  }
-  ct_release(dst);
-  if (out && st == CT_OK) ct__bump_version(out);
-  return st;
-}
-
-static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
-  ct_tensor *r = NULL;
-  ct_int_list all;
-  (void)ks;
-  all.data = NULL;
-  all.n = -1;
-  ct__sum_impl(a, all, false, dtype, NULL, &r);
-  return r;
-}
-static ct_tensor *ct__k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__sum_impl(a, dims, keepdim, dtype, NULL, &r);
-  return r;
-}
-static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  (void)ks;
-  return ct__sum_impl(a, dims, keepdim, dtype, out, NULL);
-}
-
 /* ---- threshold_backward: grad_output where self > threshold, else 0 ---- */
 static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
@@ -6612,38 +6724,6 @@ static ct_tensor *ct__k_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype dtype) 
   (void)ks;
   if (!ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, "ct_to_dtype", "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
   return self->dtype == dtype ? ct_retain(self) : ct_to_copy_ex(self, dtype);
-}
-static ct_status ct__mean_dtype(ct_tensor *self, ct_dtype dtype) {
-  ct_dtype d = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
-  if (!ct_dtype_is_floating(d))
-    return ct_fail(CT_ERR_DTYPE, "mean",
-                   "could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s",
-                   ct__dtype_torch_name(d));
-  return CT_OK;
-}
-static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (ct__mean_dtype(self, dtype) != CT_OK) return NULL;
-  CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_ex(self, dtype), ct_int(self->numel))); }
-  return r;
-}
-static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct_tensor *r = NULL;
-  int64_t count = 1, i;
-  (void)ks;
-  if (ct__mean_dtype(self, dtype) != CT_OK) return NULL;
-  if (dim.n <= 0 || !dim.data) {
-    count = self->numel;
-  } else {
-    for (i = 0; i < dim.n; i++) {
-      int64_t d = ct__wrap_dim("mean", dim.data[i], self->ndim);
-      if (d < 0) return NULL;
-      count *= self->ndim ? self->sizes[d] : 1;
-    }
-  }
-  CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_dim_ex(self, dim.data ? (int)dim.n : 0, dim.data, keepdim, dtype), ct_int(count))); }
-  return r;
 }
 /* ================= derivative helpers (FunctionsManual) =================
  * Called by the formulas in gen/derivatives.spec. They run inside the
@@ -8236,6 +8316,1973 @@ CT_EXTERN_C_END
 #define CT__OPS_REDUCE_IMPL
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+/* ================= the reduction mechanism ================= */
+
+/* Which dims a reduction covers, and the output shape. */
+typedef struct ct__rd_plan {
+  int ndim;                     /* rank of the input */
+  int reduce[CT_MAX_DIMS];      /* 1 on each reduced dim */
+  int64_t kept[CT_MAX_DIMS];    /* the input's shape with reduced dims set to 1 */
+  int out_ndim;
+  int64_t out_shape[CT_MAX_DIMS];
+  int64_t n;                    /* elements per reduced row */
+  int64_t rows;                 /* number of outputs */
+} ct__rd_plan;
+
+/* dims == None (data NULL) or an empty list reduce every dim. Dims may be
+ * negative; a repeated dim is an error. A 0-dim tensor accepts 0 and -1. */
+static ct_status ct__rd_plan_make(const char *op, int ndim, const int64_t *sizes, ct_int_list dims, bool keepdim,
+                                  ct__rd_plan *p) {
+  int i, seen0 = 0;
+  memset(p, 0, sizeof *p);
+  p->ndim = ndim;
+  if (!dims.data || dims.n <= 0) {
+    for (i = 0; i < ndim; i++) p->reduce[i] = 1;
+  } else {
+    for (i = 0; i < dims.n; i++) {
+      int64_t d = ct__wrap_dim(op, dims.data[i], ndim);
+      if (d < 0) return ct_last_error();
+      if ((ndim == 0 && seen0) || (ndim > 0 && p->reduce[d]))
+        return ct_fail(CT_ERR_INVALID, op, "dim %lld appears multiple times in the list of dims", (long long)d);
+      if (ndim == 0) seen0 = 1;
+      else p->reduce[d] = 1;
+    }
+  }
+  p->n = 1;
+  p->rows = 1;
+  for (i = 0; i < ndim; i++) {
+    p->kept[i] = p->reduce[i] ? 1 : sizes[i];
+    if (p->reduce[i]) p->n *= sizes[i];
+    else p->rows *= sizes[i];
+    if (!p->reduce[i] || keepdim) p->out_shape[p->out_ndim++] = p->kept[i];
+  }
+  return CT_OK;
+}
+/* a single `int dim` */
+static ct_status ct__rd_plan_dim(const char *op, const ct_tensor *a, int64_t dim, bool keepdim, ct__rd_plan *p) {
+  ct_int_list l;
+  l.data = &dim;
+  l.n = 1;
+  return ct__rd_plan_make(op, a->ndim, a->sizes, l, keepdim, p);
+}
+static ct_int_list ct__rd_all(void) {
+  ct_int_list l;
+  l.data = NULL;
+  l.n = -1;
+  return l;
+}
+
+/* One row, as the row functions see it. */
+typedef struct ct__rd_row {
+  int64_t n, m;      /* input row length, output row length */
+  const double *xf;  /* the row as double (floating compute) */
+  const int64_t *xi; /* or as int64 (integer and bool compute); the same memory as xf */
+  const double *x2;  /* a second input's row (double), when the job has one */
+  int64_t n2;        /* its length */
+  int64_t *tmp;      /* scratch when the job asks (need_tmp) */
+  double *yf;        /* m results (float results) */
+  int64_t *yi;       /* m results (integer results) */
+  int64_t *idx;      /* m indices, for the second output */
+  const void *ctx;
+} ct__rd_row;
+typedef void (*ct__rd_fn)(ct__rd_row *r);
+
+typedef struct ct__rd_job {
+  ct_tensor *src;      /* the input, any dtype and strides */
+  int int_compute;     /* gather src as int64 (else double) */
+  ct_tensor *src2;     /* optional second input, gathered as double: sizes equal to src's off the reduced dims */
+  const int *reduce;   /* the reduced dims of src */
+  ct_tensor *out0;     /* results: rank of src, sizes equal off the reduced dims; may be NULL */
+  int out0_int;        /* results come in yi (else yf) */
+  ct_tensor *out1;     /* indices (any integer or floating dtype); may be NULL */
+  ct__rd_fn fn;
+  const void *ctx;
+  int need_tmp;        /* the row function uses row.tmp: need_tmp * 2 (max(n, m) + 1) int64 */
+} ct__rd_job;
+
+static int64_t ct__rd_load_i64(const char *p, ct_dtype dt) {
+  switch (dt) {
+  case CT_I64: return *(const int64_t *)p;
+  case CT_I32: return *(const int32_t *)p;
+  case CT_U8: return *(const uint8_t *)p;
+  case CT_BOOL: return *(const bool *)p ? 1 : 0;
+  default: {
+    double v = ct__load_double(p, dt);
+    if (v != v) return 0;
+    return v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
+  }
+  }
+}
+static void ct__rd_store_i64(char *p, ct_dtype dt, int64_t v) {
+  switch (dt) {
+  case CT_I64: *(int64_t *)p = v; break;
+  case CT_I32: *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v; break;
+  case CT_U8: *(uint8_t *)p = (uint8_t)(uint64_t)v; break;
+  case CT_BOOL: *(bool *)p = v != 0; break;
+  default: ct__store_double(p, dt, (double)v); break;
+  }
+}
+static void ct__rd_store_f(char *p, ct_dtype dt, double v) {
+  if (ct_dtype_is_floating(dt)) ct__store_double(p, dt, v);
+  else if (dt == CT_BOOL) *(bool *)p = v != 0;
+  else ct__rd_store_i64(p, dt, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+}
+
+/* Element offsets of the reduced dims of t, in row-major order; returns the count. */
+static int64_t ct__rd_offsets(const ct_tensor *t, const int *reduce, int64_t *off) {
+  int64_t cnt = 1, j, e;
+  int d;
+  off[0] = 0;
+  for (d = 0; d < t->ndim; d++) {
+    if (!reduce[d]) continue;
+    /* expand in place, from the back: entry e becomes entries e*size .. e*size+size-1 */
+    for (e = cnt - 1; e >= 0; e--)
+      for (j = t->sizes[d] - 1; j >= 0; j--) off[e * t->sizes[d] + j] = off[e] + j * t->strides[d];
+    cnt *= t->sizes[d];
+  }
+  return cnt;
+}
+static int64_t ct__rd_inner(const ct_tensor *t, const int *reduce) {
+  int64_t n = 1;
+  int d;
+  for (d = 0; d < t->ndim; d++)
+    if (reduce[d]) n *= t->sizes[d];
+  return n;
+}
+
+/* Are t's reduced dims one contiguous block (row offsets 0, 1, 2, ...)? */
+static int ct__rd_row_contig(const ct_tensor *t, const int *reduce) {
+  int64_t expect = 1;
+  int d;
+  for (d = t->ndim - 1; d >= 0; d--) {
+    if (!reduce[d] || t->sizes[d] == 1) continue;
+    if (t->strides[d] != expect) return 0;
+    expect *= t->sizes[d];
+  }
+  return 1;
+}
+/* The row at base (offsets in elements, NULL: contiguous) into xf (as double) or xi (as int64): typed loops */
+#define CT__RD_GATHER(T, DST, CONV)                                  \
+  do {                                                               \
+    const T *b = (const T *)(const void *)base;                      \
+    if (off)                                                         \
+      for (i = 0; i < n; i++) DST[i] = CONV(b[off[i]]);              \
+    else                                                             \
+      for (i = 0; i < n; i++) DST[i] = CONV(b[i]);                   \
+  } while (0)
+#define CT__RD_AS_DOUBLE(v) ((double)(v))
+#define CT__RD_AS_I64(v) ((int64_t)(v))
+#define CT__RD_B_AS_I64(v) ((int64_t)((v) ? 1 : 0))
+static void ct__rd_gather(const char *base, ct_dtype dt, const int64_t *off, int64_t n, int as_int, double *xf, int64_t *xi) {
+  int64_t i;
+  if (!as_int) {
+    switch (dt) {
+    case CT_F32: CT__RD_GATHER(float, xf, CT__RD_AS_DOUBLE); return;
+    case CT_F64: CT__RD_GATHER(double, xf, CT__RD_AS_DOUBLE); return;
+    case CT_F16: CT__RD_GATHER(uint16_t, xf, (double)ct_f16_to_f32); return;
+    case CT_BF16: CT__RD_GATHER(uint16_t, xf, (double)ct_bf16_to_f32); return;
+    case CT_I64: CT__RD_GATHER(int64_t, xf, CT__RD_AS_DOUBLE); return;
+    case CT_I32: CT__RD_GATHER(int32_t, xf, CT__RD_AS_DOUBLE); return;
+    case CT_U8: CT__RD_GATHER(uint8_t, xf, CT__RD_AS_DOUBLE); return;
+    default: CT__RD_GATHER(bool, xf, CT__RD_AS_DOUBLE); return;
+    }
+  }
+  switch (dt) {
+  case CT_I64: CT__RD_GATHER(int64_t, xi, CT__RD_AS_I64); return;
+  case CT_I32: CT__RD_GATHER(int32_t, xi, CT__RD_AS_I64); return;
+  case CT_U8: CT__RD_GATHER(uint8_t, xi, CT__RD_AS_I64); return;
+  case CT_BOOL: CT__RD_GATHER(bool, xi, CT__RD_B_AS_I64); return;
+  default: /* floating to integer: truncation, NaN 0, saturated */
+    for (i = 0; i < n; i++) xi[i] = ct__rd_load_i64(base + (off ? off[i] : i) * (int64_t)ct_dtype_size(dt), dt);
+    return;
+  }
+}
+
+/* m results into the output row at base: typed loops for the common cases */
+static void ct__rd_scatter(char *base, ct_dtype dt, const int64_t *off, int64_t m, int from_int, const double *yf,
+                           const int64_t *yi) {
+  int64_t i;
+  if (!from_int && dt == CT_F32) {
+    for (i = 0; i < m; i++) ((float *)(void *)base)[off[i]] = (float)yf[i];
+  } else if (!from_int && dt == CT_F64) {
+    for (i = 0; i < m; i++) ((double *)(void *)base)[off[i]] = yf[i];
+  } else if (from_int && dt == CT_I64) {
+    for (i = 0; i < m; i++) ((int64_t *)(void *)base)[off[i]] = yi[i];
+  } else {
+    size_t es = ct_dtype_size(dt);
+    for (i = 0; i < m; i++) {
+      char *p = base + off[i] * (int64_t)es;
+      if (from_int) ct__rd_store_i64(p, dt, yi[i]);
+      else ct__rd_store_f(p, dt, yf[i]);
+    }
+  }
+}
+
+static ct_status ct__rd_run(const char *op, const ct__rd_job *j) {
+  const ct_tensor *s = j->src;
+  ct_tensor *outs[2];
+  int nd = s->ndim, d, k, contig = ct__rd_row_contig(s, j->reduce), direct;
+  int64_t n = ct__rd_inner(s, j->reduce), m, rows = 1, r, i, idx[CT_MAX_DIMS];
+  int64_t *in_off, *o_off[2], *xi, *yi, *ix, *tmp, n2 = j->src2 ? ct__rd_inner(j->src2, j->reduce) : 0, w, noff;
+  double *xf, *x2, *yf;
+  size_t words;
+  void *buf;
+  ct__rd_row row;
+  outs[0] = j->out0;
+  outs[1] = j->out1;
+  m = ct__rd_inner(outs[0] ? outs[0] : outs[1], j->reduce);
+  for (d = 0; d < nd; d++)
+    if (!j->reduce[d]) rows *= s->sizes[d];
+  if (rows == 0) return CT_OK;
+  w = j->need_tmp ? (n > m ? n : m) : 0;
+  noff = contig ? 0 : n;
+  /* in_off, xf|xi; x2; o_off x2, yf, yi, idx; tmp */
+  words = (size_t)((noff + 1) + (n + 1) + (n2 + 1) + 5 * (m + 1) + 2 * (size_t)j->need_tmp * (w + 1));
+  buf = CT_MALLOC(words * 8);
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "cannot allocate %llu bytes of scratch", (unsigned long long)(words * 8));
+  in_off = (int64_t *)buf;
+  xi = in_off + (noff + 1);
+  xf = (double *)(void *)xi;
+  x2 = (double *)(void *)(xi + (n + 1));
+  o_off[0] = (int64_t *)(void *)(x2 + (n2 + 1));
+  o_off[1] = o_off[0] + (m + 1);
+  yi = o_off[1] + (m + 1);
+  yf = (double *)(void *)(yi + (m + 1));
+  ix = (int64_t *)(void *)(yf + (m + 1));
+  tmp = ix + (m + 1);
+  if (!contig) ct__rd_offsets(s, j->reduce, in_off);
+  direct = contig && (j->int_compute ? s->dtype == CT_I64 : s->dtype == CT_F64);
+  for (k = 0; k < 2; k++)
+    if (outs[k]) ct__rd_offsets(outs[k], j->reduce, o_off[k]);
+  memset(&row, 0, sizeof row);
+  row.n = n;
+  row.m = m;
+  row.xf = xf;
+  row.xi = xi;
+  row.x2 = j->src2 ? x2 : NULL;
+  row.n2 = n2;
+  row.tmp = tmp;
+  row.yf = yf;
+  row.yi = yi;
+  row.idx = ix;
+  row.ctx = j->ctx;
+  memset(idx, 0, sizeof idx);
+  for (r = 0; r < rows; r++) {
+    int64_t sb = 0, s2b = 0, ob[2] = {0, 0};
+    size_t ses = ct_dtype_size((ct_dtype)s->dtype);
+    for (d = 0; d < nd; d++) {
+      if (j->reduce[d]) continue;
+      sb += idx[d] * s->strides[d];
+      if (j->src2) s2b += idx[d] * j->src2->strides[d];
+      for (k = 0; k < 2; k++)
+        if (outs[k]) ob[k] += idx[d] * outs[k]->strides[d];
+    }
+    {
+      const char *base = (const char *)s->storage->data + (size_t)(s->offset + sb) * ses;
+      if (direct) /* a contiguous row already in the compute type: read in place */
+        row.xf = (const double *)(const void *)base, row.xi = (const int64_t *)(const void *)base;
+      else
+        ct__rd_gather(base, (ct_dtype)s->dtype, contig ? NULL : in_off, n, j->int_compute, xf, xi);
+    }
+    if (j->src2) {
+      const ct_tensor *t = j->src2;
+      for (i = 0; i < n2; i++) { /* src2's own sizes and strides on the reduced dims: offsets by multi-index */
+        int64_t rem = i, o = 0;
+        for (d = nd - 1; d >= 0; d--) {
+          if (!j->reduce[d]) continue;
+          o += (rem % t->sizes[d]) * t->strides[d];
+          rem /= t->sizes[d];
+        }
+        x2[i] = ct__load_double((const char *)t->storage->data + (size_t)(t->offset + s2b + o) * ct_dtype_size((ct_dtype)t->dtype),
+                                (ct_dtype)t->dtype);
+      }
+    }
+    j->fn(&row);
+    for (k = 0; k < 2; k++) {
+      ct_tensor *o = outs[k];
+      size_t es;
+      if (!o) continue;
+      es = ct_dtype_size((ct_dtype)o->dtype);
+      ct__rd_scatter((char *)o->storage->data + (size_t)(o->offset + ob[k]) * es, (ct_dtype)o->dtype, o_off[k], m,
+                     k == 1 || j->out0_int, yf, k == 1 ? ix : yi);
+    }
+    for (d = nd - 1; d >= 0; d--) { /* next outer position */
+      if (j->reduce[d]) continue;
+      if (++idx[d] < s->sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+  CT_FREE(buf);
+  return CT_OK;
+}
+
+/* t (the result, in its final shape) seen with the input's rank: size 1 on
+ * the reduced dims. A new view. */
+static ct_tensor *ct__rd_keepdim_view(ct_tensor *t, const ct__rd_plan *p) {
+  int64_t st[CT_MAX_DIMS];
+  int i, k = 0;
+  for (i = 0; i < p->ndim; i++) {
+    if (t->ndim == p->ndim) st[i] = p->reduce[i] ? 0 : t->strides[i];
+    else st[i] = p->reduce[i] ? 0 : t->strides[k++];
+  }
+  return ct__make_view(t, p->ndim, p->kept, st, t->offset);
+}
+
+/* The tensor a kernel writes: `out` (device checked, resized) or a new one. */
+static ct_tensor *ct__rd_result(const char *op, const ct_tensor *a, ct_tensor *out, int ndim, const int64_t *shape,
+                                ct_dtype dtype) {
+  if (out) {
+    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return NULL;
+    if (ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
+    return ct_retain(out);
+  }
+  return ct__empty(op, ndim, shape, dtype, a->device);
+}
+
+/* Hand the result back: the new tensor in *result, or bump out's version. */
+static ct_status ct__rd_finish(ct_status st, ct_tensor *dst, ct_tensor *out, ct_tensor **result) {
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+/* A reduction over plan p of a: results of dtype res_dtype (or out's). */
+static ct_status ct__rd_reduce(const char *op, ct_tensor *a, const ct__rd_plan *p, ct_dtype res_dtype, int int_compute,
+                               int out_int, ct__rd_fn fn, const void *ctx, ct_tensor *out, ct_tensor **result) {
+  ct_tensor *dst = ct__rd_result(op, a, out, p->out_ndim, p->out_shape, res_dtype), *v;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    if (ct__is_meta(a)) return ct_release(dst), ct_fail(CT_ERR_DEVICE, op, "cannot read a meta tensor: it has no data");
+    v = ct__rd_keepdim_view(dst, p);
+    if (!v) return ct_release(dst), ct_last_error();
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = int_compute;
+    j.reduce = p->reduce;
+    j.out0 = v;
+    j.out0_int = out_int;
+    j.fn = fn;
+    j.ctx = ctx;
+    st = ct__rd_run(op, &j);
+    ct_release(v);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+
+static ct_status ct__rd_check_dtype(const char *op, ct_dtype d) {
+  if (d != CT_DTYPE_NONE && !ct_dtype_valid(d)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)d);
+  return CT_OK;
+}
+/* sum, prod, cumsum, cumprod: the compute dtype is dtype, else int64 for
+ * integers and bool, else self's; an out= tensor of another dtype receives
+ * the result cast (PyTorch: sum(x, out=int64 tensor) sums, then casts) */
+static ct_dtype ct__rd_sum_dtype(const ct_tensor *a, ct_dtype dtype, const ct_tensor *out) {
+  (void)out;
+  if (dtype != CT_DTYPE_NONE) return dtype;
+  return ct_dtype_is_integral((ct_dtype)a->dtype, true) ? CT_I64 : (ct_dtype)a->dtype;
+}
+/* prod, cumsum, cumprod: out= without dtype casts self to out's dtype first, as PyTorch */
+static ct_dtype ct__rd_cast_first_dtype(const ct_tensor *a, ct_dtype dtype, const ct_tensor *out) {
+  if (dtype == CT_DTYPE_NONE && out) return (ct_dtype)out->dtype;
+  return ct__rd_sum_dtype(a, dtype, out);
+}
+/* out= may take a result of another dtype when the result casts to it */
+static ct_status ct__rd_out_castable(const char *op, const ct_tensor *out, ct_dtype result) {
+  if (out && out->dtype != result && !ct_can_cast(result, (ct_dtype)out->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(result),
+                   ct__dtype_torch_name((ct_dtype)out->dtype));
+  return CT_OK;
+}
+static ct_status ct__rd_out_dtype(const char *op, const ct_tensor *out, ct_dtype want) {
+  if (out && out->dtype != want)
+    return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(want),
+                   ct_dtype_name((ct_dtype)out->dtype));
+  return CT_OK;
+}
+static int ct__rd_is_int(ct_dtype d) { return ct_dtype_is_integral(d, true); }
+
+/* ================= row functions ================= */
+
+/* pairwise summation in double: a fixed order, error O(log n) */
+static double ct__rd_psum(const double *x, int64_t n) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int64_t i;
+  if (n <= 256) { /* four interleaved partial sums, then in order */
+    for (i = 0; i + 4 <= n; i += 4) s0 += x[i], s1 += x[i + 1], s2 += x[i + 2], s3 += x[i + 3];
+    for (; i < n; i++) s0 += x[i];
+    return (s0 + s1) + (s2 + s3);
+  }
+  i = (n / 2 + 3) / 4 * 4; /* split at a multiple of 4 */
+  return ct__rd_psum(x, i) + ct__rd_psum(x + i, n - i);
+}
+static void ct__rd_sum_row(ct__rd_row *r) {
+  r->yf[0] = ct__rd_psum(r->xf, r->n);
+}
+static void ct__rd_sum_row_i(ct__rd_row *r) {
+  uint64_t s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s += (uint64_t)r->xi[i];
+  r->yi[0] = (int64_t)s;
+}
+static void ct__rd_mean_row(ct__rd_row *r) { r->yf[0] = ct__rd_psum(r->xf, r->n) / (double)r->n; }
+static void ct__rd_prod_row(ct__rd_row *r) {
+  double s = 1;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s *= r->xf[i];
+  r->yf[0] = s;
+}
+static void ct__rd_prod_row_i(ct__rd_row *r) {
+  uint64_t s = 1;
+  int64_t i;
+  for (i = 0; i < r->n; i++) s *= (uint64_t)r->xi[i];
+  r->yi[0] = (int64_t)s;
+}
+/* amax / amin (ctx: int, 1 for max): NaN wins */
+static void ct__rd_ext_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = r->xf[0];
+  int64_t i;
+  for (i = 1; i < r->n && v == v; i++) {
+    double x = r->xf[i];
+    if (x != x || (mx ? x > v : x < v)) v = x;
+  }
+  r->yf[0] = v;
+}
+static void ct__rd_ext_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t v = r->xi[0], i;
+  for (i = 1; i < r->n; i++)
+    if (mx ? r->xi[i] > v : r->xi[i] < v) v = r->xi[i];
+  r->yi[0] = v;
+}
+/* var / std: two passes in double; ctx: the correction (double) and whether to take the root */
+typedef struct ct__rd_var_ctx {
+  double correction;
+  int take_sqrt;
+} ct__rd_var_ctx;
+static void ct__rd_var_row(ct__rd_row *r) {
+  const ct__rd_var_ctx *c = (const ct__rd_var_ctx *)r->ctx;
+  double mean = ct__rd_psum(r->xf, r->n) / (double)r->n, ss = 0, div = (double)r->n - c->correction, v;
+  int64_t i;
+  for (i = 0; i < r->n; i++) ss += (r->xf[i] - mean) * (r->xf[i] - mean);
+  v = ss / (div > 0 ? div : 0);
+  r->yf[0] = c->take_sqrt ? sqrt(v) : v;
+}
+/* vector norms: ctx is ord (double) */
+static void ct__rd_norm_row(ct__rd_row *r) {
+  double p = *(const double *)r->ctx, s = 0;
+  int64_t i;
+  if (isinf(p)) {
+    s = r->n ? fabs(r->xf[0]) : 0;
+    for (i = 1; i < r->n && s == s; i++) {
+      double a = fabs(r->xf[i]);
+      if (a != a || (p > 0 ? a > s : a < s)) s = a;
+    }
+  } else if (p == 0) {
+    for (i = 0; i < r->n; i++) s += r->xf[i] != 0;
+  } else if (p == 1) {
+    for (i = 0; i < r->n; i++) s += fabs(r->xf[i]);
+  } else if (p == 2) {
+    for (i = 0; i < r->n; i++) s += r->xf[i] * r->xf[i];
+    s = sqrt(s);
+  } else {
+    for (i = 0; i < r->n; i++) s += pow(fabs(r->xf[i]), p);
+    s = pow(s, 1.0 / p);
+  }
+  r->yf[0] = s;
+}
+/* logsumexp: max-shifted; an all -inf (or empty) row gives -inf */
+static void ct__rd_lse_row(ct__rd_row *r) {
+  double m = -INFINITY, s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) {
+    double x = r->xf[i];
+    if (x != x || x > m) m = x;
+    if (m != m) break;
+  }
+  if (m != m || isinf(m)) {
+    r->yf[0] = m;
+    return;
+  }
+  for (i = 0; i < r->n; i++) s += exp(r->xf[i] - m);
+  r->yf[0] = m + log(s);
+}
+/* all / any (ctx: int, 1 for all) */
+static void ct__rd_all_row(ct__rd_row *r) {
+  int all = *(const int *)r->ctx;
+  int64_t i, v = all;
+  for (i = 0; i < r->n; i++) {
+    if (all ? r->xf[i] == 0 : r->xf[i] != 0) {
+      v = !all;
+      break;
+    }
+  }
+  r->yi[0] = v;
+}
+static void ct__rd_all_row_i(ct__rd_row *r) {
+  int all = *(const int *)r->ctx;
+  int64_t i, v = all;
+  for (i = 0; i < r->n; i++)
+    if (all ? r->xi[i] == 0 : r->xi[i] != 0) {
+      v = !all;
+      break;
+    }
+  r->yi[0] = v;
+}
+/* scans (ctx: int, 1 for prod) */
+static void ct__rd_cum_row(ct__rd_row *r) {
+  int prod = *(const int *)r->ctx;
+  double s = prod ? 1 : 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = s = prod ? s * r->xf[i] : s + r->xf[i];
+}
+static void ct__rd_cum_row_i(ct__rd_row *r) {
+  int prod = *(const int *)r->ctx;
+  uint64_t s = prod ? 1 : 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yi[i] = (int64_t)(s = prod ? s * (uint64_t)r->xi[i] : s + (uint64_t)r->xi[i]);
+}
+
+/* ================= kernels ================= */
+
+/* ---- sum ---- */
+/* cast_first: out= of another dtype casts self first (sum.IntList_out) or the sum (sum.out), as PyTorch 1.13 */
+static ct_status ct__rd_sum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out, int cast_first,
+                                 ct_tensor **result) {
+  static const char *op = "sum";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = cast_first ? ct__rd_cast_first_dtype(a, dtype, out) : ct__rd_sum_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_sum_row, NULL, out, result);
+}
+static ct_tensor *ct__k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_sum_impl(a, ct__rd_all(), false, dtype, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_sum_all_out(ct_keyset ks, ct_tensor *a, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_sum_impl(a, ct__rd_all(), false, dtype, out, 0, NULL);
+}
+static ct_tensor *ct__k_sum_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_sum_impl(a, dims, keepdim, dtype, NULL, 1, &r);
+  return r;
+}
+static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_sum_impl(a, dims, keepdim, dtype, out, 1, NULL);
+}
+
+/* ---- mean: floating only ---- */
+static ct_status ct__rd_mean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "mean";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype;
+  if (!ct_dtype_is_floating(rd))
+    return ct_fail(CT_ERR_DTYPE, op,
+                   "could not infer output dtype. %s dtype must be either a floating point or complex dtype. Got: %s",
+                   dtype != CT_DTYPE_NONE ? "Optional" : "Input", ct__dtype_torch_name(rd));
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  if (ct__rd_out_castable(op, out, rd) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_mean_row, NULL, out, result);
+}
+static ct_tensor *ct__k_mean(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_mean_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  return r;
+}
+static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_mean_impl(a, dims, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mean_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_mean_impl(a, dims, keepdim, dtype, out, NULL);
+}
+
+/* ---- prod ---- */
+static ct_status ct__rd_prod_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "prod";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_cast_first_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_prod_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_prod_row, NULL, out, result);
+}
+static ct_int_list ct__rd_one(const int64_t *dim) {
+  ct_int_list l;
+  l.data = dim;
+  l.n = 1;
+  return l;
+}
+static ct_tensor *ct__k_prod(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_prod_impl(a, ct__rd_all(), false, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_prod_all_out(ct_keyset ks, ct_tensor *a, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_prod_impl(a, ct__rd_all(), false, dtype, out, NULL);
+}
+static ct_tensor *ct__k_prod_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_prod_impl(a, ct__rd_one(&dim), keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_prod_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_prod_impl(a, ct__rd_one(&dim), keepdim, dtype, out, NULL);
+}
+
+/* ---- amax / amin / max() / min(): the input's dtype; NaN wins ---- */
+static ct_status ct__rd_empty_check(const char *op, const ct_tensor *a, const ct__rd_plan *p, int full) {
+  int i;
+  if (a->numel > 0) return CT_OK;
+  if (full)
+    return ct_fail(CT_ERR_INVALID, op, "Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                                       "with the 'dim' argument.");
+  for (i = 0; i < a->ndim; i++)
+    if (p->reduce[i] && a->sizes[i] == 0)
+      return ct_fail(CT_ERR_INDEX, op, "Expected reduction dim %d to have non-zero size.", i);
+  return CT_OK;
+}
+static ct_status ct__rd_ext_impl(const char *op, int mx, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  int full = !dims.data || dims.n <= 0;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (ct__rd_empty_check(op, a, &p, full) != CT_OK) return ct_last_error();
+  if (out && out->dtype != a->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Expected the dtype for input and out to match, but got %s for input's dtype and %s for out's dtype.",
+                   ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
+  if (ct__rd_is_int((ct_dtype)a->dtype))
+    return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 1, 1, ct__rd_ext_row_i, &mx, out, result);
+  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_ext_row, &mx, out, result);
+}
+static ct_tensor *ct__k_amax(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("amax", 1, a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_amax_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_ext_impl("amax", 1, a, dim, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_amin(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("amin", 0, a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_amin_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_ext_impl("amin", 0, a, dim, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_max(ct_keyset ks, ct_tensor *a) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("max", 1, a, ct__rd_all(), false, NULL, &r);
+  return r;
+}
+static ct_tensor *ct__k_min(ct_keyset ks, ct_tensor *a) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_ext_impl("min", 0, a, ct__rd_all(), false, NULL, &r);
+  return r;
+}
+
+/* ---- var / std (correction: None = 1) ---- */
+static ct_status ct__rd_var_impl(const char *op, int take_sqrt, ct_tensor *a, ct_int_list dims, ct_scalar correction,
+                                 bool keepdim, ct_tensor *out, ct_tensor **result) {
+  ct__rd_plan p;
+  ct__rd_var_ctx c;
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "std and var only support floating point and complex dtypes");
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  c.correction = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction);
+  c.take_sqrt = take_sqrt;
+  return ct__rd_reduce(op, a, &p, (ct_dtype)a->dtype, 0, 0, ct__rd_var_row, &c, out, result);
+}
+static ct_tensor *ct__k_var(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_var_impl("var", 0, a, dim, correction, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_var_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("var", 0, a, dim, correction, keepdim, out, NULL);
+}
+static ct_tensor *ct__k_std(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_var_impl("std", 1, a, dim, correction, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_std_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("std", 1, a, dim, correction, keepdim, out, NULL);
+}
+/* var(self, unbiased) and var.dim(self, dim, unbiased, keepdim): composites of var.correction */
+static ct_tensor *ct__k_var_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased) {
+  (void)ks;
+  return ct_var_ex(a, 0, NULL, ct_int(unbiased ? 1 : 0), false);
+}
+static ct_tensor *ct__k_var_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim) {
+  (void)ks;
+  return ct_var_ex(a, dim.data ? (int)dim.n : 0, dim.data, ct_int(unbiased ? 1 : 0), keepdim);
+}
+static ct_tensor *ct__k_std_unbiased(ct_keyset ks, ct_tensor *a, bool unbiased) {
+  (void)ks;
+  return ct_std_ex(a, 0, NULL, ct_int(unbiased ? 1 : 0), false);
+}
+static ct_tensor *ct__k_std_dim(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim) {
+  (void)ks;
+  return ct_std_ex(a, dim.data ? (int)dim.n : 0, dim.data, ct_int(unbiased ? 1 : 0), keepdim);
+}
+
+static ct_status ct__k_var_dim_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("var", 0, a, dim, ct_int(unbiased ? 1 : 0), keepdim, out, NULL);
+}
+static ct_status ct__k_std_dim_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_var_impl("std", 1, a, dim, ct_int(unbiased ? 1 : 0), keepdim, out, NULL);
+}
+
+/* ---- linalg_vector_norm ---- */
+static ct_status ct__rd_norm_impl(ct_tensor *a, ct_scalar ord, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                  ct_tensor **result) {
+  static const char *op = "linalg.vector_norm";
+  ct__rd_plan p;
+  double o;
+  ct_dtype rd;
+  int i;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK) return ct_last_error();
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "Expected a floating point or complex tensor as input. Got %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_is_floating(dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "dtype should be floating point or complex, but got %s", ct__dtype_torch_name(dtype));
+  if (ord.kind == CT_SCALAR_NONE) ord = ct_int(2);
+  o = ct_scalar_to_double(ord);
+  if (o != o) return ct_fail(CT_ERR_INVALID, op, "ord must not be NaN");
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)a->dtype;
+  if (out && ct__rd_out_dtype(op, out, rd) != CT_OK) return ct_last_error();
+  if ((o < 0 || isinf(o)) && a->numel == 0) {
+    if (!dims.data || dims.n <= 0)
+      return ct_fail(CT_ERR_INVALID, op, "cannot compute the %s norm on an empty tensor because the operation does not have an identity",
+                     isinf(o) ? (o > 0 ? "inf" : "-inf") : "negative");
+    for (i = 0; i < a->ndim; i++)
+      if (p.reduce[i] && a->sizes[i] == 0)
+        return ct_fail(CT_ERR_INVALID, op, "cannot compute the %s norm on the dimension %d because this dimension is empty and the "
+                       "operation does not have an identity", isinf(o) ? (o > 0 ? "inf" : "-inf") : "negative", i);
+  }
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_norm_row, &o, out, result);
+}
+static ct_tensor *ct__k_vector_norm(ct_keyset ks, ct_tensor *a, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_norm_impl(a, ord, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_vector_norm_out(ct_keyset ks, ct_tensor *a, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype,
+                                       ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, ord, dim, keepdim, dtype, out, NULL);
+}
+/* norm.Scalar and norm.ScalarOpt_dim: composites of linalg_vector_norm */
+static ct_tensor *ct__k_norm(ct_keyset ks, ct_tensor *a, ct_scalar p) {
+  (void)ks;
+  return ct_linalg_vector_norm_ex(a, p, 0, NULL, false, CT_DTYPE_NONE);
+}
+static ct_tensor *ct__k_norm_dim(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_int_list dim, bool keepdim) {
+  (void)ks;
+  return ct_linalg_vector_norm_ex(a, p, dim.data ? (int)dim.n : 0, dim.data, keepdim, CT_DTYPE_NONE);
+}
+
+static ct_status ct__k_norm_out(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, p, ct__rd_all(), false, CT_DTYPE_NONE, out, NULL);
+}
+static ct_status ct__k_norm_dim_out(ct_keyset ks, ct_tensor *a, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_norm_impl(a, p, dim, keepdim, CT_DTYPE_NONE, out, NULL);
+}
+
+/* ---- logsumexp: integers and bool give float32 ---- */
+static ct_status ct__rd_lse_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "logsumexp";
+  ct__rd_plan p;
+  ct_dtype rd = ct_dtype_is_floating((ct_dtype)a->dtype) ? (ct_dtype)a->dtype : CT_F32;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (out && !ct_dtype_is_floating((ct_dtype)out->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "Expected floating point type for result tensor, but got: %s",
+                   ct__dtype_torch_name((ct_dtype)out->dtype));
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_lse_row, NULL, out, result);
+}
+static ct_tensor *ct__k_logsumexp(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_lse_impl(a, dim, keepdim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_logsumexp_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_lse_impl(a, dim, keepdim, out, NULL);
+}
+
+/* ---- all / any: bool results (uint8 for uint8 inputs, as PyTorch) ---- */
+static ct_status ct__rd_all_impl(const char *op, int all, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  ct_dtype rd = a->dtype == CT_U8 ? CT_U8 : CT_BOOL;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (out && out->dtype != CT_BOOL && !(a->dtype == CT_U8 && out->dtype == CT_U8))
+    return ct_fail(CT_ERR_DTYPE, op, "%s only supports bool tensor for result, got: %s", op, ct__dtype_torch_name((ct_dtype)out->dtype));
+  if (ct__rd_is_int((ct_dtype)a->dtype))
+    return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_all_row_i, &all, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 1, ct__rd_all_row, &all, out, result);
+}
+#define CT__RD_ALL_KERNELS(name, ALL)                                                                           \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                 \
+    ct_tensor *r = NULL;                                                                                       \
+    (void)ks;                                                                                                  \
+    ct__rd_all_impl(#name, ALL, a, ct__rd_all(), false, NULL, &r);                                             \
+    return r;                                                                                                  \
+  }                                                                                                            \
+  static ct_status ct__k_##name##_all_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {                        \
+    (void)ks;                                                                                                  \
+    return ct__rd_all_impl(#name, ALL, a, ct__rd_all(), false, out, NULL);                                     \
+  }                                                                                                            \
+  static ct_tensor *ct__k_##name##_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {                \
+    ct_tensor *r = NULL;                                                                                       \
+    (void)ks;                                                                                                  \
+    ct__rd_all_impl(#name, ALL, a, ct__rd_one(&dim), keepdim, NULL, &r);                                       \
+    return r;                                                                                                  \
+  }                                                                                                            \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) { \
+    (void)ks;                                                                                                  \
+    return ct__rd_all_impl(#name, ALL, a, ct__rd_one(&dim), keepdim, out, NULL);                               \
+  }
+CT__RD_ALL_KERNELS(all, 1)
+CT__RD_ALL_KERNELS(any, 0)
+
+/* ---- cumsum / cumprod: the scan mechanism is the same row loop with m = n ---- */
+static ct_status ct__rd_cum_impl(const char *op, int prod, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out,
+                                 ct_tensor **result) {
+  ct__rd_plan p;
+  ct_tensor *dst;
+  ct_dtype rd;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
+  if (out == a && dtype != CT_DTYPE_NONE && dtype != a->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name(dtype));
+  if (out && out != a && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = out == a ? ct__rd_sum_dtype(a, dtype, out) : ct__rd_cast_first_dtype(a, dtype, out);
+  if (out == a) {
+    if (ct__check_writable(op, a) != CT_OK) return ct_last_error();
+    dst = ct_retain(a);
+  } else {
+    dst = ct__rd_result(op, a, out, a->ndim, a->sizes, rd);
+  }
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = ct__rd_is_int(rd);
+    j.reduce = p.reduce;
+    j.out0 = dst;
+    j.out0_int = j.int_compute;
+    j.fn = j.int_compute ? ct__rd_cum_row_i : ct__rd_cum_row;
+    j.ctx = &prod;
+    st = ct__rd_run(op, &j);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+#define CT__RD_CUM_KERNELS(name, PROD)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                   \
+    ct_tensor *r = NULL;                                                                                      \
+    (void)ks;                                                                                                 \
+    ct__rd_cum_impl(#name, PROD, a, dim, dtype, NULL, &r);                                                    \
+    return r;                                                                                                 \
+  }                                                                                                           \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype) {                 \
+    (void)ks;                                                                                                 \
+    return ct__rd_cum_impl(#name, PROD, a, dim, dtype, a, NULL);                                              \
+  }                                                                                                           \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_dtype dtype, ct_tensor *out) { \
+    (void)ks;                                                                                                 \
+    return ct__rd_cum_impl(#name, PROD, a, dim, dtype, out, NULL);                                            \
+  }
+CT__RD_CUM_KERNELS(cumsum, 0)
+CT__RD_CUM_KERNELS(cumprod, 1)
+
+/* ---- max.dim / min.dim / argmax / argmin: the first extreme; NaN wins ---- */
+static void ct__rd_arg_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = r->xf[0];
+  int64_t i, at = 0;
+  for (i = 1; i < r->n && v == v; i++) {
+    double x = r->xf[i];
+    if (x != x || (mx ? x > v : x < v)) v = x, at = i;
+  }
+  r->yf[0] = v;
+  r->idx[0] = at;
+}
+static void ct__rd_arg_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t i, at = 0, v = r->xi[0];
+  for (i = 1; i < r->n; i++)
+    if (mx ? r->xi[i] > v : r->xi[i] < v) v = r->xi[i], at = i;
+  r->yi[0] = v;
+  r->idx[0] = at;
+}
+/* values (may be NULL) and indices (a new tensor, or out) of the extremes over plan p */
+static ct_status ct__rd_arg_impl(const char *op, int mx, ct_tensor *a, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **values, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (ct__rd_empty_check(op, a, &p, !dims.data && a->ndim > 0) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, CT_I64) != CT_OK) return ct_last_error();
+  idx = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, CT_I64);
+  if (!idx) return ct_last_error();
+  if (values) {
+    vals = ct__empty(op, p.out_ndim, p.out_shape, (ct_dtype)a->dtype, a->device);
+    if (!vals) return ct_release(idx), ct_last_error();
+  }
+  if (!ct__is_meta(idx) && idx->numel > 0) {
+    iv = ct__rd_keepdim_view(idx, &p);
+    vv = vals ? ct__rd_keepdim_view(vals, &p) : NULL;
+    if (!iv || (vals && !vv)) {
+      st = ct_last_error();
+    } else {
+      memset(&j, 0, sizeof j);
+      j.src = a;
+      j.int_compute = is_int;
+      j.reduce = p.reduce;
+      j.out0 = vv;
+      j.out0_int = is_int;
+      j.out1 = iv;
+      j.fn = is_int ? ct__rd_arg_row_i : ct__rd_arg_row;
+      j.ctx = &mx;
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(iv);
+    ct_release(vv);
+  }
+  if (st != CT_OK) ct_release(vals), vals = NULL;
+  if (values) *values = vals;
+  if (st == CT_OK && !out) {
+    if (indices) *indices = idx;
+    else ct_release(idx);
+    return CT_OK;
+  }
+  return ct__rd_finish(st, idx, out, NULL);
+}
+static ct_tensor *ct__k_max_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_arg_impl("max", 1, a, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+static ct_tensor *ct__k_min_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_arg_impl("min", 0, a, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+static ct_int_list ct__rd_opt_dim(const int64_t *dim) { /* int? dim: None reduces every dim */
+  return *dim == CT_INT_NONE ? ct__rd_all() : ct__rd_one(dim);
+}
+static ct_tensor *ct__k_argmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {
+  ct_tensor *i = NULL;
+  (void)ks;
+  ct__rd_arg_impl("argmax", 1, a, ct__rd_opt_dim(&dim), keepdim, NULL, NULL, &i);
+  return i;
+}
+static ct_status ct__k_argmax_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_arg_impl("argmax", 1, a, ct__rd_opt_dim(&dim), keepdim, out, NULL, NULL);
+}
+static ct_tensor *ct__k_argmin(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim) {
+  ct_tensor *i = NULL;
+  (void)ks;
+  ct__rd_arg_impl("argmin", 0, a, ct__rd_opt_dim(&dim), keepdim, NULL, NULL, &i);
+  return i;
+}
+static ct_status ct__k_argmin_out(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_arg_impl("argmin", 0, a, ct__rd_opt_dim(&dim), keepdim, out, NULL, NULL);
+}
+
+/* ---- sort / topk: a stable merge sort of each row's indices ----
+ * NaN sorts above every number (last ascending, first descending). */
+typedef struct ct__rd_sort_ctx {
+  int descending, is_int;
+} ct__rd_sort_ctx;
+static int ct__rd_before(const ct__rd_row *r, const ct__rd_sort_ctx *c, int64_t a, int64_t b) {
+  if (c->is_int) return c->descending ? r->xi[a] > r->xi[b] : r->xi[a] < r->xi[b];
+  {
+    double x = r->xf[a], y = r->xf[b];
+    if (c->descending) return (x != x && y == y) || x > y;
+    return (y != y && x == x) || x < y;
+  }
+}
+static void ct__rd_sort_row(ct__rd_row *r) {
+  const ct__rd_sort_ctx *c = (const ct__rd_sort_ctx *)r->ctx;
+  int64_t n = r->n, w = (n > r->m ? n : r->m) + 1, *v = r->tmp, *t = r->tmp + w, width, i;
+  for (i = 0; i < n; i++) v[i] = i;
+  for (width = 1; width < n; width *= 2) { /* bottom-up merges: equal keys keep their order */
+    int64_t lo;
+    for (lo = 0; lo < n; lo += 2 * width) {
+      int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n, a = lo, b = mid, k = lo;
+      while (a < mid && b < hi) t[k++] = ct__rd_before(r, c, v[b], v[a]) ? v[b++] : v[a++];
+      while (a < mid) t[k++] = v[a++];
+      while (b < hi) t[k++] = v[b++];
+    }
+    for (i = 0; i < n; i++) v[i] = t[i];
+  }
+  for (i = 0; i < r->m; i++) {
+    r->idx[i] = v[i];
+    if (c->is_int) r->yi[i] = r->xi[v[i]];
+    else r->yf[i] = r->xf[v[i]];
+  }
+}
+/* the first k of each row along dim, sorted (k -1: the whole row) */
+static ct_tensor *ct__rd_sort_impl(const char *op, ct_tensor *a, int64_t k, int64_t dim, int descending, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct__rd_sort_ctx c;
+  int64_t shape[CT_MAX_DIMS], size;
+  ct_tensor *vals, *idx;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int i;
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, a->ndim);
+  size = a->ndim ? a->sizes[dim] : 1;
+  if (k == -1 && !strcmp(op, "sort")) k = size;
+  if (k < 0 || k > size || (a->ndim == 0 && k != 1))
+    return ct_fail(CT_ERR_INDEX, op, "selected index k out of range"), (ct_tensor *)NULL;
+  for (i = 0; i < a->ndim; i++) shape[i] = i == dim ? k : a->sizes[i];
+  vals = ct__empty(op, a->ndim, shape, (ct_dtype)a->dtype, a->device);
+  idx = vals ? ct__empty(op, a->ndim, shape, CT_I64, a->device) : NULL;
+  if (!idx) return ct_release(vals), (ct_tensor *)NULL;
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    c.descending = descending;
+    c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = c.is_int;
+    j.reduce = p.reduce;
+    j.out0 = vals;
+    j.out0_int = c.is_int;
+    j.out1 = idx;
+    j.fn = ct__rd_sort_row;
+    j.need_tmp = 1;
+    j.ctx = &c;
+    st = ct__rd_run(op, &j);
+  }
+  if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
+  if (indices) *indices = idx;
+  else ct_release(idx);
+  return vals;
+}
+static ct_tensor *ct__k_sort(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_sort_impl("sort", a, -1, dim, descending, indices);
+}
+static ct_tensor *ct__k_sort_stable(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  (void)stable; /* always stable */
+  return ct__k_sort(ks, a, dim, descending, indices);
+}
+static ct_tensor *ct__k_topk(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  (void)ks;
+  (void)sorted; /* always sorted */
+  return ct__rd_sort_impl("topk", a, k, dim, largest, indices);
+}
+
+/* ---- value selection along a dim, and its adjoint ----
+ * _rd_gather(self, dim, index, keepdim): out[..., i, ...] = self[..., index[..., i, ...], ...];
+ * index has self's rank (keepdim) or lacks dim. value_selecting_reduction_backward
+ * (PyTorch's op) adds grad into zeros of `sizes` at the same places: each is
+ * the other's derivative, so every order of derivative works. */
+static ct_status ct__rd_select_check(const char *op, const char *what, int ndim, const int64_t *sizes, const ct_tensor *t,
+                                     const ct_tensor *index, int64_t dim, bool keepdim) {
+  int i, k = 0;
+  if (index->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "index must be an int64 tensor, got %s", ct_dtype_name((ct_dtype)index->dtype));
+  if (!ct_same_shape(t, index)) return ct_fail(CT_ERR_SHAPE, op, "%s and index must have the same shape", what);
+  if (ndim == 0 ? t->ndim != 0 : t->ndim != (keepdim ? ndim : ndim - 1))
+    return ct_fail(CT_ERR_RANK, op, "index has rank %d but the selected tensor has rank %d", t->ndim, ndim);
+  for (i = 0; i < ndim && ndim > 0; i++) {
+    if (i == dim) {
+      if (keepdim) k++;
+      continue;
+    }
+    if (t->sizes[k++] != sizes[i]) return ct_fail(CT_ERR_SHAPE, op, "index and the selected tensor differ in size at dim %d", i);
+  }
+  if (!ct__is_meta(index)) {
+    int64_t n = ndim ? sizes[dim] : 1, e;
+    for (e = 0; e < index->numel; e++) {
+      int64_t v = ct_get_int(index, e);
+      if (v < 0 || v >= n)
+        return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v, (long long)dim,
+                       (long long)n);
+    }
+  }
+  return CT_OK;
+}
+static void ct__rd_gather_row(ct__rd_row *r) {
+  int is_int = *(const int *)r->ctx;
+  int64_t i;
+  for (i = 0; i < r->n2; i++) {
+    int64_t at = (int64_t)r->x2[i];
+    if (is_int) r->yi[i] = r->xi[at];
+    else r->yf[i] = r->xf[at];
+  }
+}
+static void ct__rd_scatter_row(ct__rd_row *r) {
+  int64_t i;
+  for (i = 0; i < r->m; i++) r->yf[i] = 0;
+  for (i = 0; i < r->n; i++) r->yf[(int64_t)r->x2[i]] += r->xf[i];
+}
+/* t seen with rank ndim (size 1 at dim) when it lacks dim */
+static ct_tensor *ct__rd_unsqueezed(ct_tensor *t, int ndim, const int64_t *sizes, int64_t dim, bool keepdim) {
+  ct__rd_plan p;
+  if (keepdim || ndim == 0) return ct_retain(t);
+  if (ct__rd_plan_make("select", ndim, sizes, ct__rd_one(&dim), false, &p) != CT_OK) return NULL;
+  return ct__rd_keepdim_view(t, &p);
+}
+static ct_tensor *ct__k_rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  static const char *op = "_rd_gather";
+  ct__rd_plan p;
+  ct_tensor *r, *iv = NULL, *rv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)self->dtype);
+  (void)ks;
+  if (ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, self->ndim);
+  if (ct__rd_select_check(op, "the result", self->ndim, self->sizes, index, index, dim, keepdim) != CT_OK) return NULL;
+  r = ct__empty(op, index->ndim, index->sizes, (ct_dtype)self->dtype, self->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  iv = ct__rd_unsqueezed(index, self->ndim, self->sizes, dim, keepdim);
+  rv = ct__rd_unsqueezed(r, self->ndim, self->sizes, dim, keepdim);
+  if (!iv || !rv) {
+    st = ct_last_error();
+  } else {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.int_compute = is_int;
+    j.src2 = iv;
+    j.reduce = p.reduce;
+    j.out0 = rv;
+    j.out0_int = is_int;
+    j.fn = ct__rd_gather_row;
+    j.ctx = &is_int;
+    st = ct__rd_run(op, &j);
+  }
+  ct_release(iv);
+  ct_release(rv);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad, int64_t dim, ct_tensor *indices,
+                                                           ct_int_list sizes, bool keepdim) {
+  static const char *op = "value_selecting_reduction_backward";
+  ct__rd_plan p;
+  ct_tensor *r, *gv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int nd = (int)sizes.n;
+  (void)ks;
+  if (sizes.n < 0 || sizes.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "sizes has rank %lld", (long long)sizes.n), (ct_tensor *)NULL;
+  if (ct__checked_numel(op, nd, sizes.data, (ct_dtype)grad->dtype) < 0) return NULL; /* negative sizes, overflow */
+  if (ct__rd_plan_make(op, nd, sizes.data, ct__rd_one(&dim), true, &p) != CT_OK) return NULL;
+  dim = ct__wrap_dim(op, dim, nd);
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype)) return ct_fail(CT_ERR_DTYPE, op, "grad must be floating"), (ct_tensor *)NULL;
+  if (ct__rd_select_check(op, "grad", nd, sizes.data, grad, indices, dim, keepdim) != CT_OK) return NULL;
+  r = ct__empty(op, nd, sizes.data, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (grad->numel == 0) return ct__k_fill_(0, r, ct_int(0)) == CT_OK ? r : (ct_release(r), (ct_tensor *)NULL);
+  gv = ct__rd_unsqueezed(grad, nd, sizes.data, dim, keepdim);
+  iv = ct__rd_unsqueezed(indices, nd, sizes.data, dim, keepdim);
+  if (!gv || !iv) {
+    st = ct_last_error();
+  } else {
+    memset(&j, 0, sizeof j);
+    j.src = gv;
+    j.src2 = iv;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = ct__rd_scatter_row;
+    st = ct__rd_run(op, &j);
+  }
+  ct_release(gv);
+  ct_release(iv);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+
+/* ---- nansum / nanmean: NaN counts as absent ---- */
+static void ct__rd_nansum_row(ct__rd_row *r) {
+  double s = 0;
+  int64_t i;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == r->xf[i]) s += r->xf[i];
+  r->yf[0] = s;
+}
+static void ct__rd_nanmean_row(ct__rd_row *r) {
+  double s = 0;
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == r->xf[i]) s += r->xf[i], c++;
+  r->yf[0] = s / (double)c;
+}
+static ct_status ct__rd_nansum_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                    ct_tensor **result) {
+  static const char *op = "nansum";
+  ct__rd_plan p;
+  ct_dtype rd;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  rd = ct__rd_sum_dtype(a, dtype, out);
+  if (ct__rd_is_int(rd)) return ct__rd_reduce(op, a, &p, rd, 1, 1, ct__rd_sum_row_i, NULL, out, result);
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nansum_row, NULL, out, result);
+}
+static ct_tensor *ct__k_nansum(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nansum_impl(a, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_nansum_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nansum_impl(a, dim, keepdim, dtype, out, NULL);
+}
+static ct_status ct__rd_nanmean_impl(ct_tensor *a, ct_int_list dims, bool keepdim, ct_dtype dtype, ct_tensor *out,
+                                     ct_tensor **result) {
+  static const char *op = "nanmean";
+  ct__rd_plan p;
+  ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : out ? (ct_dtype)out->dtype : (ct_dtype)a->dtype;
+  if (ct__rd_check_dtype(op, dtype) != CT_OK || ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK)
+    return ct_last_error();
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "nanmean(): expected input to have floating point dtype but got %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (!ct_dtype_is_floating(rd))
+    return ct_fail(CT_ERR_DTYPE, op, "nanmean(): expected a floating point result dtype but got %s", ct__dtype_torch_name(rd));
+  if (out && dtype != CT_DTYPE_NONE && ct__rd_out_dtype(op, out, dtype) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, rd, 0, 0, ct__rd_nanmean_row, NULL, out, result);
+}
+static ct_tensor *ct__k_nanmean(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nanmean_impl(a, dim, keepdim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_nanmean_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nanmean_impl(a, dim, keepdim, dtype, out, NULL);
+}
+
+/* ---- count_nonzero: int64 ---- */
+static void ct__rd_nnz_row(ct__rd_row *r) {
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xf[i] != 0;
+  r->yi[0] = c;
+}
+static void ct__rd_nnz_row_i(ct__rd_row *r) {
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xi[i] != 0;
+  r->yi[0] = c;
+}
+static ct_status ct__rd_nnz_impl(ct_tensor *a, ct_int_list dims, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "count_nonzero";
+  ct__rd_plan p;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, false, &p) != CT_OK) return ct_last_error();
+  if (ct__rd_out_castable(op, out, CT_I64) != CT_OK) return ct_last_error();
+  return ct__rd_reduce(op, a, &p, CT_I64, is_int, 1, is_int ? ct__rd_nnz_row_i : ct__rd_nnz_row, NULL, out, result);
+}
+static ct_tensor *ct__k_count_nonzero_dims(ct_keyset ks, ct_tensor *a, ct_int_list dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nnz_impl(a, dim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_count_nonzero_dims_out(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nnz_impl(a, dim, out, NULL);
+}
+static ct_tensor *ct__k_count_nonzero(ct_keyset ks, ct_tensor *a, int64_t dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_nnz_impl(a, ct__rd_opt_dim(&dim), NULL, &r);
+  return r;
+}
+static ct_status ct__k_count_nonzero_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_nnz_impl(a, ct__rd_opt_dim(&dim), out, NULL);
+}
+
+/* ---- logcumsumexp: a running log-add-exp; floating only ---- */
+static double ct__rd_logaddexp(double a, double b) {
+  double m = a > b ? a : b;
+  if (a != a || b != b) return a + b;
+  if (m == -INFINITY) return -INFINITY;
+  if (m == INFINITY) return INFINITY;
+  return m + log1p(exp(-fabs(a - b)));
+}
+static void ct__rd_lcse_row(ct__rd_row *r) {
+  double s = -INFINITY;
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = s = ct__rd_logaddexp(s, r->xf[i]);
+}
+static ct_status ct__rd_lcse_impl(ct_tensor *a, int64_t dim, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "logcumsumexp";
+  ct__rd_plan p;
+  ct_tensor *dst;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  if (!ct_dtype_is_floating((ct_dtype)a->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"logcumsumexp\" not implemented for '%s'", ct__dtype_torch_name((ct_dtype)a->dtype));
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return ct_last_error();
+  if (out && ct__rd_out_dtype(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  dst = ct__rd_result(op, a, out, a->ndim, a->sizes, (ct_dtype)a->dtype);
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.reduce = p.reduce;
+    j.out0 = dst;
+    j.fn = ct__rd_lcse_row;
+    st = ct__rd_run(op, &j);
+  }
+  return ct__rd_finish(st, dst, out, result);
+}
+static ct_tensor *ct__k_logcumsumexp(ct_keyset ks, ct_tensor *a, int64_t dim) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__rd_lcse_impl(a, dim, NULL, &r);
+  return r;
+}
+static ct_status ct__k_logcumsumexp_out(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__rd_lcse_impl(a, dim, out, NULL);
+}
+
+/* ---- cummax / cummin: (values, indices); a tie or a NaN takes the later index, as PyTorch ---- */
+static void ct__rd_cumext_row(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  double v = 0;
+  int64_t i, at = 0;
+  for (i = 0; i < r->n; i++) {
+    double x = r->xf[i];
+    if (i == 0 || x != x || (v == v && (mx ? x >= v : x <= v))) v = x, at = i;
+    r->yf[i] = v;
+    r->idx[i] = at;
+  }
+}
+static void ct__rd_cumext_row_i(ct__rd_row *r) {
+  int mx = *(const int *)r->ctx;
+  int64_t i, at = 0, v = 0;
+  for (i = 0; i < r->n; i++) {
+    if (i == 0 || (mx ? r->xi[i] >= v : r->xi[i] <= v)) v = r->xi[i], at = i;
+    r->yi[i] = v;
+    r->idx[i] = at;
+  }
+}
+static ct_tensor *ct__rd_cumext_impl(const char *op, int mx, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct_tensor *vals, *idx;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int is_int = ct__rd_is_int((ct_dtype)a->dtype);
+  if (ct__rd_plan_dim(op, a, dim, true, &p) != CT_OK) return NULL;
+  vals = ct__empty(op, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
+  idx = vals ? ct__empty(op, a->ndim, a->sizes, CT_I64, a->device) : NULL;
+  if (!idx) return ct_release(vals), (ct_tensor *)NULL;
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = a;
+    j.int_compute = is_int;
+    j.reduce = p.reduce;
+    j.out0 = vals;
+    j.out0_int = is_int;
+    j.out1 = idx;
+    j.fn = is_int ? ct__rd_cumext_row_i : ct__rd_cumext_row;
+    j.ctx = &mx;
+    st = ct__rd_run(op, &j);
+  }
+  if (st != CT_OK) return ct_release(vals), ct_release(idx), (ct_tensor *)NULL;
+  if (indices) *indices = idx;
+  else ct_release(idx);
+  return vals;
+}
+static ct_tensor *ct__k_cummax(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_cumext_impl("cummax", 1, a, dim, indices);
+}
+static ct_tensor *ct__k_cummin(ct_keyset ks, ct_tensor *a, int64_t dim, ct_tensor **indices) {
+  (void)ks;
+  return ct__rd_cumext_impl("cummin", 0, a, dim, indices);
+}
+
+/* ---- kthvalue / median / nanmedian: the k-th smallest of the sorted row ----
+ * (NaN sorts last.) median: the lower median, NaN when the row has one;
+ * nanmedian: the lower median of the non-NaN elements. */
+enum { CT__RD_KTH, CT__RD_MEDIAN, CT__RD_NANMEDIAN };
+typedef struct ct__rd_kth_ctx {
+  int mode, is_int;
+  int64_t k; /* 1-based, CT__RD_KTH */
+} ct__rd_kth_ctx;
+static void ct__rd_kth_row(ct__rd_row *r) {
+  const ct__rd_kth_ctx *c = (const ct__rd_kth_ctx *)r->ctx;
+  ct__rd_sort_ctx sc;
+  ct__rd_row sr = *r;
+  int64_t at, nans = 0, i, *perm;
+  if (r->n == 0) {
+    r->idx[0] = 0, r->yi[0] = 0;
+    if (!c->is_int) r->yf[0] = NAN;
+    return;
+  }
+  sc.descending = 0;
+  sc.is_int = c->is_int;
+  sr.m = r->n;
+  sr.idx = r->tmp + 2 * (r->n + 1); /* the sort writes its own outputs past its scratch */
+  sr.yf = (double *)(void *)(sr.idx + (r->n + 1));
+  sr.yi = (int64_t *)(void *)sr.yf;
+  sr.ctx = &sc;
+  ct__rd_sort_row(&sr);
+  perm = sr.idx;
+  if (!c->is_int)
+    for (i = 0; i < r->n; i++) nans += r->xf[i] != r->xf[i];
+  if (c->mode == CT__RD_KTH) at = c->k - 1;
+  else if (c->mode == CT__RD_MEDIAN) at = nans ? r->n - nans : (r->n - 1) / 2;
+  else at = nans == r->n ? 0 : (r->n - nans - 1) / 2;
+  r->idx[0] = perm[at];
+  if (c->is_int) r->yi[0] = r->xi[perm[at]];
+  else r->yf[0] = r->xf[perm[at]];
+}
+static ct_status ct__rd_kth_impl(const char *op, int mode, ct_tensor *a, int64_t k, ct_int_list dims, bool keepdim, ct_tensor *out,
+                                 ct_tensor **values, ct_tensor **indices) {
+  ct__rd_plan p;
+  ct__rd_kth_ctx c;
+  ct_tensor *vals = NULL, *idx = NULL, *vv = NULL, *iv = NULL;
+  ct_status st = CT_OK;
+  ct__rd_job j;
+  int full = !dims.data;
+  if (ct__rd_plan_make(op, a->ndim, a->sizes, dims, keepdim, &p) != CT_OK) return ct_last_error();
+  if (mode == CT__RD_KTH && (k < 1 || k > p.n))
+    return ct_fail(CT_ERR_INDEX, op, "selected number k out of range for dimension %lld", (long long)(dims.data ? dims.data[0] : 0));
+  if (!full && ct__rd_empty_check(op, a, &p, 0) != CT_OK) return ct_last_error(); /* a full median of nothing is nan */
+  if (ct__rd_out_castable(op, out, (ct_dtype)a->dtype) != CT_OK) return ct_last_error();
+  vals = ct__rd_result(op, a, out, p.out_ndim, p.out_shape, (ct_dtype)a->dtype);
+  if (!vals) return ct_last_error();
+  if (indices) {
+    idx = ct__empty(op, p.out_ndim, p.out_shape, CT_I64, a->device);
+    if (!idx) return ct_release(vals), ct_last_error();
+  }
+  if (!ct__is_meta(vals) && vals->numel > 0) {
+    c.mode = mode;
+    c.is_int = ct__rd_is_int((ct_dtype)a->dtype);
+    c.k = k;
+    vv = ct__rd_keepdim_view(vals, &p);
+    iv = idx ? ct__rd_keepdim_view(idx, &p) : NULL;
+    if (!vv || (idx && !iv)) {
+      st = ct_last_error();
+    } else {
+      memset(&j, 0, sizeof j);
+      j.src = a;
+      j.int_compute = c.is_int;
+      j.reduce = p.reduce;
+      j.out0 = vv;
+      j.out0_int = c.is_int;
+      j.out1 = iv;
+      j.fn = ct__rd_kth_row;
+      j.ctx = &c;
+      j.need_tmp = 2; /* sort scratch, then the sort's indices and values */
+      st = ct__rd_run(op, &j);
+    }
+    ct_release(vv);
+    ct_release(iv);
+  }
+  if (st != CT_OK) ct_release(idx), idx = NULL;
+  if (indices) *indices = idx;
+  if (values) {
+    if (st == CT_OK) *values = vals;
+    else ct_release(vals);
+    return st;
+  }
+  return ct__rd_finish(st, vals, out, NULL);
+}
+#define CT__RD_MEDIAN_KERNELS(name, MODE)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                                    \
+    ct_tensor *v = NULL;                                                                                          \
+    (void)ks;                                                                                                     \
+    ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_all(), false, NULL, &v, NULL);                                      \
+    return v;                                                                                                     \
+  }                                                                                                               \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {                               \
+    (void)ks;                                                                                                     \
+    return ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_all(), false, out, NULL, NULL);                              \
+  }                                                                                                               \
+  static ct_tensor *ct__k_##name##_dim(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **indices) { \
+    ct_tensor *v = NULL, *i = NULL;                                                                               \
+    (void)ks;                                                                                                     \
+    if (ct__rd_kth_impl(#name, MODE, a, 0, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;        \
+    if (indices) *indices = i;                                                                                    \
+    else ct_release(i);                                                                                           \
+    return v;                                                                                                     \
+  }
+CT__RD_MEDIAN_KERNELS(median, CT__RD_MEDIAN)
+CT__RD_MEDIAN_KERNELS(nanmedian, CT__RD_NANMEDIAN)
+static ct_tensor *ct__k_kthvalue(ct_keyset ks, ct_tensor *a, int64_t k, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_tensor *v = NULL, *i = NULL;
+  (void)ks;
+  if (ct__rd_kth_impl("kthvalue", CT__RD_KTH, a, k, ct__rd_one(&dim), keepdim, NULL, &v, &i) != CT_OK) return NULL;
+  if (indices) *indices = i;
+  else ct_release(i);
+  return v;
+}
+
+/* ---- composites ---- */
+static ct_tensor *ct__k_argsort(ct_keyset ks, ct_tensor *a, int64_t dim, bool descending) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *i = NULL;
+    if (ct_sort(a, dim, descending, &i)) r = ct_keep(i);
+  }
+  return r;
+}
+static ct_tensor *ct__k_argsort_stable(ct_keyset ks, ct_tensor *a, bool stable, int64_t dim, bool descending) {
+  (void)stable;
+  return ct__k_argsort(ks, a, dim, descending);
+}
+static ct_tensor *ct__k_msort(ct_keyset ks, ct_tensor *a) {
+  (void)ks;
+  return ct_sort(a, 0, false, NULL);
+}
+static ct_tensor *ct__rd_var_mean(ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **mean, int sq) {
+  ct_tensor *v = NULL, *m = NULL;
+  int n = dim.data ? (int)dim.n : 0;
+  if (mean) *mean = NULL;
+  CT_SCOPE {
+    v = sq ? ct_std_ex(a, n, dim.data, correction, keepdim) : ct_var_ex(a, n, dim.data, correction, keepdim);
+    m = v ? ct_mean_dim(a, n, dim.data, keepdim) : NULL;
+    if (v && m) v = ct_keep(v), m = ct_keep(m);
+    else v = m = NULL;
+  }
+  if (mean) *mean = m;
+  else ct_release(m);
+  return v;
+}
+static ct_tensor *ct__k_var_mean(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, correction, keepdim, result1, 0);
+}
+static ct_tensor *ct__k_std_mean(ct_keyset ks, ct_tensor *a, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  (void)ks;
+  return ct__rd_var_mean(a, dim, correction, keepdim, result1, 1);
+}
+static ct_tensor *ct__k_aminmax(ct_keyset ks, ct_tensor *a, int64_t dim, bool keepdim, ct_tensor **max) {
+  ct_tensor *lo = NULL, *hi = NULL;
+  int n = dim == CT_INT_NONE ? 0 : 1;
+  (void)ks;
+  if (max) *max = NULL;
+  if (dim == CT_INT_NONE && a->numel == 0)
+    return ct_fail(CT_ERR_INVALID, "aminmax", "cannot compute aminmax over an empty dimension as the operation has no identity"),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    lo = ct_amin(a, n, &dim, keepdim);
+    hi = lo ? ct_amax(a, n, &dim, keepdim) : NULL;
+    if (lo && hi) lo = ct_keep(lo), hi = ct_keep(hi);
+    else lo = hi = NULL;
+  }
+  if (max) *max = hi;
+  else ct_release(hi);
+  return lo;
+}
+
+/* ================= derivative helpers =================
+ * Formulas in gen/derivatives/reduce.spec. Written with ct ops, so that the
+ * gradients are differentiable again; the piecewise-constant factors (tie
+ * masks, signs, zero masks) are computed by the row mechanism as constants,
+ * which is exact for them. Exceptions, first order only: logcumsumexp (the
+ * gradient is computed by a row kernel), and cumprod of a row with zeros
+ * (linear in grad, but the second derivative in self misses terms). */
+
+/* grad with the reduced dims put back (size 1) so that it broadcasts to the input */
+static ct_tensor *ct__rd_restore(ct_tensor *g, int ndim, const int64_t *sizes, ct_int_list dim, bool keepdim) {
+  ct__rd_plan p;
+  int i;
+  if (!g) return NULL;
+  if (keepdim || ndim == 0) return g;
+  if (ct__rd_plan_make("backward", ndim, sizes, dim, false, &p) != CT_OK) return NULL;
+  for (i = 0; i < ndim && g; i++)
+    if (p.reduce[i]) g = ct_unsqueeze(g, i);
+  return g;
+}
+/* a tensor of self's shape and dtype computed row by row from self (and x2) over dims: a tracked temporary */
+static ct_tensor *ct__rd_rowwise(ct_tensor *self, ct_tensor *x2, ct_int_list dim, ct__rd_fn fn, const void *ctx) {
+  static const char *op = "backward";
+  ct__rd_plan p;
+  ct_tensor *r;
+  ct__rd_job j;
+  if (ct__rd_plan_make(op, self->ndim, self->sizes, dim, true, &p) != CT_OK) return NULL;
+  r = ct__empty(op, self->ndim, self->sizes, ct_dtype_is_floating((ct_dtype)self->dtype) ? (ct_dtype)self->dtype : CT_F64,
+                self->device);
+  if (!r) return NULL;
+  if (!ct__is_meta(r) && r->numel > 0) {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.src2 = x2;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = fn;
+    j.ctx = ctx;
+    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return ct__track(r);
+}
+static int64_t ct__rd_count(int ndim, const int64_t *sizes, ct_int_list dim) {
+  ct__rd_plan p;
+  if (ct__rd_plan_make("backward", ndim, sizes, dim, false, &p) != CT_OK) return -1;
+  return p.n;
+}
+
+/* mean: grad / N, broadcast back */
+static ct_tensor *ct__mean_backward(ct_tensor *grad, const ct__shape *sizes, ct_int_list dim, bool keepdim) {
+  int64_t n = ct__rd_count(sizes->ndim, sizes->sizes, dim);
+  if (n < 0 || !grad) return NULL;
+  return ct_expand(ct_div_scalar(ct__rd_restore(grad, sizes->ndim, sizes->sizes, dim, keepdim), ct_int(n)), sizes->ndim,
+                   sizes->sizes);
+}
+
+/* amax/amin/max/min: the gradient is shared evenly among the tied extremes
+ * (NaN counts as tied with NaN). ctx: int, 1 for max. */
+static void ct__rd_ties_row(ct__rd_row *r) {
+  int64_t i, cnt = 0;
+  double v;
+  ct__rd_ext_row(r);
+  v = r->yf[0];
+  for (i = 0; i < r->n; i++) cnt += r->xf[i] == v || (v != v && r->xf[i] != r->xf[i]);
+  for (i = 0; i < r->n; i++) r->yf[i] = (r->xf[i] == v || (v != v && r->xf[i] != r->xf[i])) ? 1.0 / (double)cnt : 0.0;
+}
+static ct_tensor *ct__amax_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, bool keepdim, int mx) {
+  ct_tensor *w;
+  if (!grad) return NULL;
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_ties_row, &mx);
+  return w ? ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim), w) : NULL;
+}
+
+/* 1 where t == 0, else 0: a constant */
+static void ct__rd_iszero_row(ct__rd_row *r) {
+  int64_t i;
+  for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] == 0 ? 1.0 : 0.0;
+}
+static ct_tensor *ct__rd_zero_mask(ct_tensor *t) {
+  ct_int_list none = ct__rd_all();
+  return t ? ct__rd_rowwise(t, NULL, none, ct__rd_iszero_row, NULL) : NULL;
+}
+/* num / den, and 0 where den == 0 (PyTorch's masked_fill_(den == 0, 0)) */
+static ct_tensor *ct__rd_safe_div(ct_tensor *num, ct_tensor *den) {
+  ct_tensor *z = ct__rd_zero_mask(den);
+  if (!z || !num) return NULL;
+  return ct_mul(ct_div(num, ct_add(den, z)), ct_add_scalar(ct_neg(z), ct_int(1)));
+}
+/* prod: grad * result / self without zeros. With zeros, grad_i = grad *
+ * prod_{j != i} x_j = grad * P / s_i * Z_i, where s is self with its zeros
+ * set to 1 (constant there), P the product of s, and Z_i the product of the
+ * row's zeros other than x_i: 1, or the first or second zero's value, or
+ * both (rows with three or more zeros: 0, and so are all their first
+ * derivatives). Z_i = A + B z1 + C z2 + D z1 z2 with constant masks and z1,
+ * z2 the (zero) values picked out of self: ct ops throughout, so the second
+ * derivative is exact too. */
+enum { CT__RD_PZ_FIRST, CT__RD_PZ_SECOND, CT__RD_PZ_A, CT__RD_PZ_B, CT__RD_PZ_C, CT__RD_PZ_D };
+static void ct__rd_prodzero_row(ct__rd_row *r) {
+  int what = *(const int *)r->ctx;
+  int64_t i, zeros = 0, z1 = -1, z2 = -1;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == 0) {
+      if (zeros == 0) z1 = i;
+      else if (zeros == 1) z2 = i;
+      zeros++;
+    }
+  for (i = 0; i < r->n; i++) {
+    int v = 0;
+    switch (what) {
+    case CT__RD_PZ_FIRST: v = i == z1; break;
+    case CT__RD_PZ_SECOND: v = i == z2; break;
+    case CT__RD_PZ_A: v = zeros == 0 || (zeros == 1 && i == z1); break;
+    case CT__RD_PZ_B: v = (zeros == 1 && i != z1) || (zeros == 2 && i == z2); break;
+    case CT__RD_PZ_C: v = zeros == 2 && i == z1; break;
+    default: v = zeros == 2 && i != z1 && i != z2; break;
+    }
+    r->yf[i] = v;
+  }
+}
+static int ct__rd_has_zero(const ct_tensor *t) {
+  int64_t k;
+  if (ct__is_meta(t)) return 0;
+  for (k = 0; k < t->numel; k++)
+    if (ct_get(t, k) == 0) return 1;
+  return 0;
+}
+static ct_tensor *ct__prod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
+  ct_tensor *g, *z, *safe, *m[6], *P, *z1, *z2, *zi;
+  int k, modes[6] = {CT__RD_PZ_FIRST, CT__RD_PZ_SECOND, CT__RD_PZ_A, CT__RD_PZ_B, CT__RD_PZ_C, CT__RD_PZ_D};
+  int all = !dim.data || dim.n <= 0;
+  if (!grad) return NULL;
+  g = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  if (!ct__rd_has_zero(self)) return ct_div(ct_mul(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)), self);
+  if (!(z = ct__rd_zero_mask(self))) return NULL;
+  for (k = 0; k < 6; k++)
+    if (!(m[k] = ct__rd_rowwise(self, NULL, dim, ct__rd_prodzero_row, &modes[k]))) return NULL;
+  safe = ct_add(ct_mul(self, ct_add_scalar(ct_neg(z), ct_int(1))), z);
+  P = all ? ct_prod(safe) : ct_prod_dim(safe, dim.data[0], true);
+  z1 = all ? ct_sum(ct_mul(self, m[0])) : ct_sum_dim(ct_mul(self, m[0]), 1, dim.data, true);
+  z2 = all ? ct_sum(ct_mul(self, m[1])) : ct_sum_dim(ct_mul(self, m[1]), 1, dim.data, true);
+  zi = ct_add(ct_add(m[2], ct_mul(m[3], z1)), ct_add(ct_mul(m[4], z2), ct_mul(m[5], ct_mul(z1, z2))));
+  return ct_mul(ct_mul(g, ct_div(P, safe)), zi);
+}
+static ct_tensor *ct__prod_dim_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, int64_t dim, bool keepdim) {
+  return ct__prod_backward(grad, self, result, ct__rd_one(&dim), keepdim);
+}
+
+/* var: grad * 2 (self - mean) / (N - correction); std: var's with grad / (2 std), 0 where std is 0 */
+static ct_tensor *ct__var_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  int64_t n = ct__rd_count(self->ndim, self->sizes, dim);
+  double c = correction.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(correction), div;
+  if (n < 0 || !grad) return NULL;
+  div = (double)n - c;
+  if (div < 0) div = 0;
+  grad = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  return ct_mul(ct_mul_scalar(grad, ct_float(2.0 / div)),
+                ct_sub(self, ct_mean_dim(self, dim.data ? (int)dim.n : 0, dim.data, true)));
+}
+static ct_tensor *ct__std_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, ct_scalar correction,
+                                   bool keepdim) {
+  ct_tensor *g = ct__rd_safe_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return ct__var_backward(g, self, dim, correction, keepdim);
+}
+
+/* vector norm */
+/* d norm / d x for ord 0, 1 and +-inf: a constant factor per element */
+static void ct__rd_normw_row(ct__rd_row *r) {
+  double p = *(const double *)r->ctx, nrm; /* ctx: ord */
+  int64_t i, cnt = 0;
+  ct__rd_norm_row(r);
+  nrm = r->yf[0];
+  if (isinf(p)) {
+    for (i = 0; i < r->n; i++) cnt += fabs(r->xf[i]) == nrm || (nrm != nrm && r->xf[i] != r->xf[i]);
+    for (i = 0; i < r->n; i++) {
+      double x = r->xf[i], sg = x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0;
+      r->yf[i] = (fabs(x) == nrm || (nrm != nrm && x != x)) ? sg / (double)cnt : 0.0;
+    }
+  } else if (p == 1) {
+    for (i = 0; i < r->n; i++) r->yf[i] = r->xf[i] > 0 ? 1.0 : r->xf[i] < 0 ? -1.0 : 0.0;
+  } else { /* ord 0: a count, gradient 0 (other p: ct ops in ct__norm_backward) */
+    for (i = 0; i < r->n; i++) r->yf[i] = 0;
+  }
+}
+static ct_tensor *ct__norm_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_scalar ord, ct_int_list dim,
+                                    bool keepdim) {
+  double p = ord.kind == CT_SCALAR_NONE ? 2.0 : ct_scalar_to_double(ord);
+  ct_tensor *g, *w;
+  if (!grad) return NULL;
+  g = ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim);
+  if (p == 2) /* differentiable again: self * grad / norm, 0 where the norm is 0 */
+    return ct_mul(self, ct__rd_safe_div(g, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim)));
+  if (isfinite(p) && p != 0 && p != 1) { /* differentiable again: sgn(x) |x|^(p-1) grad norm^(1-p) */
+    ct_tensor *z = ct__rd_zero_mask(self), *n = ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim), *sx, *scale;
+    if (!z || !n) return NULL;
+    sx = ct_mul(ct_mul(ct_sign(self), ct_exp(ct_mul_scalar(ct_log(ct_add(ct_abs(self), z)), ct_float(p - 1)))),
+                ct_add_scalar(ct_neg(z), ct_int(1))); /* 0 where x is 0 */
+    if (p < 1) {
+      scale = ct_mul(g, ct_exp(ct_mul_scalar(ct_log(n), ct_float(1 - p))));
+    } else { /* 0 where the norm is 0 */
+      ct_tensor *zn = ct__rd_zero_mask(n);
+      scale = zn ? ct_mul(ct_mul(g, ct_exp(ct_mul_scalar(ct_log(ct_add(n, zn)), ct_float(1 - p)))),
+                          ct_add_scalar(ct_neg(zn), ct_int(1)))
+                 : NULL;
+    }
+    return ct_mul(sx, scale);
+  }
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_normw_row, &p);
+  return w ? ct_mul(g, w) : NULL;
+}
+
+/* logsumexp: grad * exp(self - result) */
+static ct_tensor *ct__logsumexp_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, ct_int_list dim, bool keepdim) {
+  if (!grad) return NULL;
+  return ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim),
+                ct_exp(ct_sub(self, ct__rd_restore(result, self->ndim, self->sizes, dim, keepdim))));
+}
+
+/* cumsum: the reversed cumulative sum of grad, sum(grad) - cumsum(grad) + grad */
+static ct_tensor *ct__cumsum_backward(ct_tensor *grad, int64_t dim) {
+  if (!grad) return NULL;
+  if (grad->ndim == 0) return grad;
+  return ct_add(ct_sub(ct_sum_dim(grad, 1, &dim, true), ct_cumsum(grad, dim)), grad);
+}
+/* cumprod: revcumsum(grad * result) / self without zeros. With a first zero
+ * at z in a row: that formula for i < z, for i = z the sum over k >= z of
+ * grad_k * C_k with C_k = result_{z-1} prod_{z<j<=k} x_j, and 0 after z.
+ * Written with ct ops, so it stays linear (and differentiable) in grad; the
+ * masks and C are constants (exact for the first derivative; the second
+ * derivative in self misses C's dependence on self when there are zeros). */
+enum { CT__RD_CP_BEFORE, CT__RD_CP_AT, CT__RD_CP_COEF };
+static void ct__rd_cumprod_zero_row(ct__rd_row *r) {
+  int what = *(const int *)r->ctx;
+  int64_t i, z = r->n;
+  double pre = 1;
+  for (i = 0; i < r->n; i++)
+    if (r->xf[i] == 0) {
+      z = i;
+      break;
+    }
+  for (i = 0; i < z; i++) pre *= r->xf[i]; /* result_{z-1} */
+  for (i = 0; i < r->n; i++) {
+    if (what == CT__RD_CP_BEFORE) r->yf[i] = i < z ? 1.0 : 0.0;
+    else if (what == CT__RD_CP_AT) r->yf[i] = i == z ? 1.0 : 0.0;
+    else {
+      if (i > z) pre *= r->xf[i];
+      r->yf[i] = i < z ? 0.0 : pre;
+    }
+  }
+}
+static ct_tensor *ct__cumprod_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result, int64_t dim) {
+  ct_tensor *before, *at, *coef, *safe;
+  int w0 = CT__RD_CP_BEFORE, w1 = CT__RD_CP_AT, w2 = CT__RD_CP_COEF;
+  ct_int_list d;
+  if (!grad) return NULL;
+  if (self->ndim == 0 || self->numel == 0) return grad;
+  if (!ct__rd_has_zero(self)) return ct_div(ct__cumsum_backward(ct_mul(grad, result), dim), self);
+  if (ct__wrap_dim("cumprod", dim, self->ndim) < 0) return NULL;
+  d = ct__rd_one(&dim);
+  before = ct__rd_rowwise(self, NULL, d, ct__rd_cumprod_zero_row, &w0);
+  at = before ? ct__rd_rowwise(self, NULL, d, ct__rd_cumprod_zero_row, &w1) : NULL;
+  coef = at ? ct__rd_rowwise(self, NULL, d, ct__rd_cumprod_zero_row, &w2) : NULL;
+  safe = coef ? ct_add(self, ct__rd_zero_mask(self)) : NULL;
+  if (!safe) return NULL;
+  return ct_add(ct_mul(before, ct_div(ct__cumsum_backward(ct_mul(grad, result), dim), safe)),
+                ct_mul(at, ct_sum_dim(ct_mul(grad, coef), 1, &dim, true)));
+}
+
+/* nansum / nanmean: grad where self is not NaN (divided by the count for nanmean) */
+static void ct__rd_notnan_row(ct__rd_row *r) {
+  int mean = *(const int *)r->ctx;
+  int64_t i, c = 0;
+  for (i = 0; i < r->n; i++) c += r->xf[i] == r->xf[i];
+  for (i = 0; i < r->n; i++) /* nanmean of an all-NaN row: 0 * inf = nan, as PyTorch */
+    r->yf[i] = (r->xf[i] == r->xf[i] ? 1.0 : 0.0) * (mean ? 1.0 / (double)c : 1.0);
+}
+static ct_tensor *ct__nansum_backward(ct_tensor *grad, ct_tensor *self, ct_int_list dim, bool keepdim, int mean) {
+  ct_tensor *w;
+  if (!grad) return NULL;
+  w = ct__rd_rowwise(self, NULL, dim, ct__rd_notnan_row, &mean);
+  return w ? ct_mul(ct__rd_restore(grad, self->ndim, self->sizes, dim, keepdim), w) : NULL;
+}
+
+/* logcumsumexp: grad_i = sum_{k>=i} g_k exp(x_i - r_k), split by the sign of
+ * g_k and accumulated in the log domain from the end (x2 is grad). */
+static void ct__rd_lcse_bw_row(ct__rd_row *r) {
+  double run = -INFINITY, pos = -INFINITY, neg = -INFINITY;
+  int64_t i;
+  double *res = (double *)(void *)r->tmp; /* r_k recomputed forward */
+  for (i = 0; i < r->n; i++) res[i] = run = ct__rd_logaddexp(run, r->xf[i]);
+  for (i = r->n - 1; i >= 0; i--) {
+    double gk = r->x2[i];
+    if (gk > 0) pos = ct__rd_logaddexp(pos, log(gk) - res[i]);
+    else if (gk < 0) neg = ct__rd_logaddexp(neg, log(-gk) - res[i]);
+    r->yf[i] = exp(r->xf[i] + pos) - exp(r->xf[i] + neg);
+  }
+}
+static ct_tensor *ct__logcumsumexp_backward(ct_tensor *grad, ct_tensor *self, int64_t dim) {
+  static const char *op = "backward";
+  ct__rd_plan p;
+  ct_tensor *r, *g;
+  ct__rd_job j;
+  if (!grad) return NULL;
+  if (self->numel == 0) return grad;
+  g = grad->dtype == self->dtype ? grad : ct_to_dtype(grad, (ct_dtype)self->dtype);
+  if (!g || ct__rd_plan_dim(op, self, dim, true, &p) != CT_OK) return NULL;
+  r = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!r) return NULL;
+  if (!ct__is_meta(r)) {
+    memset(&j, 0, sizeof j);
+    j.src = self;
+    j.src2 = g;
+    j.reduce = p.reduce;
+    j.out0 = r;
+    j.fn = ct__rd_lcse_bw_row;
+    j.need_tmp = 1;
+    if (ct__rd_run(op, &j) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return ct__track(r);
+}
+
+/* median / nanmedian of every element: the gradient is shared evenly among
+ * the elements equal to the result (NaN with NaN); x2 is the result, expanded */
+static void ct__rd_evenly_row(ct__rd_row *r) {
+  double v = r->x2[0];
+  int64_t i, cnt = 0;
+  for (i = 0; i < r->n; i++) cnt += r->xf[i] == v || (v != v && r->xf[i] != r->xf[i]);
+  for (i = 0; i < r->n; i++) r->yf[i] = (r->xf[i] == v || (v != v && r->xf[i] != r->xf[i])) ? 1.0 / (double)cnt : 0.0;
+}
+static ct_tensor *ct__evenly_distribute_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *result) {
+  ct_tensor *e, *w;
+  if (!grad || !result) return NULL;
+  e = ct_expand(result, self->ndim, self->sizes);
+  w = e ? ct__rd_rowwise(self, e, ct__rd_all(), ct__rd_evenly_row, NULL) : NULL;
+  return w ? ct_mul(grad, w) : NULL;
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_REDUCE_IMPL */
@@ -10510,11 +12557,6 @@ static struct {
   ct_op *div_Scalar;
   ct_op *div__Scalar;
   ct_op *threshold_backward;
-  ct_op *sum;
-  ct_op *sum_dim_IntList;
-  ct_op *sum_IntList_out;
-  ct_op *mean;
-  ct_op *mean_dim;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -10771,6 +12813,91 @@ static struct {
   ct_op *clamp_max_Tensor;
   ct_op *clamp_max__Tensor;
   ct_op *clamp_max_Tensor_out;
+  ct_op *sum;
+  ct_op *sum_out;
+  ct_op *sum_dim_IntList;
+  ct_op *sum_IntList_out;
+  ct_op *mean;
+  ct_op *mean_dim;
+  ct_op *mean_out;
+  ct_op *prod;
+  ct_op *prod_out;
+  ct_op *prod_dim_int;
+  ct_op *prod_int_out;
+  ct_op *amax;
+  ct_op *amax_out;
+  ct_op *amin;
+  ct_op *amin_out;
+  ct_op *max;
+  ct_op *min;
+  ct_op *var_correction;
+  ct_op *var_correction_out;
+  ct_op *var;
+  ct_op *var_dim;
+  ct_op *var_out;
+  ct_op *std_correction;
+  ct_op *std_correction_out;
+  ct_op *std;
+  ct_op *std_dim;
+  ct_op *std_out;
+  ct_op *linalg_vector_norm;
+  ct_op *linalg_vector_norm_out;
+  ct_op *norm_Scalar;
+  ct_op *norm_ScalarOpt_dim;
+  ct_op *norm_Scalar_out;
+  ct_op *norm_out;
+  ct_op *logsumexp;
+  ct_op *logsumexp_out;
+  ct_op *all;
+  ct_op *all_all_out;
+  ct_op *all_dim;
+  ct_op *all_out;
+  ct_op *any;
+  ct_op *any_all_out;
+  ct_op *any_dim;
+  ct_op *any_out;
+  ct_op *cumsum;
+  ct_op *cumsum_;
+  ct_op *cumsum_out;
+  ct_op *cumprod;
+  ct_op *cumprod_;
+  ct_op *cumprod_out;
+  ct_op *max_dim;
+  ct_op *min_dim;
+  ct_op *argmax;
+  ct_op *argmax_out;
+  ct_op *argmin;
+  ct_op *argmin_out;
+  ct_op *sort;
+  ct_op *sort_stable;
+  ct_op *topk;
+  ct_op *value_selecting_reduction_backward;
+  ct_op *_rd_gather;
+  ct_op *nansum;
+  ct_op *nansum_out;
+  ct_op *nanmean;
+  ct_op *nanmean_out;
+  ct_op *count_nonzero_dim_IntList;
+  ct_op *count_nonzero_dim_IntList_out;
+  ct_op *count_nonzero;
+  ct_op *count_nonzero_out;
+  ct_op *logcumsumexp;
+  ct_op *logcumsumexp_out;
+  ct_op *cummax;
+  ct_op *cummin;
+  ct_op *kthvalue;
+  ct_op *median;
+  ct_op *median_out;
+  ct_op *median_dim;
+  ct_op *nanmedian;
+  ct_op *nanmedian_out;
+  ct_op *nanmedian_dim;
+  ct_op *argsort;
+  ct_op *argsort_stable;
+  ct_op *msort;
+  ct_op *var_mean_correction;
+  ct_op *std_mean_correction;
+  ct_op *aminmax;
   ct_op *dot;
   ct_op *dot_out;
   ct_op *mv;
@@ -11227,103 +13354,6 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     v[1] = ct_value_tensor(self);
     v[2] = ct_value_scalar(threshold);
     r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum_dim_IntList;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  const ct_op *op = ct__op.sum_IntList_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
-  } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean_dim;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
   }
   ct__tls.depth--;
   return r;
@@ -15998,6 +18028,1672 @@ static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self
   ct__tls.depth--;
   return r;
 }
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.mean_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.prod;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.prod_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.prod_dim_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.prod_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.amax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.amax_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.amin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.amin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* min(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *op = ct__op.var_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.var_correction_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *op = ct__op.var;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(unbiased);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *op = ct__op.var_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.var_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *op = ct__op.std_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.std_correction_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *op = ct__op.std;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(unbiased);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *op = ct__op.std_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.std_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.linalg_vector_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, ord, dim, keepdim, dtype);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(ord);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.linalg_vector_norm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, ord, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(ord);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_dtype(dtype);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar p) {
+  const ct_op *op = ct__op.norm_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, p);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.norm_ScalarOpt_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, self, p, dim, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  const ct_op *op = ct__op.norm_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, p, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.norm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, p, dim, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.logsumexp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.logsumexp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.all;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.all_all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.all_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.any;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.any_all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.any_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.any_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumsum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumsum_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.cumsum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumprod;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumprod_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.cumprod_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.max_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.min_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.argmax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.argmax_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.argmin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.argmin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *op = ct__op.sort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, descending, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(descending);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *op = ct__op.sort_stable;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, self, stable, dim, descending, indices);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(stable);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(descending);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  const ct_op *op = ct__op.topk;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, self, k_, dim, largest, sorted, indices);
+  } else {
+    ct_value v[5];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(k_);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(largest);
+    v[4] = ct_value_bool(sorted);
+    r = ct__finish_tuple(op, k, ks, v, 5, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  const ct_op *op = ct__op.value_selecting_reduction_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, grad_output, dim, indices, sizes, keepdim);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(indices);
+    v[3] = sizes.n < 0 ? ct_value_none() : ct_value_int_list(sizes.data, sizes.n);
+    v[4] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  const ct_op *op = ct__op._rd_gather;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, self, dim, index, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.nansum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.nansum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.nanmean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.nanmean_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  const ct_op *op = ct__op.count_nonzero_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  const ct_op *op = ct__op.count_nonzero_dim_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.count_nonzero;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.count_nonzero_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logcumsumexp(Tensor self, int dim) -> Tensor */
+static ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.logcumsumexp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.logcumsumexp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *op = ct__op.cummax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value v[2];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_tuple(op, k, ks, v, 2, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *op = ct__op.cummin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value v[2];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_tuple(op, k, ks, v, 2, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.kthvalue;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, self, k_, dim, keepdim, indices);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(k_);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.median;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.median_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.median_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.nanmedian;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.nanmedian_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.nanmedian_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending) {
+  const ct_op *op = ct__op.argsort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, descending);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(descending);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  const ct_op *op = ct__op.argsort_stable;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, self, stable, dim, descending);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(stable);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(descending);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* msort(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.msort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *op = ct__op.var_mean_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = result1;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *op = ct__op.std_mean_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = result1;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
+static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  const ct_op *op = ct__op.aminmax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, max);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = max;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* dot(Tensor self, Tensor tensor) -> Tensor */
 static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
   const ct_op *op = ct__op.dot;
@@ -17479,71 +21175,6 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_backward", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(keys), grad_output, self, threshold));
-}
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_sum(ct_tensor *self) {
-  return ct_sum_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
-}
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_mean(ct_tensor *self) {
-  return ct_mean_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset keys = 0;
@@ -19513,6 +23144,979 @@ CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tens
   keys |= out->keys;
   return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(keys), self, max, out);
 }
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_sum(ct_tensor *self) {
+  return ct_sum_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_out(ct__call_keys(keys), self, dtype, out);
+}
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_sum_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_mean(ct_tensor *self) {
+  return ct_mean_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mean.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mean_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_prod(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_prod(ct_tensor *self) {
+  return ct_prod_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_prod_out(ct__call_keys(keys), self, dtype, out);
+}
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_prod_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.dim_int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_prod_dim_int(ct__call_keys(keys), self, dim, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_dim_ex(self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_prod_int_out(ct__call_keys(keys), self, dim, keepdim, dtype, out);
+}
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_out_ex(out, self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amax(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amax.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_amax_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amin(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_amin_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_max(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_max(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_min(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_min(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_correction(ct__call_keys(keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.correction_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_var_correction_out(ct__call_keys(keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_var(ct__call_keys(keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_var_out(ct__call_keys(keys), self, dim_l, unbiased, keepdim, out);
+}
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_correction(ct__call_keys(keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.correction_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_std_correction_out(ct__call_keys(keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_std(ct__call_keys(keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_std_out(ct__call_keys(keys), self, dim_l, unbiased, keepdim, out);
+}
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_vector_norm(ct__call_keys(keys), self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_vector_norm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linalg_vector_norm_out(ct__call_keys(keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_norm_Scalar(ct__call_keys(keys), self, p));
+}
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.ScalarOpt_dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.ScalarOpt_dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.ScalarOpt_dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_norm_ScalarOpt_dim(ct__call_keys(keys), self, p, dim_l, keepdim));
+}
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_norm_Scalar_out(ct__call_keys(keys), self, p, out);
+}
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_norm_out(ct__call_keys(keys), self, p, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_logsumexp(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logsumexp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logsumexp_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_all(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_all(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.all_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.all_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_all_all_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_all_dim(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_all_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_any(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_any(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.all_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.all_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_any_all_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_any_dim(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_any_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cumsum(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cumsum_(ct__call_keys(keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumsum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cumsum_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumsum_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cumprod(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cumprod_(ct__call_keys(keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumprod.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cumprod_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumprod_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_max_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_min_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argmax(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmax.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_argmax_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argmin(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_argmin_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_sort(ct__call_keys(keys), self, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.stable", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_sort_stable(ct__call_keys(keys), self, stable, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices) {
+  return ct_sort_stable_ex(self, stable, -1, false, indices);
+}
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_topk(ct__call_keys(keys), self, k_, dim, largest, sorted, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
+  ct_int_list sizes_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("value_selecting_reduction_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("value_selecting_reduction_backward", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  if (CT_UNLIKELY(sizes_len > 0 && !sizes)) return ct__fail_null("value_selecting_reduction_backward", "sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "value_selecting_reduction_backward", "sizes: negative length %d", sizes_len), (ct_tensor *)NULL;
+  sizes_l.data = sizes;
+  sizes_l.n = sizes_len;
+  return ct__track(ct__dispatch_value_selecting_reduction_backward(ct__call_keys(keys), grad_output, dim, indices, sizes_l, keepdim));
+}
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_rd_gather", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch__rd_gather(ct__call_keys(keys), self, dim, index, keepdim));
+}
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nansum(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nansum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nansum_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nanmean(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmean.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nanmean_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_count_nonzero_dim_IntList(ct__call_keys(keys), self, dim_l));
+}
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.dim_IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_count_nonzero_dim_IntList_out(ct__call_keys(keys), self, dim_l, out);
+}
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_count_nonzero(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_count_nonzero_out(ct__call_keys(keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logcumsumexp(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logcumsumexp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logcumsumexp_out(ct__call_keys(keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_cummax(ct__call_keys(keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_cummin(ct__call_keys(keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_kthvalue(ct__call_keys(keys), self, k_, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_median(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_median(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("median.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_median_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_median_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_nanmedian(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmedian.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nanmedian_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argsort(ct__call_keys(keys), self, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort.stable", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argsort_stable(ct__call_keys(keys), self, stable, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
+  return ct_argsort_stable_ex(self, stable, -1, false);
+}
+CTDEF ct_tensor *ct_msort(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("msort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_msort(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_var_mean_correction(ct__call_keys(keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_var_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_std_mean_correction(ct__call_keys(keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_std_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (max) *max = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("aminmax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_aminmax(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (max) *max = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max) {
+  return ct_aminmax_ex(self, CT_INT_NONE, false, max);
+}
 CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
@@ -20908,99 +25512,6 @@ static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&ct__nd->base);
   }
-  return r;
-}
-
-/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum {
-  ct_node base;
-  ct__shape self_sizes;
-} ct__node_sum;
-
-static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum *ct__nd = (ct__node_sum *)node;
-  ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = ct__nd->self_sizes;
-  (void)ct__nd;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
-
-static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *ct__nd = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__save_shape(&ct__nd->self_sizes, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
-  ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
-  return r;
-}
-
-/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum_dim_IntList {
-  ct_node base;
-  ct__shape self_sizes;
-  ct__saved_ints dim;
-  bool keepdim;
-} ct__node_sum_dim_IntList;
-
-static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
-  ct_tensor *grad = grads[0];
-  ct_int_list dim = ct__ints(&ct__nd->dim);
-  bool keepdim = ct__nd->keepdim;
-  const ct__shape self_sizes = ct__nd->self_sizes;
-  (void)ct__nd;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
-
-static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *ct__nd = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__save_shape(&ct__nd->self_sizes, self);
-    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    ct__nd->keepdim = keepdim;
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
-  ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
-  return r;
-}
-
-/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
-  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -28148,6 +32659,2105 @@ static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self
   return r;
 }
 
+/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_sum;
+
+static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum *ct__nd = (ct__node_sum *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
+
+static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_sum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum_dim_IntList {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_sum_dim_IntList;
+
+static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
+
+static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_sum_dim_IntList *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mean(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_mean;
+
+static ct_status ct__backward_mean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean *ct__nd = (ct__node_mean *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, NULL};
+
+static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_mean *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_mean_dim;
+
+static ct_status ct__backward_mean_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean_dim *ct__nd = (ct__node_mean_dim *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mean_dim, NULL};
+
+static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_mean_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_prod;
+
+static void ct__release_prod(ct_node *node) {
+  ct__node_prod *ct__nd = (ct__node_prod *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod *ct__nd = (ct__node_prod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_backward(grad, self, result, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, ct__release_prod};
+
+static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_prod *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod_dim_int {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_prod_dim_int;
+
+static void ct__release_prod_dim_int(ct_node *node) {
+  ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_dim_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward_prod_dim_int, ct__release_prod_dim_int};
+
+static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct__node_prod_dim_int *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_dim_int(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amax {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amax;
+
+static void ct__release_amax(ct_node *node) {
+  ct__node_amax *ct__nd = (ct__node_amax *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amax *ct__nd = (ct__node_amax *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, ct__release_amax};
+
+static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amin {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amin;
+
+static void ct__release_amin(ct_node *node) {
+  ct__node_amin *ct__nd = (ct__node_amin *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amin *ct__nd = (ct__node_amin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, ct__release_amin};
+
+static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max(Tensor self) -> Tensor ---- */
+typedef struct ct__node_max {
+  ct_node base;
+  ct__saved self;
+} ct__node_max;
+
+static void ct__release_max(ct_node *node) {
+  ct__node_max *ct__nd = (ct__node_max *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max *ct__nd = (ct__node_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__release_max};
+
+static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
+  ct__node_max *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- min(Tensor self) -> Tensor ---- */
+typedef struct ct__node_min {
+  ct_node base;
+  ct__saved self;
+} ct__node_min;
+
+static void ct__release_min(ct_node *node) {
+  ct__node_min *ct__nd = (ct__node_min *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min *ct__nd = (ct__node_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__release_min};
+
+static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
+  ct__node_min *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_var_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+} ct__node_var_correction;
+
+static void ct__release_var_correction(ct_node *node) {
+  ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  ct_scalar correction = ct__nd->correction;
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__var_backward(grad, self, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backward_var_correction, ct__release_var_correction};
+
+static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_var_correction *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->correction = correction;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_std_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+  ct__saved result;
+} ct__node_std_correction;
+
+static void ct__release_std_correction(ct_node *node) {
+  ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  ct_scalar correction = ct__nd->correction;
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__std_backward(grad, self, result, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backward_std_correction, ct__release_std_correction};
+
+static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_std_correction *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->correction = correction;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_linalg_vector_norm {
+  ct_node base;
+  ct__saved self;
+  ct_scalar ord;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_linalg_vector_norm;
+
+static void ct__release_linalg_vector_norm(ct_node *node) {
+  ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar ord = ct__nd->ord;
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__norm_backward(grad, self, result, ord, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackward0", ct__backward_linalg_vector_norm, ct__release_linalg_vector_norm};
+
+static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_linalg_vector_norm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->ord = ord;
+    if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("linalg_vector_norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm_out(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, p, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_out(ks & CT__BELOW_AUTOGRAD, self, p, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_logsumexp {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_logsumexp;
+
+static void ct__release_logsumexp(ct_node *node) {
+  ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logsumexp_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backward_logsumexp, ct__release_logsumexp};
+
+static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_logsumexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_all(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_any(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumsum {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum;
+
+static ct_status ct__backward_cumsum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum *ct__nd = (ct__node_cumsum *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cumsum, NULL};
+
+static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumsum_ {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum_;
+
+static ct_status ct__backward_cumsum_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum_ *ct__nd = (ct__node_cumsum_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cumsum_, NULL};
+
+static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumsum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumprod {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod;
+
+static void ct__release_cumprod(ct_node *node) {
+  ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_cumprod, ct__release_cumprod};
+
+static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumprod_ {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod_;
+
+static void ct__release_cumprod_(ct_node *node) {
+  ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_cumprod_, ct__release_cumprod_};
+
+static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumprod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_max_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_max_dim;
+
+static void ct__release_max_dim(ct_node *node) {
+  ct__node_max_dim *ct__nd = (ct__node_max_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_dim *ct__nd = (ct__node_max_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_dim, ct__release_max_dim};
+
+static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_max_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_min_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_min_dim;
+
+static void ct__release_min_dim(ct_node *node) {
+  ct__node_min_dim *ct__nd = (ct__node_min_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min_dim *ct__nd = (ct__node_min_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_dim, ct__release_min_dim};
+
+static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_min_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort;
+
+static void ct__release_sort(ct_node *node) {
+  ct__node_sort *ct__nd = (ct__node_sort *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort *ct__nd = (ct__node_sort *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, ct__release_sort};
+
+static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort(ks & CT__BELOW_AUTOGRAD, self, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort_stable {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort_stable;
+
+static void ct__release_sort_stable(ct_node *node) {
+  ct__node_sort_stable *ct__nd = (ct__node_sort_stable *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort_stable *ct__nd = (ct__node_sort_stable *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_sort_stable, ct__release_sort_stable};
+
+static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort_stable *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_stable(ks & CT__BELOW_AUTOGRAD, self, stable, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_topk {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_topk;
+
+static void ct__release_topk(ct_node *node) {
+  ct__node_topk *ct__nd = (ct__node_topk *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_topk *ct__nd = (ct__node_topk *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
+
+static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct__node_topk *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor ---- */
+typedef struct ct__node_value_selecting_reduction_backward {
+  ct_node base;
+  int64_t dim;
+  ct__saved indices;
+  bool keepdim;
+} ct__node_value_selecting_reduction_backward;
+
+static void ct__release_value_selecting_reduction_backward(ct_node *node) {
+  ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  bool keepdim = ct__nd->keepdim;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rd_gather(grad, dim, indices, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueSelectingReductionBackwardBackward0", ct__backward_value_selecting_reduction_backward, ct__release_value_selecting_reduction_backward};
+
+static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  ct__node_value_selecting_reduction_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_value_selecting_reduction_backward(ks & CT__BELOW_AUTOGRAD, grad_output, dim, indices, sizes, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor ---- */
+typedef struct ct__node__rd_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+  bool keepdim;
+} ct__node__rd_gather;
+
+static void ct__release__rd_gather(ct_node *node) {
+  ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, index, CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
+
+static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct__node__rd_gather *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__rd_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nansum {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nansum;
+
+static void ct__release_nansum(ct_node *node) {
+  ct__node_nansum *ct__nd = (ct__node_nansum *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nansum *ct__nd = (ct__node_nansum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nansum, ct__release_nansum};
+
+static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nansum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nansum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nanmean {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nanmean;
+
+static void ct__release_nanmean(ct_node *node) {
+  ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_nanmean, ct__release_nanmean};
+
+static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nanmean *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.dim_IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero(Tensor self, int? dim=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logcumsumexp(Tensor self, int dim) -> Tensor ---- */
+typedef struct ct__node_logcumsumexp {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+} ct__node_logcumsumexp;
+
+static void ct__release_logcumsumexp(ct_node *node) {
+  ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logcumsumexp_backward(grad, self, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__backward_logcumsumexp, ct__release_logcumsumexp};
+
+static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct__node_logcumsumexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logcumsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummax {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummax;
+
+static void ct__release_cummax(ct_node *node) {
+  ct__node_cummax *ct__nd = (ct__node_cummax *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummax *ct__nd = (ct__node_cummax *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cummax, ct__release_cummax};
+
+static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummax(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummin {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummin;
+
+static void ct__release_cummin(ct_node *node) {
+  ct__node_cummin *ct__nd = (ct__node_cummin *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummin *ct__nd = (ct__node_cummin *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cummin, ct__release_cummin};
+
+static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummin(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_kthvalue {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_kthvalue;
+
+static void ct__release_kthvalue(ct_node *node) {
+  ct__node_kthvalue *ct__nd = (ct__node_kthvalue *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_kthvalue *ct__nd = (ct__node_kthvalue *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
+
+static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_kthvalue *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- median(Tensor self) -> Tensor ---- */
+typedef struct ct__node_median {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_median;
+
+static void ct__release_median(ct_node *node) {
+  ct__node_median *ct__nd = (ct__node_median *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median *ct__nd = (ct__node_median *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_median, ct__release_median};
+
+static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
+  ct__node_median *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("median.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_median_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_median_dim;
+
+static void ct__release_median_dim(ct_node *node) {
+  ct__node_median_dim *ct__nd = (ct__node_median_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median_dim *ct__nd = (ct__node_median_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward_median_dim, ct__release_median_dim};
+
+static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_median_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian(Tensor self) -> Tensor ---- */
+typedef struct ct__node_nanmedian {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_nanmedian;
+
+static void ct__release_nanmedian(ct_node *node) {
+  ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backward_nanmedian, ct__release_nanmedian};
+
+static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
+  ct__node_nanmedian *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmedian.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_nanmedian_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_nanmedian_dim;
+
+static void ct__release_nanmedian_dim(ct_node *node) {
+  ct__node_nanmedian_dim *ct__nd = (ct__node_nanmedian_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian_dim *ct__nd = (ct__node_nanmedian_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__backward_nanmedian_dim, ct__release_nanmedian_dim};
+
+static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_nanmedian_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- dot(Tensor self, Tensor tensor) -> Tensor ---- */
 typedef struct ct__node_dot {
   ct_node base;
@@ -29709,37 +36319,6 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,D->T */
-static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  ct_stack_drop(s, 2);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D->T */
-static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
-  ct_stack_drop(s, 4);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D,Tw->Tw */
-static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 5;
-  ct_tensor *w = a[4].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
-  ct_stack_drop(s, 5);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -29758,6 +36337,16 @@ static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
   ct_stack_drop(s, 1);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,D->T */
+static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  ct_stack_drop(s, 2);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -30225,6 +36814,426 @@ static ct_status ct__adapt_TToToTw_Tw(const ct_kernel *k, const ct_op *op, ct_ke
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,D,Tw->Tw */
+static ct_status ct__adapt_TDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,D->T */
+static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b,D->T */
+static ct_status ct__adapt_TibD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,D,Tw->Tw */
+static ct_status ct__adapt_TibDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,Tw->Tw */
+static ct_status ct__adapt_TIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S?,b->T */
+static ct_status ct__adapt_TISob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b,Tw->Tw */
+static ct_status ct__adapt_TISobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b->T */
+static ct_status ct__adapt_Tb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,b->T */
+static ct_status ct__adapt_TIbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,b,Tw->Tw */
+static ct_status ct__adapt_TIbbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,I,b,D->T */
+static ct_status ct__adapt_TSIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TSIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,I,b->T */
+static ct_status ct__adapt_TSoIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S?,I,b,Tw->Tw */
+static ct_status ct__adapt_TSoIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b->T */
+static ct_status ct__adapt_Tib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,Tw->Tw */
+static ct_status ct__adapt_TibTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D->T */
+static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,D->Tw */
+static ct_status ct__adapt_TwiD_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D,Tw->Tw */
+static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b->T,T */
+static ct_status ct__adapt_Tib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T */
+static ct_status ct__adapt_Tiob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,b,Tw->Tw */
+static ct_status ct__adapt_TiobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b?,i,b->T,T */
+static ct_status ct__adapt_Tboib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b,b->T,T */
+static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, &x[0]);
+  ct_stack_drop(s, 5);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,T,I,b->T */
+static ct_status ct__adapt_TiTIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b->T */
+static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,Tw->Tw */
+static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i?->T */
+static ct_status ct__adapt_Tio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,Tw->Tw */
+static ct_status ct__adapt_TioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i->T,T */
+static ct_status ct__adapt_Ti_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b->T,T */
+static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,b,i,b->T */
+static ct_status ct__adapt_Tbib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b->T,T */
+static ct_status ct__adapt_TISob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T,T */
+static ct_status ct__adapt_Tiob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
 /* T,T,T,S,S->T */
 static ct_status ct__adapt_TTTSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -30274,27 +37283,6 @@ static ct_status ct__adapt_TTToTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   ct_status r;
   (void)op;
   r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
-  ct_stack_drop(s, 4);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,i,D->T */
-static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,i,D,Tw->Tw */
-static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *w = a[3].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
   ct_stack_drop(s, 4);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
@@ -30687,11 +37675,9 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
-    {"T,D->T", ct__adapt_TD_T},
-    {"T,I,b,D->T", ct__adapt_TIbD_T},
-    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
+    {"T,D->T", ct__adapt_TD_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -30736,13 +37722,46 @@ static const struct {
     {"T,T?,T?->T", ct__adapt_TToTo_T},
     {"Tw,T?,T?->Tw", ct__adapt_TwToTo_Tw},
     {"T,T?,T?,Tw->Tw", ct__adapt_TToToTw_Tw},
+    {"T,D,Tw->Tw", ct__adapt_TDTw_Tw},
+    {"T,I,b,D->T", ct__adapt_TIbD_T},
+    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
+    {"T,i,b,D->T", ct__adapt_TibD_T},
+    {"T,i,b,D,Tw->Tw", ct__adapt_TibDTw_Tw},
+    {"T,I,b,Tw->Tw", ct__adapt_TIbTw_Tw},
+    {"T,I,S?,b->T", ct__adapt_TISob_T},
+    {"T,I,S?,b,Tw->Tw", ct__adapt_TISobTw_Tw},
+    {"T,b->T", ct__adapt_Tb_T},
+    {"T,I,b,b->T", ct__adapt_TIbb_T},
+    {"T,I,b,b,Tw->Tw", ct__adapt_TIbbTw_Tw},
+    {"T,S,I,b,D->T", ct__adapt_TSIbD_T},
+    {"T,S,I,b,D,Tw->Tw", ct__adapt_TSIbDTw_Tw},
+    {"T,S?,I,b->T", ct__adapt_TSoIb_T},
+    {"T,S?,I,b,Tw->Tw", ct__adapt_TSoIbTw_Tw},
+    {"T,i,b->T", ct__adapt_Tib_T},
+    {"T,i,b,Tw->Tw", ct__adapt_TibTw_Tw},
+    {"T,i,D->T", ct__adapt_TiD_T},
+    {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
+    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"T,i,b->T,T", ct__adapt_Tib_TT},
+    {"T,i?,b->T", ct__adapt_Tiob_T},
+    {"T,i?,b,Tw->Tw", ct__adapt_TiobTw_Tw},
+    {"T,b?,i,b->T,T", ct__adapt_Tboib_TT},
+    {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
+    {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
+    {"T,i,T,b->T", ct__adapt_TiTb_T},
+    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
+    {"T,i?->T", ct__adapt_Tio_T},
+    {"T,i?,Tw->Tw", ct__adapt_TioTw_Tw},
+    {"T,i->T,T", ct__adapt_Ti_TT},
+    {"T,i,i,b->T,T", ct__adapt_Tiib_TT},
+    {"T,b,i,b->T", ct__adapt_Tbib_T},
+    {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
+    {"T,i?,b->T,T", ct__adapt_Tiob_TT},
     {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
     {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
     {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
     {"T,T,T?->T", ct__adapt_TTTo_T},
     {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
-    {"T,i,D->T", ct__adapt_TiD_T},
-    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
     {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
     {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
@@ -30875,27 +37894,6 @@ static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
@@ -32073,6 +39071,378 @@ static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor 
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod_dim_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_dim_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amax(const ct_value *a, ct_tensor **r) {
+  *r = ct_amax(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amin(const ct_value *a, ct_tensor **r) {
+  *r = ct_amin(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_max(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_min(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_var(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_std_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_std(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_vector_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_vector_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_vector_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_vector_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_ScalarOpt_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm_dim(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logsumexp(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logsumexp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all(const ct_value *a, ct_tensor **r) {
+  *r = ct_all(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_all_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any(const ct_value *a, ct_tensor **r) {
+  *r = ct_any(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_any_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumsum_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumsum_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumprod_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumprod_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_min_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_argmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sort(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_topk(const ct_value *a, ct_tensor **r) {
+  *r = ct_topk(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_value_selecting_reduction_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_value_selecting_reduction_backward(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__rd_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_rd_gather(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nansum(const ct_value *a, ct_tensor **r) {
+  *r = ct_nansum_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nansum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nansum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmean(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero_dims(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_dims_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logcumsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logcumsumexp(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logcumsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logcumsumexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cummax(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummax(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cummin(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummin(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_kthvalue(const ct_value *a, ct_tensor **r) {
+  *r = ct_kthvalue(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median(const ct_value *a, ct_tensor **r) {
+  *r = ct_median(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_median_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_median_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_median_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmedian_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmedian_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_msort(const ct_value *a, ct_tensor **r) {
+  *r = ct_msort(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
   *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
@@ -32391,11 +39761,6 @@ static const struct {
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
-    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
-    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
-    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
-    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
-    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
@@ -32652,6 +40017,91 @@ static const struct {
     {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor},
     {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor},
     {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out},
+    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
+    {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out},
+    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
+    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
+    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
+    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
+    {&ct__op.mean_out, "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mean_out},
+    {&ct__op.prod, "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod},
+    {&ct__op.prod_out, "prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_out},
+    {&ct__op.prod_dim_int, "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod_dim_int},
+    {&ct__op.prod_int_out, "prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_int_out},
+    {&ct__op.amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amax},
+    {&ct__op.amax_out, "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amax_out},
+    {&ct__op.amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amin},
+    {&ct__op.amin_out, "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amin_out},
+    {&ct__op.max, "max(Tensor self) -> Tensor", ct__frontend_max},
+    {&ct__op.min, "min(Tensor self) -> Tensor", ct__frontend_min},
+    {&ct__op.var_correction, "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_var_correction},
+    {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out},
+    {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var},
+    {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim},
+    {&ct__op.var_out, "var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_out},
+    {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction},
+    {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out},
+    {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std},
+    {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim},
+    {&ct__op.std_out, "std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_out},
+    {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm},
+    {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out},
+    {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar},
+    {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim},
+    {&ct__op.norm_Scalar_out, "norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_Scalar_out},
+    {&ct__op.norm_out, "norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_out},
+    {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp},
+    {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out},
+    {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all},
+    {&ct__op.all_all_out, "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_all_out},
+    {&ct__op.all_dim, "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_all_dim},
+    {&ct__op.all_out, "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_out},
+    {&ct__op.any, "any(Tensor self) -> Tensor", ct__frontend_any},
+    {&ct__op.any_all_out, "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_all_out},
+    {&ct__op.any_dim, "any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_any_dim},
+    {&ct__op.any_out, "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_out},
+    {&ct__op.cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumsum},
+    {&ct__op.cumsum_, "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumsum_},
+    {&ct__op.cumsum_out, "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumsum_out},
+    {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod},
+    {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
+    {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
+    {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim},
+    {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim},
+    {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax},
+    {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out},
+    {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin},
+    {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out},
+    {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort},
+    {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable},
+    {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
+    {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
+    {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
+    {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum},
+    {&ct__op.nansum_out, "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nansum_out},
+    {&ct__op.nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nanmean},
+    {&ct__op.nanmean_out, "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmean_out},
+    {&ct__op.count_nonzero_dim_IntList, "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor", ct__frontend_count_nonzero_dim_IntList},
+    {&ct__op.count_nonzero_dim_IntList_out, "count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_dim_IntList_out},
+    {&ct__op.count_nonzero, "count_nonzero(Tensor self, int? dim=None) -> Tensor", ct__frontend_count_nonzero},
+    {&ct__op.count_nonzero_out, "count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_out},
+    {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp},
+    {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out},
+    {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax},
+    {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin},
+    {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue},
+    {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median},
+    {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out},
+    {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim},
+    {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian},
+    {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out},
+    {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim},
+    {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort},
+    {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable},
+    {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort},
+    {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction},
+    {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction},
+    {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax},
     {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
     {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
     {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
@@ -32789,17 +40239,6 @@ static const struct {
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
-    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
-    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
-    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
-    {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
-    {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
@@ -33529,6 +40968,237 @@ static const struct {
     {"clamp_max.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
     {"clamp_max.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
     {"clamp_max.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
+    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
+    {"sum.out", CT_KEY_CPU, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_META, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_out), "autograd"},
+    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
+    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
+    {"mean", CT_KEY_CPU, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_META, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean), "autograd"},
+    {"mean.dim", CT_KEY_CPU, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_META, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_dim), "autograd"},
+    {"mean.out", CT_KEY_CPU, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_META, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_out), "autograd"},
+    {"prod", CT_KEY_CPU, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_META, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod), "autograd"},
+    {"prod.out", CT_KEY_CPU, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_META, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_out), "autograd"},
+    {"prod.dim_int", CT_KEY_CPU, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_META, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_dim_int), "autograd"},
+    {"prod.int_out", CT_KEY_CPU, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_META, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_int_out), "autograd"},
+    {"amax", CT_KEY_CPU, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_META, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax), "autograd"},
+    {"amax.out", CT_KEY_CPU, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_META, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax_out), "autograd"},
+    {"amin", CT_KEY_CPU, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_META, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin), "autograd"},
+    {"amin.out", CT_KEY_CPU, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_META, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin_out), "autograd"},
+    {"max", CT_KEY_CPU, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_META, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max), "autograd"},
+    {"min", CT_KEY_CPU, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_META, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min), "autograd"},
+    {"var.correction", CT_KEY_CPU, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_META, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction), "autograd"},
+    {"var.correction_out", CT_KEY_CPU, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_META, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction_out), "autograd"},
+    {"var", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_unbiased), "composite"},
+    {"var.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_dim), "composite"},
+    {"var.out", CT_KEY_CPU, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_META, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_out), "autograd"},
+    {"std.correction", CT_KEY_CPU, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_META, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction), "autograd"},
+    {"std.correction_out", CT_KEY_CPU, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_META, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction_out), "autograd"},
+    {"std", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_unbiased), "composite"},
+    {"std.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_dim), "composite"},
+    {"std.out", CT_KEY_CPU, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_META, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_out), "autograd"},
+    {"linalg_vector_norm", CT_KEY_CPU, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_META, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm), "autograd"},
+    {"linalg_vector_norm.out", CT_KEY_CPU, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_META, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm_out), "autograd"},
+    {"norm.Scalar", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm), "composite"},
+    {"norm.ScalarOpt_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm_dim), "composite"},
+    {"norm.Scalar_out", CT_KEY_CPU, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_META, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_Scalar_out), "autograd"},
+    {"norm.out", CT_KEY_CPU, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_META, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_out), "autograd"},
+    {"logsumexp", CT_KEY_CPU, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_META, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp), "autograd"},
+    {"logsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_META, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp_out), "autograd"},
+    {"all", CT_KEY_CPU, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_META, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all), "autograd"},
+    {"all.all_out", CT_KEY_CPU, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_META, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_all_out), "autograd"},
+    {"all.dim", CT_KEY_CPU, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_META, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_dim), "autograd"},
+    {"all.out", CT_KEY_CPU, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_META, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_out), "autograd"},
+    {"any", CT_KEY_CPU, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_META, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any), "autograd"},
+    {"any.all_out", CT_KEY_CPU, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_META, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_all_out), "autograd"},
+    {"any.dim", CT_KEY_CPU, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_META, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_dim), "autograd"},
+    {"any.out", CT_KEY_CPU, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_META, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_out), "autograd"},
+    {"cumsum", CT_KEY_CPU, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_META, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum), "autograd"},
+    {"cumsum_", CT_KEY_CPU, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_META, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_), "autograd"},
+    {"cumsum.out", CT_KEY_CPU, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_META, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_out), "autograd"},
+    {"cumprod", CT_KEY_CPU, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_META, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod), "autograd"},
+    {"cumprod_", CT_KEY_CPU, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_META, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_), "autograd"},
+    {"cumprod.out", CT_KEY_CPU, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_META, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_out), "autograd"},
+    {"max.dim", CT_KEY_CPU, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_META, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim), "autograd"},
+    {"min.dim", CT_KEY_CPU, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_META, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim), "autograd"},
+    {"argmax", CT_KEY_CPU, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_META, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax), "autograd"},
+    {"argmax.out", CT_KEY_CPU, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_META, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax_out), "autograd"},
+    {"argmin", CT_KEY_CPU, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_META, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin), "autograd"},
+    {"argmin.out", CT_KEY_CPU, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_META, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin_out), "autograd"},
+    {"sort", CT_KEY_CPU, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_META, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort), "autograd"},
+    {"sort.stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_META, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_stable), "autograd"},
+    {"topk", CT_KEY_CPU, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_META, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk), "autograd"},
+    {"value_selecting_reduction_backward", CT_KEY_CPU, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_META, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_value_selecting_reduction_backward), "autograd"},
+    {"_rd_gather", CT_KEY_CPU, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_META, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__rd_gather), "autograd"},
+    {"nansum", CT_KEY_CPU, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_META, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum), "autograd"},
+    {"nansum.out", CT_KEY_CPU, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_META, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum_out), "autograd"},
+    {"nanmean", CT_KEY_CPU, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_META, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean), "autograd"},
+    {"nanmean.out", CT_KEY_CPU, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_META, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean_out), "autograd"},
+    {"count_nonzero.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList), "autograd"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList_out), "autograd"},
+    {"count_nonzero", CT_KEY_CPU, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_META, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero), "autograd"},
+    {"count_nonzero.out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_META, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_out), "autograd"},
+    {"logcumsumexp", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_META, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp), "autograd"},
+    {"logcumsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_META, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp_out), "autograd"},
+    {"cummax", CT_KEY_CPU, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_META, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax), "autograd"},
+    {"cummin", CT_KEY_CPU, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_META, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin), "autograd"},
+    {"kthvalue", CT_KEY_CPU, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_META, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue), "autograd"},
+    {"median", CT_KEY_CPU, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_META, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median), "autograd"},
+    {"median.out", CT_KEY_CPU, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_META, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_out), "autograd"},
+    {"median.dim", CT_KEY_CPU, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_META, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim), "autograd"},
+    {"nanmedian", CT_KEY_CPU, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_META, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian), "autograd"},
+    {"nanmedian.out", CT_KEY_CPU, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_META, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_out), "autograd"},
+    {"nanmedian.dim", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_META, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim), "autograd"},
+    {"argsort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort), "composite"},
+    {"argsort.stable", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort_stable), "composite"},
+    {"msort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_msort), "composite"},
+    {"var_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean), "composite"},
+    {"std_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean), "composite"},
+    {"aminmax", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
     {"dot", CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
     {"dot", CT_KEY_META, CT_FN(ct__k_dot), "reference"},
     {"dot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
