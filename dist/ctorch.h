@@ -2547,6 +2547,10 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
  * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
+/* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor
+ * softmax(query key^T * scale + mask) value (PyTorch 2.x's math path); scale None is 1/sqrt(E); a bool mask marks the positions that take part, a float mask is added; dropout from the default generator */
+CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal);
+CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -11816,6 +11820,54 @@ static ct_status ct__k_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, c
   return ct__nn_into_out("binary_cross_entropy", ct__k_binary_cross_entropy(ks, self, target, weight, reduction), out);
 }
 
+/* ---- scaled_dot_product_attention: softmax(q k^T * scale + mask) v, the math
+ * path of PyTorch 2.x, composed of ops so autograd (and meta) come for free.
+ * A bool mask says which positions take part; a float mask is added. */
+static ct_tensor *ct__k_sdpa(ct_keyset ks, ct_tensor *q, ct_tensor *k, ct_tensor *v, ct_tensor *mask, double dropout_p,
+                             bool is_causal, double scale) {
+  static const char *op = "scaled_dot_product_attention";
+  ct_tensor *r = NULL;
+  int64_t L, S, E;
+  (void)ks;
+  if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "query, key and value need at least 2 dims, got %dD, %dD and %dD", q->ndim, k->ndim,
+                   v->ndim), (ct_tensor *)NULL;
+  L = q->sizes[q->ndim - 2], S = k->sizes[k->ndim - 2], E = q->sizes[q->ndim - 1];
+  if (k->sizes[k->ndim - 1] != E || v->sizes[v->ndim - 2] != S)
+    return ct_fail(CT_ERR_SHAPE, op, "query [.., %lld, %lld], key [.., %lld, %lld] and value [.., %lld, %lld] do not fit",
+                   (long long)L, (long long)E, (long long)S, (long long)k->sizes[k->ndim - 1], (long long)v->sizes[v->ndim - 2],
+                   (long long)v->sizes[v->ndim - 1]), (ct_tensor *)NULL;
+  if (q->dtype != k->dtype || q->dtype != v->dtype || !ct_dtype_is_floating((ct_dtype)q->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "query, key and value must share one floating dtype, got %s, %s and %s",
+                   ct_dtype_name((ct_dtype)q->dtype), ct_dtype_name((ct_dtype)k->dtype), ct_dtype_name((ct_dtype)v->dtype)),
+           (ct_tensor *)NULL;
+  if (mask && is_causal)
+    return ct_fail(CT_ERR_INVALID, op, "explicit attn_mask should not be set when is_causal=True"), (ct_tensor *)NULL;
+  if (mask && mask->dtype != CT_BOOL && mask->dtype != q->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "attn_mask must be bool or %s, got %s", ct_dtype_name((ct_dtype)q->dtype),
+                   ct_dtype_name((ct_dtype)mask->dtype)), (ct_tensor *)NULL;
+  if (!(dropout_p >= 0.0 && dropout_p <= 1.0))
+    return ct_fail(CT_ERR_INVALID, op, "dropout_p must be in [0, 1], got %g", dropout_p), (ct_tensor *)NULL;
+  CT_SCOPE {
+    double s = scale == scale ? scale : 1.0 / sqrt((double)E);
+    ct_tensor *attn = ct_mul_scalar(ct_matmul(q, ct_transpose(k, -2, -1)), ct_float(s));
+    if (is_causal && attn) { /* position i attends to j <= i */
+      int64_t sizes[2] = {L, S}, i, j;
+      ct_tensor *keep = ct_empty_opts(2, sizes, ct_opts(CT_BOOL, q->device));
+      if (keep && keep->device.type != CT_DEVICE_META)
+        for (i = 0; i < L; i++)
+          for (j = 0; j < S; j++) ((bool *)ct_data_ptr(keep))[i * S + j] = j <= i;
+      mask = keep;
+    }
+    if (mask && attn)
+      attn = mask->dtype == CT_BOOL ? ct_masked_fill(attn, ct_logical_not(mask), ct_float(-INFINITY)) : ct_add(attn, mask);
+    attn = attn ? ct_softmax(attn, -1, CT_DTYPE_NONE) : NULL;
+    if (attn && dropout_p > 0) attn = ct_dropout(attn, dropout_p, true);
+    r = ct_keep(attn ? ct_matmul(attn, v) : NULL);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */
 /* ---- ctorch/ops/conv.h: implementation ---- */
@@ -12940,6 +12992,7 @@ static struct {
   ct_op *group_norm;
   ct_op *batch_norm;
   ct_op *rms_norm;
+  ct_op *scaled_dot_product_attention;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -20540,6 +20593,29 @@ static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_l
   ct__tls.depth--;
   return ct__res;
 }
+/* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor */
+static ct_tensor *ct__dispatch_scaled_dot_product_attention(ct_keyset ks, ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
+  const ct_op *ct__o = ct__op.scaled_dot_product_attention;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))ct__k->unboxed)(ks, query, key, value, attn_mask, dropout_p, is_causal, scale);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(query);
+    ct__v[1] = ct_value_tensor(key);
+    ct__v[2] = ct_value_tensor(value);
+    ct__v[3] = ct_value_tensor(attn_mask);
+    ct__v[4] = ct_value_double(dropout_p);
+    ct__v[5] = ct_value_bool(is_causal);
+    ct__v[6] = scale != scale ? ct_value_none() : ct_value_double(scale);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
   const ct_op *ct__o = ct__op.uniform_;
@@ -24544,6 +24620,20 @@ CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const i
   normalized_shape_l.n = normalized_shape_len;
   if (weight) ct__keys |= weight->keys;
   return ct__track(ct__dispatch_rms_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, eps));
+}
+CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!query)) return ct__fail_null("scaled_dot_product_attention", "query"), (ct_tensor *)NULL;
+  ct__keys |= query->keys;
+  if (CT_UNLIKELY(!key)) return ct__fail_null("scaled_dot_product_attention", "key"), (ct_tensor *)NULL;
+  ct__keys |= key->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("scaled_dot_product_attention", "value"), (ct_tensor *)NULL;
+  ct__keys |= value->keys;
+  if (attn_mask) ct__keys |= attn_mask->keys;
+  return ct__track(ct__dispatch_scaled_dot_product_attention(ct__call_keys(ct__keys), query, key, value, attn_mask, dropout_p, is_causal, scale));
+}
+CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal) {
+  return ct_scaled_dot_product_attention_ex(query, key, value, attn_mask, dropout_p, is_causal, (double)NAN);
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset ct__keys = 0;
@@ -37451,6 +37541,16 @@ static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keys
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,T?,f,b,f?->T */
+static ct_status ct__adapt_TTTTofbfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* Tw,f,f,G->Tw */
 static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -37778,6 +37878,7 @@ static const struct {
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
     {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
     {"T,I,T?,f?->T", ct__adapt_TITofo_T},
+    {"T,T,T,T?,f,b,f?->T", ct__adapt_TTTTofbfo_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
     {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
@@ -39628,6 +39729,10 @@ static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_scaled_dot_product_attention(const ct_value *a, ct_tensor **r) {
+  *r = ct_scaled_dot_product_attention_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -40144,6 +40249,7 @@ static const struct {
     {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
     {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
     {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
+    {&ct__op.scaled_dot_product_attention, "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor", ct__frontend_scaled_dot_product_attention},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
@@ -41293,6 +41399,7 @@ static const struct {
     {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
     {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
     {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
+    {"scaled_dot_product_attention", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_sdpa), "composite"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},

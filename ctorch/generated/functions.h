@@ -1017,6 +1017,10 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
  * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
+/* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor
+ * softmax(query key^T * scale + mask) value (PyTorch 2.x's math path); scale None is 1/sqrt(E); a bool mask marks the positions that take part, a float mask is added; dropout from the default generator */
+CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal);
+CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -1515,6 +1519,7 @@ static struct {
   ct_op *group_norm;
   ct_op *batch_norm;
   ct_op *rms_norm;
+  ct_op *scaled_dot_product_attention;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -9115,6 +9120,29 @@ static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_l
   ct__tls.depth--;
   return ct__res;
 }
+/* scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor */
+static ct_tensor *ct__dispatch_scaled_dot_product_attention(ct_keyset ks, ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
+  const ct_op *ct__o = ct__op.scaled_dot_product_attention;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))ct__k->unboxed)(ks, query, key, value, attn_mask, dropout_p, is_causal, scale);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(query);
+    ct__v[1] = ct_value_tensor(key);
+    ct__v[2] = ct_value_tensor(value);
+    ct__v[3] = ct_value_tensor(attn_mask);
+    ct__v[4] = ct_value_double(dropout_p);
+    ct__v[5] = ct_value_bool(is_causal);
+    ct__v[6] = scale != scale ? ct_value_none() : ct_value_double(scale);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 7);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
   const ct_op *ct__o = ct__op.uniform_;
@@ -13119,6 +13147,20 @@ CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const i
   normalized_shape_l.n = normalized_shape_len;
   if (weight) ct__keys |= weight->keys;
   return ct__track(ct__dispatch_rms_norm(ct__call_keys(ct__keys), input, normalized_shape_l, weight, eps));
+}
+CTDEF ct_tensor *ct_scaled_dot_product_attention_ex(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal, double scale) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!query)) return ct__fail_null("scaled_dot_product_attention", "query"), (ct_tensor *)NULL;
+  ct__keys |= query->keys;
+  if (CT_UNLIKELY(!key)) return ct__fail_null("scaled_dot_product_attention", "key"), (ct_tensor *)NULL;
+  ct__keys |= key->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("scaled_dot_product_attention", "value"), (ct_tensor *)NULL;
+  ct__keys |= value->keys;
+  if (attn_mask) ct__keys |= attn_mask->keys;
+  return ct__track(ct__dispatch_scaled_dot_product_attention(ct__call_keys(ct__keys), query, key, value, attn_mask, dropout_p, is_causal, scale));
+}
+CTDEF ct_tensor *ct_scaled_dot_product_attention(ct_tensor *query, ct_tensor *key, ct_tensor *value, ct_tensor *attn_mask, double dropout_p, bool is_causal) {
+  return ct_scaled_dot_product_attention_ex(query, key, value, attn_mask, dropout_p, is_causal, (double)NAN);
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset ct__keys = 0;

@@ -1250,6 +1250,16 @@ static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keys
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,T?,f,b,f?->T */
+static ct_status ct__adapt_TTTTofbfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* Tw,f,f,G->Tw */
 static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -1577,6 +1587,7 @@ static const struct {
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
     {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
     {"T,I,T?,f?->T", ct__adapt_TITofo_T},
+    {"T,T,T,T?,f,b,f?->T", ct__adapt_TTTTofbfo_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
     {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
@@ -3427,6 +3438,10 @@ static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_scaled_dot_product_attention(const ct_value *a, ct_tensor **r) {
+  *r = ct_scaled_dot_product_attention_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -3943,6 +3958,7 @@ static const struct {
     {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
     {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
     {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
+    {&ct__op.scaled_dot_product_attention, "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor", ct__frontend_scaled_dot_product_attention},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
@@ -5092,6 +5108,7 @@ static const struct {
     {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
     {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
     {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
+    {"scaled_dot_product_attention", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_sdpa), "composite"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},
