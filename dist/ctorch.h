@@ -1278,9 +1278,7 @@ CT_EXTERN_C_END
  * In-place on an integer tensor with a float result fails as in PyTorch
  * ("result type Float can't be cast to the desired output type Long").
  *
- * gelu's kernels are those of _gelu_int (approximate as 0 / 1): the
- * generator cannot save a str argument for a derivative yet, so gelu,
- * gelu_ and gelu.out are CompositeImplicitAutograd wrappers over it.
+ * gelu's kernels turn `approximate` into 0 / 1 and run the shared loop.
  * relu6 is hardtanh(0, 6), composite as in PyTorch. The derivative helpers
  * (ct__unary_*_backward, at the end) use only ct ops: double backward works.
  */
@@ -1833,13 +1831,6 @@ CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate);
 /* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self);
 CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate);
-/* _gelu_int(Tensor self, int approximate) -> Tensor
- * gelu's kernel, approximate 0 ("none") or 1 ("tanh"): the derivative cannot save a str yet */
-CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate);
-/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
-CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate);
-/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate);
 /* silu(Tensor self) -> Tensor
  * self * sigmoid(self) */
 CTDEF ct_tensor *ct_silu(ct_tensor *self);
@@ -7347,9 +7338,7 @@ static ct_status ct__unary_p_softplus(ct__unary_params *p, ct_tensor *self, ct_s
 CT__UNARY_PARAM_KERNELS(softplus, softplus, CT__UNARY_COMMA ct_scalar beta CT__UNARY_COMMA ct_scalar threshold,
                         CT__UNARY_COMMA beta CT__UNARY_COMMA threshold)
 
-/* gelu: approximate is "none" (x * Phi(x), with erf) or "tanh". The kernels are
- * those of _gelu_int (approximate 0 or 1): a str argument cannot be saved for
- * the derivative yet, so gelu itself is a CompositeImplicitAutograd wrapper. */
+/* gelu: approximate is "none" (x * Phi(x), with erf) or "tanh". */
 static ct_status ct__unary_gelu_mode(const char *approximate, int64_t *mode) {
   if (!approximate || !strcmp(approximate, "none")) *mode = 0;
   else if (!strcmp(approximate, "tanh")) *mode = 1;
@@ -7369,17 +7358,17 @@ CT__UNARY_PARAM_INPLACE(gelu_int, gelu, CT__UNARY_COMMA int64_t approximate, CT_
 static ct_tensor *ct__k_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
   int64_t m = 0;
   (void)ks;
-  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int(self, m) : NULL;
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__k_gelu_int(ks, self, m) : NULL;
 }
 static ct_status ct__k_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
   int64_t m = 0;
   (void)ks;
-  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int_(self, m) : ct_last_error();
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__k_gelu_int_(ks, self, m) : ct_last_error();
 }
 static ct_status ct__k_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
   int64_t m = 0;
   (void)ks;
-  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int_out(out, self, m) : ct_last_error();
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__k_gelu_int_out(ks, self, m, out) : ct_last_error();
 }
 
 /* round.decimals: floating tensors only (PyTorch's "round_cpu" has no integer kernel with decimals) */
@@ -12708,9 +12697,6 @@ static struct {
   ct_op *gelu;
   ct_op *gelu_;
   ct_op *gelu_out;
-  ct_op *_gelu_int;
-  ct_op *_gelu_int_;
-  ct_op *_gelu_int_out;
   ct_op *silu;
   ct_op *silu_;
   ct_op *silu_out;
@@ -15170,61 +15156,6 @@ static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char
     ct_value ct__v[3];
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_string(approximate);
-    ct__v[2] = ct_value_tensor(out);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
-  }
-  ct__tls.depth--;
-  return ct__res;
-}
-/* _gelu_int(Tensor self, int approximate) -> Tensor */
-static ct_tensor *ct__dispatch__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  const ct_op *ct__o = ct__op._gelu_int;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, approximate);
-  } else {
-    ct_value ct__v[2];
-    ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(approximate);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
-  }
-  ct__tls.depth--;
-  return ct__res;
-}
-/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
-static ct_status ct__dispatch__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  const ct_op *ct__o = ct__op._gelu_int_;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, approximate);
-  } else {
-    ct_value ct__v[2];
-    ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(approximate);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
-  }
-  ct__tls.depth--;
-  return ct__res;
-}
-/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
-  const ct_op *ct__o = ct__op._gelu_int_out;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, approximate, out);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(approximate);
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
@@ -21968,26 +21899,6 @@ CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *appr
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
   return ct_gelu_out_ex(out, self, "none");
 }
-CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate) {
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int", "self"), (ct_tensor *)NULL;
-  ct__keys |= self->keys;
-  return ct__track(ct__dispatch__gelu_int(ct__call_keys(ct__keys), self, approximate));
-}
-CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate) {
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int_", "self"), ct_last_error();
-  ct__keys |= self->keys;
-  return ct__dispatch__gelu_int_(ct__call_keys(ct__keys), self, approximate);
-}
-CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate) {
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int.out", "self"), ct_last_error();
-  ct__keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("_gelu_int.out", "out"), ct_last_error();
-  ct__keys |= out->keys;
-  return ct__dispatch__gelu_int_out(ct__call_keys(ct__keys), self, approximate, out);
-}
 CTDEF ct_tensor *ct_silu(ct_tensor *self) {
   ct_keyset ct__keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("silu", "self"), (ct_tensor *)NULL;
@@ -28588,44 +28499,47 @@ static ct_status ct__autograd_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar a
   return r;
 }
 
-/* ---- _gelu_int(Tensor self, int approximate) -> Tensor ---- */
-typedef struct ct__node__gelu_int {
+/* ---- gelu(Tensor self, *, str approximate='none') -> Tensor ---- */
+typedef struct ct__node_gelu {
   ct_node base;
   ct__saved self;
-  int64_t approximate;
-} ct__node__gelu_int;
+  char approximate[32];
+  bool approximate_given;
+} ct__node_gelu;
 
-static void ct__release__gelu_int(ct_node *node) {
-  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+static void ct__release_gelu(ct_node *node) {
+  ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct__saved_reset(&ct__nd->self);
 }
-static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+static ct_status ct__backward_gelu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct_tensor *grad = grads[0];
   ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  int64_t approximate = ct__nd->approximate;
+  const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
   if (!self) return ct_last_error();
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate && !strcmp(approximate, "tanh"));
   return CT_OK;
 }
-static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
+static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, ct__release_gelu};
 
-static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int *ct__nd = NULL;
+static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  ct__node_gelu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *ct__nd, 1, 1);
+    ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
     ct__node_set_input(&ct__nd->base, 0, self);
     ct__save(&ct__nd->self, self);
-    ct__nd->approximate = approximate;
+    if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  r = ct__dispatch_gelu(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -28634,45 +28548,48 @@ static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) ---- */
-typedef struct ct__node__gelu_int_ {
+/* ---- gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) ---- */
+typedef struct ct__node_gelu_ {
   ct_node base;
   ct__saved self;
-  int64_t approximate;
-} ct__node__gelu_int_;
+  char approximate[32];
+  bool approximate_given;
+} ct__node_gelu_;
 
-static void ct__release__gelu_int_(ct_node *node) {
-  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+static void ct__release_gelu_(ct_node *node) {
+  ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct__saved_reset(&ct__nd->self);
 }
-static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+static ct_status ct__backward_gelu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct_tensor *grad = grads[0];
   ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  int64_t approximate = ct__nd->approximate;
+  const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
   if (!self) return ct_last_error();
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate && !strcmp(approximate, "tanh"));
   return CT_OK;
 }
-static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
+static const ct_node_kind ct__kind_gelu_ = {"GeluBackward0", ct__backward_gelu_, ct__release_gelu_};
 
-static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int_ *ct__nd = NULL;
+static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  ct__node_gelu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
-    ct__nd = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *ct__nd, 1, 1);
+    if ((r = ct__check_inplace("gelu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     ct__node_set_input(&ct__nd->base, 0, self);
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
-    ct__nd->approximate = approximate;
+    if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
+    if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  r = ct__dispatch_gelu_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
@@ -28681,13 +28598,13 @@ static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+/* ---- gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
   ct_keyset excluded;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_gelu_int.out");
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gelu.out");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
+  r = ct__dispatch_gelu_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -38444,20 +38361,6 @@ static ct_status ct__frontend_gelu_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__gelu_int(const ct_value *a, ct_tensor **r) {
-  *r = ct__gelu_int(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__gelu_int_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__gelu_int_(ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__gelu_int_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__gelu_int_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
 static ct_status ct__frontend_silu(const ct_value *a, ct_tensor **r) {
   *r = ct_silu(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
@@ -39965,9 +39868,6 @@ static const struct {
     {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu},
     {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_},
     {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out},
-    {&ct__op._gelu_int, "_gelu_int(Tensor self, int approximate) -> Tensor", ct__frontend__gelu_int},
-    {&ct__op._gelu_int_, "_gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!)", ct__frontend__gelu_int_},
-    {&ct__op._gelu_int_out, "_gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__gelu_int_out},
     {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu},
     {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_},
     {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out},
@@ -40600,18 +40500,15 @@ static const struct {
     {"elu.out", CT_KEY_CPU, CT_FN(ct__k_elu_out), "reference"},
     {"elu.out", CT_KEY_META, CT_FN(ct__k_elu_out), "reference"},
     {"elu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_out), "autograd"},
-    {"gelu", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu), "composite"},
-    {"gelu_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_), "composite"},
-    {"gelu.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_out), "composite"},
-    {"_gelu_int", CT_KEY_CPU, CT_FN(ct__k_gelu_int), "reference"},
-    {"_gelu_int", CT_KEY_META, CT_FN(ct__k_gelu_int), "reference"},
-    {"_gelu_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int), "autograd"},
-    {"_gelu_int_", CT_KEY_CPU, CT_FN(ct__k_gelu_int_), "reference"},
-    {"_gelu_int_", CT_KEY_META, CT_FN(ct__k_gelu_int_), "reference"},
-    {"_gelu_int_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_), "autograd"},
-    {"_gelu_int.out", CT_KEY_CPU, CT_FN(ct__k_gelu_int_out), "reference"},
-    {"_gelu_int.out", CT_KEY_META, CT_FN(ct__k_gelu_int_out), "reference"},
-    {"_gelu_int.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_out), "autograd"},
+    {"gelu", CT_KEY_CPU, CT_FN(ct__k_gelu), "reference"},
+    {"gelu", CT_KEY_META, CT_FN(ct__k_gelu), "reference"},
+    {"gelu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu), "autograd"},
+    {"gelu_", CT_KEY_CPU, CT_FN(ct__k_gelu_), "reference"},
+    {"gelu_", CT_KEY_META, CT_FN(ct__k_gelu_), "reference"},
+    {"gelu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu_), "autograd"},
+    {"gelu.out", CT_KEY_CPU, CT_FN(ct__k_gelu_out), "reference"},
+    {"gelu.out", CT_KEY_META, CT_FN(ct__k_gelu_out), "reference"},
+    {"gelu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu_out), "autograd"},
     {"silu", CT_KEY_CPU, CT_FN(ct__k_silu), "reference"},
     {"silu", CT_KEY_META, CT_FN(ct__k_silu), "reference"},
     {"silu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu), "autograd"},

@@ -303,13 +303,6 @@ CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate);
 /* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self);
 CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate);
-/* _gelu_int(Tensor self, int approximate) -> Tensor
- * gelu's kernel, approximate 0 ("none") or 1 ("tanh"): the derivative cannot save a str yet */
-CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate);
-/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
-CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate);
-/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate);
 /* silu(Tensor self) -> Tensor
  * self * sigmoid(self) */
 CTDEF ct_tensor *ct_silu(ct_tensor *self);
@@ -1235,9 +1228,6 @@ static struct {
   ct_op *gelu;
   ct_op *gelu_;
   ct_op *gelu_out;
-  ct_op *_gelu_int;
-  ct_op *_gelu_int_;
-  ct_op *_gelu_int_out;
   ct_op *silu;
   ct_op *silu_;
   ct_op *silu_out;
@@ -3697,61 +3687,6 @@ static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char
     ct_value ct__v[3];
     ct__v[0] = ct_value_tensor(self);
     ct__v[1] = ct_value_string(approximate);
-    ct__v[2] = ct_value_tensor(out);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
-  }
-  ct__tls.depth--;
-  return ct__res;
-}
-/* _gelu_int(Tensor self, int approximate) -> Tensor */
-static ct_tensor *ct__dispatch__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  const ct_op *ct__o = ct__op._gelu_int;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_tensor *ct__res;
-  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, approximate);
-  } else {
-    ct_value ct__v[2];
-    ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(approximate);
-    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
-  }
-  ct__tls.depth--;
-  return ct__res;
-}
-/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
-static ct_status ct__dispatch__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  const ct_op *ct__o = ct__op._gelu_int_;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, approximate);
-  } else {
-    ct_value ct__v[2];
-    ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(approximate);
-    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
-  }
-  ct__tls.depth--;
-  return ct__res;
-}
-/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
-  const ct_op *ct__o = ct__op._gelu_int_out;
-  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
-  ct_status ct__res;
-  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(ct__k->unboxed != NULL)) {
-    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, approximate, out);
-  } else {
-    ct_value ct__v[3];
-    ct__v[0] = ct_value_tensor(self);
-    ct__v[1] = ct_value_int(approximate);
     ct__v[2] = ct_value_tensor(out);
     ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
   }
@@ -10494,26 +10429,6 @@ CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *appr
 }
 CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
   return ct_gelu_out_ex(out, self, "none");
-}
-CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate) {
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int", "self"), (ct_tensor *)NULL;
-  ct__keys |= self->keys;
-  return ct__track(ct__dispatch__gelu_int(ct__call_keys(ct__keys), self, approximate));
-}
-CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate) {
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int_", "self"), ct_last_error();
-  ct__keys |= self->keys;
-  return ct__dispatch__gelu_int_(ct__call_keys(ct__keys), self, approximate);
-}
-CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate) {
-  ct_keyset ct__keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int.out", "self"), ct_last_error();
-  ct__keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("_gelu_int.out", "out"), ct_last_error();
-  ct__keys |= out->keys;
-  return ct__dispatch__gelu_int_out(ct__call_keys(ct__keys), self, approximate, out);
 }
 CTDEF ct_tensor *ct_silu(ct_tensor *self) {
   ct_keyset ct__keys = 0;

@@ -2153,20 +2153,6 @@ static ct_status ct__frontend_gelu_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend__gelu_int(const ct_value *a, ct_tensor **r) {
-  *r = ct__gelu_int(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__gelu_int_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__gelu_int_(ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__gelu_int_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__gelu_int_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
 static ct_status ct__frontend_silu(const ct_value *a, ct_tensor **r) {
   *r = ct_silu(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
@@ -3674,9 +3660,6 @@ static const struct {
     {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu},
     {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_},
     {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out},
-    {&ct__op._gelu_int, "_gelu_int(Tensor self, int approximate) -> Tensor", ct__frontend__gelu_int},
-    {&ct__op._gelu_int_, "_gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!)", ct__frontend__gelu_int_},
-    {&ct__op._gelu_int_out, "_gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__gelu_int_out},
     {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu},
     {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_},
     {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out},
@@ -4309,18 +4292,15 @@ static const struct {
     {"elu.out", CT_KEY_CPU, CT_FN(ct__k_elu_out), "reference"},
     {"elu.out", CT_KEY_META, CT_FN(ct__k_elu_out), "reference"},
     {"elu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_out), "autograd"},
-    {"gelu", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu), "composite"},
-    {"gelu_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_), "composite"},
-    {"gelu.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_out), "composite"},
-    {"_gelu_int", CT_KEY_CPU, CT_FN(ct__k_gelu_int), "reference"},
-    {"_gelu_int", CT_KEY_META, CT_FN(ct__k_gelu_int), "reference"},
-    {"_gelu_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int), "autograd"},
-    {"_gelu_int_", CT_KEY_CPU, CT_FN(ct__k_gelu_int_), "reference"},
-    {"_gelu_int_", CT_KEY_META, CT_FN(ct__k_gelu_int_), "reference"},
-    {"_gelu_int_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_), "autograd"},
-    {"_gelu_int.out", CT_KEY_CPU, CT_FN(ct__k_gelu_int_out), "reference"},
-    {"_gelu_int.out", CT_KEY_META, CT_FN(ct__k_gelu_int_out), "reference"},
-    {"_gelu_int.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_out), "autograd"},
+    {"gelu", CT_KEY_CPU, CT_FN(ct__k_gelu), "reference"},
+    {"gelu", CT_KEY_META, CT_FN(ct__k_gelu), "reference"},
+    {"gelu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu), "autograd"},
+    {"gelu_", CT_KEY_CPU, CT_FN(ct__k_gelu_), "reference"},
+    {"gelu_", CT_KEY_META, CT_FN(ct__k_gelu_), "reference"},
+    {"gelu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu_), "autograd"},
+    {"gelu.out", CT_KEY_CPU, CT_FN(ct__k_gelu_out), "reference"},
+    {"gelu.out", CT_KEY_META, CT_FN(ct__k_gelu_out), "reference"},
+    {"gelu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu_out), "autograd"},
     {"silu", CT_KEY_CPU, CT_FN(ct__k_silu), "reference"},
     {"silu", CT_KEY_META, CT_FN(ct__k_silu), "reference"},
     {"silu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu), "autograd"},
