@@ -762,99 +762,6 @@ static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_
   return r;
 }
 
-/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum {
-  ct_node base;
-  ct__shape self_sizes;
-} ct__node_sum;
-
-static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum *ct__nd = (ct__node_sum *)node;
-  ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = ct__nd->self_sizes;
-  (void)ct__nd;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
-
-static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *ct__nd = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__save_shape(&ct__nd->self_sizes, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
-  ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
-  return r;
-}
-
-/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum_dim_IntList {
-  ct_node base;
-  ct__shape self_sizes;
-  ct__saved_ints dim;
-  bool keepdim;
-} ct__node_sum_dim_IntList;
-
-static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
-  ct_tensor *grad = grads[0];
-  ct_int_list dim = ct__ints(&ct__nd->dim);
-  bool keepdim = ct__nd->keepdim;
-  const ct__shape self_sizes = ct__nd->self_sizes;
-  (void)ct__nd;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
-
-static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *ct__nd = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
-    if (!ct__nd) return NULL;
-    ct__node_set_input(&ct__nd->base, 0, self);
-    ct__save_shape(&ct__nd->self_sizes, self);
-    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
-    ct__nd->keepdim = keepdim;
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
-  ct__below_autograd_end(excluded);
-  if (ct__nd) {
-    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&ct__nd->base);
-  }
-  return r;
-}
-
-/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
 /* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
 typedef struct ct__node_copy_ {
   ct_node base;
@@ -3838,44 +3745,47 @@ static ct_status ct__autograd_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar a
   return r;
 }
 
-/* ---- _gelu_int(Tensor self, int approximate) -> Tensor ---- */
-typedef struct ct__node__gelu_int {
+/* ---- gelu(Tensor self, *, str approximate='none') -> Tensor ---- */
+typedef struct ct__node_gelu {
   ct_node base;
   ct__saved self;
-  int64_t approximate;
-} ct__node__gelu_int;
+  char approximate[32];
+  bool approximate_given;
+} ct__node_gelu;
 
-static void ct__release__gelu_int(ct_node *node) {
-  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+static void ct__release_gelu(ct_node *node) {
+  ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct__saved_reset(&ct__nd->self);
 }
-static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+static ct_status ct__backward_gelu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct_tensor *grad = grads[0];
   ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  int64_t approximate = ct__nd->approximate;
+  const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
   if (!self) return ct_last_error();
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate && !strcmp(approximate, "tanh"));
   return CT_OK;
 }
-static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
+static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, ct__release_gelu};
 
-static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int *ct__nd = NULL;
+static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  ct__node_gelu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *ct__nd, 1, 1);
+    ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
     ct__node_set_input(&ct__nd->base, 0, self);
     ct__save(&ct__nd->self, self);
-    ct__nd->approximate = approximate;
+    if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  r = ct__dispatch_gelu(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -3884,45 +3794,48 @@ static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) ---- */
-typedef struct ct__node__gelu_int_ {
+/* ---- gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) ---- */
+typedef struct ct__node_gelu_ {
   ct_node base;
   ct__saved self;
-  int64_t approximate;
-} ct__node__gelu_int_;
+  char approximate[32];
+  bool approximate_given;
+} ct__node_gelu_;
 
-static void ct__release__gelu_int_(ct_node *node) {
-  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+static void ct__release_gelu_(ct_node *node) {
+  ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct__saved_reset(&ct__nd->self);
 }
-static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+static ct_status ct__backward_gelu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct_tensor *grad = grads[0];
   ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  int64_t approximate = ct__nd->approximate;
+  const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
   if (!self) return ct_last_error();
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate && !strcmp(approximate, "tanh"));
   return CT_OK;
 }
-static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
+static const ct_node_kind ct__kind_gelu_ = {"GeluBackward0", ct__backward_gelu_, ct__release_gelu_};
 
-static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int_ *ct__nd = NULL;
+static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  ct__node_gelu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
-    ct__nd = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *ct__nd, 1, 1);
+    if ((r = ct__check_inplace("gelu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     ct__node_set_input(&ct__nd->base, 0, self);
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
-    ct__nd->approximate = approximate;
+    if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
+    if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  r = ct__dispatch_gelu_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
@@ -3931,13 +3844,13 @@ static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+/* ---- gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
   ct_keyset excluded;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_gelu_int.out");
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gelu.out");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
+  r = ct__dispatch_gelu_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -7996,6 +7909,2105 @@ static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clamp_max_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
   ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_sum;
+
+static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum *ct__nd = (ct__node_sum *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
+
+static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_sum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum_dim_IntList {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_sum_dim_IntList;
+
+static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
+
+static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_sum_dim_IntList *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mean(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_mean;
+
+static ct_status ct__backward_mean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean *ct__nd = (ct__node_mean *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, NULL};
+
+static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_mean *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_mean_dim;
+
+static ct_status ct__backward_mean_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean_dim *ct__nd = (ct__node_mean_dim *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mean_dim, NULL};
+
+static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_mean_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_prod;
+
+static void ct__release_prod(ct_node *node) {
+  ct__node_prod *ct__nd = (ct__node_prod *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod *ct__nd = (ct__node_prod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_backward(grad, self, result, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, ct__release_prod};
+
+static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_prod *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod_dim_int {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_prod_dim_int;
+
+static void ct__release_prod_dim_int(ct_node *node) {
+  ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_dim_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward_prod_dim_int, ct__release_prod_dim_int};
+
+static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct__node_prod_dim_int *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_dim_int(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amax {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amax;
+
+static void ct__release_amax(ct_node *node) {
+  ct__node_amax *ct__nd = (ct__node_amax *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amax *ct__nd = (ct__node_amax *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, ct__release_amax};
+
+static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amin {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amin;
+
+static void ct__release_amin(ct_node *node) {
+  ct__node_amin *ct__nd = (ct__node_amin *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amin *ct__nd = (ct__node_amin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, ct__release_amin};
+
+static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max(Tensor self) -> Tensor ---- */
+typedef struct ct__node_max {
+  ct_node base;
+  ct__saved self;
+} ct__node_max;
+
+static void ct__release_max(ct_node *node) {
+  ct__node_max *ct__nd = (ct__node_max *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max *ct__nd = (ct__node_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__release_max};
+
+static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
+  ct__node_max *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- min(Tensor self) -> Tensor ---- */
+typedef struct ct__node_min {
+  ct_node base;
+  ct__saved self;
+} ct__node_min;
+
+static void ct__release_min(ct_node *node) {
+  ct__node_min *ct__nd = (ct__node_min *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min *ct__nd = (ct__node_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__release_min};
+
+static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
+  ct__node_min *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_var_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+} ct__node_var_correction;
+
+static void ct__release_var_correction(ct_node *node) {
+  ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  ct_scalar correction = ct__nd->correction;
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__var_backward(grad, self, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backward_var_correction, ct__release_var_correction};
+
+static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_var_correction *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->correction = correction;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_std_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+  ct__saved result;
+} ct__node_std_correction;
+
+static void ct__release_std_correction(ct_node *node) {
+  ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  ct_scalar correction = ct__nd->correction;
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__std_backward(grad, self, result, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backward_std_correction, ct__release_std_correction};
+
+static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_std_correction *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->correction = correction;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_linalg_vector_norm {
+  ct_node base;
+  ct__saved self;
+  ct_scalar ord;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_linalg_vector_norm;
+
+static void ct__release_linalg_vector_norm(ct_node *node) {
+  ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar ord = ct__nd->ord;
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__norm_backward(grad, self, result, ord, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackward0", ct__backward_linalg_vector_norm, ct__release_linalg_vector_norm};
+
+static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_linalg_vector_norm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->ord = ord;
+    if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("linalg_vector_norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm_out(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, p, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_out(ks & CT__BELOW_AUTOGRAD, self, p, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_logsumexp {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_logsumexp;
+
+static void ct__release_logsumexp(ct_node *node) {
+  ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logsumexp_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backward_logsumexp, ct__release_logsumexp};
+
+static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_logsumexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_all(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_any(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumsum {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum;
+
+static ct_status ct__backward_cumsum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum *ct__nd = (ct__node_cumsum *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cumsum, NULL};
+
+static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumsum_ {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum_;
+
+static ct_status ct__backward_cumsum_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum_ *ct__nd = (ct__node_cumsum_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cumsum_, NULL};
+
+static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumsum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumprod {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod;
+
+static void ct__release_cumprod(ct_node *node) {
+  ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_cumprod, ct__release_cumprod};
+
+static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumprod_ {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod_;
+
+static void ct__release_cumprod_(ct_node *node) {
+  ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_cumprod_, ct__release_cumprod_};
+
+static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumprod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_max_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_max_dim;
+
+static void ct__release_max_dim(ct_node *node) {
+  ct__node_max_dim *ct__nd = (ct__node_max_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_dim *ct__nd = (ct__node_max_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_dim, ct__release_max_dim};
+
+static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_max_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_min_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_min_dim;
+
+static void ct__release_min_dim(ct_node *node) {
+  ct__node_min_dim *ct__nd = (ct__node_min_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min_dim *ct__nd = (ct__node_min_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_dim, ct__release_min_dim};
+
+static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_min_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort;
+
+static void ct__release_sort(ct_node *node) {
+  ct__node_sort *ct__nd = (ct__node_sort *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort *ct__nd = (ct__node_sort *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, ct__release_sort};
+
+static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort(ks & CT__BELOW_AUTOGRAD, self, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort_stable {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort_stable;
+
+static void ct__release_sort_stable(ct_node *node) {
+  ct__node_sort_stable *ct__nd = (ct__node_sort_stable *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort_stable *ct__nd = (ct__node_sort_stable *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_sort_stable, ct__release_sort_stable};
+
+static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort_stable *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_stable(ks & CT__BELOW_AUTOGRAD, self, stable, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_topk {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_topk;
+
+static void ct__release_topk(ct_node *node) {
+  ct__node_topk *ct__nd = (ct__node_topk *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_topk *ct__nd = (ct__node_topk *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
+
+static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct__node_topk *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor ---- */
+typedef struct ct__node_value_selecting_reduction_backward {
+  ct_node base;
+  int64_t dim;
+  ct__saved indices;
+  bool keepdim;
+} ct__node_value_selecting_reduction_backward;
+
+static void ct__release_value_selecting_reduction_backward(ct_node *node) {
+  ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  bool keepdim = ct__nd->keepdim;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rd_gather(grad, dim, indices, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueSelectingReductionBackwardBackward0", ct__backward_value_selecting_reduction_backward, ct__release_value_selecting_reduction_backward};
+
+static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  ct__node_value_selecting_reduction_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_value_selecting_reduction_backward(ks & CT__BELOW_AUTOGRAD, grad_output, dim, indices, sizes, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor ---- */
+typedef struct ct__node__rd_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+  bool keepdim;
+} ct__node__rd_gather;
+
+static void ct__release__rd_gather(ct_node *node) {
+  ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, index, CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
+
+static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct__node__rd_gather *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__rd_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nansum {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nansum;
+
+static void ct__release_nansum(ct_node *node) {
+  ct__node_nansum *ct__nd = (ct__node_nansum *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nansum *ct__nd = (ct__node_nansum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nansum, ct__release_nansum};
+
+static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nansum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nansum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nanmean {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nanmean;
+
+static void ct__release_nanmean(ct_node *node) {
+  ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_nanmean, ct__release_nanmean};
+
+static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nanmean *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.dim_IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero(Tensor self, int? dim=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logcumsumexp(Tensor self, int dim) -> Tensor ---- */
+typedef struct ct__node_logcumsumexp {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+} ct__node_logcumsumexp;
+
+static void ct__release_logcumsumexp(ct_node *node) {
+  ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logcumsumexp_backward(grad, self, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__backward_logcumsumexp, ct__release_logcumsumexp};
+
+static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct__node_logcumsumexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logcumsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummax {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummax;
+
+static void ct__release_cummax(ct_node *node) {
+  ct__node_cummax *ct__nd = (ct__node_cummax *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummax *ct__nd = (ct__node_cummax *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cummax, ct__release_cummax};
+
+static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummax(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummin {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummin;
+
+static void ct__release_cummin(ct_node *node) {
+  ct__node_cummin *ct__nd = (ct__node_cummin *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummin *ct__nd = (ct__node_cummin *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cummin, ct__release_cummin};
+
+static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummin(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_kthvalue {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_kthvalue;
+
+static void ct__release_kthvalue(ct_node *node) {
+  ct__node_kthvalue *ct__nd = (ct__node_kthvalue *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_kthvalue *ct__nd = (ct__node_kthvalue *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
+
+static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_kthvalue *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- median(Tensor self) -> Tensor ---- */
+typedef struct ct__node_median {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_median;
+
+static void ct__release_median(ct_node *node) {
+  ct__node_median *ct__nd = (ct__node_median *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median *ct__nd = (ct__node_median *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_median, ct__release_median};
+
+static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
+  ct__node_median *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("median.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_median_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_median_dim;
+
+static void ct__release_median_dim(ct_node *node) {
+  ct__node_median_dim *ct__nd = (ct__node_median_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median_dim *ct__nd = (ct__node_median_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward_median_dim, ct__release_median_dim};
+
+static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_median_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian(Tensor self) -> Tensor ---- */
+typedef struct ct__node_nanmedian {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_nanmedian;
+
+static void ct__release_nanmedian(ct_node *node) {
+  ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backward_nanmedian, ct__release_nanmedian};
+
+static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
+  ct__node_nanmedian *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmedian.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_nanmedian_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_nanmedian_dim;
+
+static void ct__release_nanmedian_dim(ct_node *node) {
+  ct__node_nanmedian_dim *ct__nd = (ct__node_nanmedian_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian_dim *ct__nd = (ct__node_nanmedian_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__backward_nanmedian_dim, ct__release_nanmedian_dim};
+
+static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_nanmedian_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
   return r;
 }
 
