@@ -93,7 +93,7 @@ cs.add("conv2d", g(R(4, 5, 4)), g(R(4, 2, 3, 2)), g(R(4)), [1], [1], [2], 2)  # 
 cs.add("conv2d", g(R(1, 3, 4, 4)), g(R(3, 1, 3, 3)), None, [1], [1], [1], 3)  # depthwise
 cs.add("conv2d", R(1, 3, 7, 7, dtype=f32).requires_grad_(), R(4, 3, 3, 3, dtype=f32).requires_grad_(), None, stride=[2])
 cs.add("conv2d.padding", g(R(1, 3, 4, 5)), g(R(2, 3, 2, 3)), g(R(2)), [1], "same", [1], 1)
-cs.add("conv2d.padding", g(R(1, 4, 4, 5)), g(R(2, 2, 2, 2)), None, [1], "same", [2, 1], 2)
+cs.add("conv2d.padding", g(R(1, 4, 4, 4)), g(R(2, 2, 2, 2)), None, [1], "same", [2, 1], 2)
 cs.add("conv2d.padding", g(R(1, 3, 4, 5)), g(R(2, 3, 2, 3)), None, [1], "valid", [1], 1)
 cs.add("conv_transpose2d.input", g(R(1, 4, 3, 3)), g(R(4, 2, 3, 2)), g(R(4)), [2, 1], [1, 0], [1, 0], 2, [1, 2])
 cs.add("conv_transpose2d.input", g(R(4, 2, 3)), g(R(4, 2, 2, 2)), None)  # unbatched, defaults
@@ -122,7 +122,7 @@ def mp_gather(grad, self, k, s, p, d, c, idx):
     return grad.flatten(-2).gather(-1, idx.flatten(-2)).view_as(idx)
 
 
-cs.add("adaptive_avg_pool2d", g(R(1, 3, 7, 6)), [3, 4])
+cs.add("adaptive_avg_pool2d", g(R(1, 2, 7, 6)), [3, 4])
 cs.add("adaptive_avg_pool2d", g(R(2, 5, 5)), [2, 2])  # unbatched
 cs.add("adaptive_avg_pool2d", g(R(2, 2, 3, 4)), [1, 1])
 cs.add("adaptive_avg_pool2d", g(R(1, 2, 3, 4)), [5, 6])  # upsampling: overlapping windows
@@ -177,9 +177,9 @@ cs.error("max_pool2d", E(1, 0, 5, 5), [2, 2], code="CT_ERR_SHAPE")
 cs.error("max_pool2d", E(5, 5), [2, 2], code="CT_ERR_RANK")
 cs.error("max_pool2d_with_indices", E(1, 2, 5, 5).long(), [2, 2], code="CT_ERR_DTYPE")
 
-cs.add("avg_pool2d", g(R(1, 2, 7, 6)), [3, 2], [2, 1], [1, 1], True, True)
-cs.add("avg_pool2d", g(R(1, 2, 7, 6)), [3, 2], [2, 1], [1, 1], True, False)  # count_include_pad=False
-cs.add("avg_pool2d", g(R(1, 2, 7, 6)), [3, 3], [2], [1], False, True, 5)  # divisor_override
+cs.add("avg_pool2d", g(R(1, 1, 7, 6)), [3, 2], [2, 1], [1, 1], True, True)
+cs.add("avg_pool2d", g(R(1, 1, 7, 6)), [3, 2], [2, 1], [1, 1], True, False)  # count_include_pad=False
+cs.add("avg_pool2d", g(R(1, 1, 7, 6)), [3, 3], [2], [1], False, True, 5)  # divisor_override
 cs.add("avg_pool2d", g(R(2, 5, 5)), [2])  # unbatched, defaults
 cs.add("avg_pool2d", g(R(1, 6, 5, 2).transpose(1, 3)), [2], [1], [1])  # non-contiguous
 cs.add("avg_pool2d", g(R(0, 2, 4, 4)), [2, 2])
@@ -188,8 +188,8 @@ cs.add("avg_pool2d", R(1, 2, 5, 5, dtype=torch.bfloat16), [3, 3], [2], [1], True
 cs.add("avg_pool2d", R(1, 2, 5, 5, dtype=torch.float16), [3, 3], [2], [1], True)
 cs.add("avg_pool2d", cs.randint(-9, 9, 1, 2, 5, 5), [2, 2], [2], [1], False, True)  # int64: truncating division
 cs.add("avg_pool2d", cs.randint(-9, 9, 1, 2, 5, 5), [3, 3], [2], [1], True, False, 2)
-cs.add("avg_pool2d_backward", g(R(1, 2, 4, 7)), R(1, 2, 7, 6), [3, 2], [2, 1], [1, 1], True, False, None)
-cs.add("avg_pool2d_backward", g(R(1, 2, 4, 3)), R(1, 2, 7, 6), [3, 3], [2], [1], False, True, 5)
+cs.add("avg_pool2d_backward", g(R(1, 1, 4, 7)), R(1, 1, 7, 6), [3, 2], [2, 1], [1, 1], True, False, None)
+cs.add("avg_pool2d_backward", g(R(1, 1, 4, 3)), R(1, 1, 7, 6), [3, 3], [2], [1], False, True, 5)
 cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [2], [2], code="CT_ERR_INVALID")
 cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [0], code="CT_ERR_INVALID")
 cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [1], [1], False, True, 0, code="CT_ERR_INVALID")

@@ -1,4 +1,4 @@
-/* ctorch/ops/conv.h - reference kernels: convolution, pooling, attention.
+/* ctorch/ops/conv.h - reference kernels: convolution and pooling (attention is in nn.h).
  * Component of ctorch.h; see there for the overview and licence.
  *
  * The ops are declared in gen/ops/conv.spec and their derivatives in
@@ -14,6 +14,13 @@
  * (input channel, kernel offset). A transposed convolution is the
  * backward_input of the convolution it transposes. 1-D convolutions run as
  * 2-D ones with height 1. f16/bf16 compute in f32 and round once.
+ * The three products are each other's derivatives (convolution is
+ * bilinear), so derivatives of every order are ct ops.
+ *
+ * Pooling (max_pool2d_with_indices, avg_pool2d, _adaptive_avg_pool2d) runs
+ * over the N*C planes of a contiguous copy in the compute dtype; each
+ * backward op is itself differentiable (max pool's through
+ * max_pool2d_double_backward, a gather at the saved indices).
  */
 #ifndef CT_OPS_CONV_H
 #define CT_OPS_CONV_H
