@@ -2598,6 +2598,8 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d_backward(ct_tensor *grad_output, ct_tens
 /* max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
  * zeros like self with grad_output added at indices (flat positions within each H x W plane) */
 CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
  * input_grad (shaped like self) gathered at indices: the derivative of max_pool2d_with_indices_backward (PyTorch's max_pool_double_backward) */
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
@@ -2614,6 +2616,8 @@ CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64
 CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -13098,6 +13102,21 @@ static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct
   if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return ct_last_error();
   return ct__conv_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", self, NULL, output_size));
 }
+static ct_status ct__k_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
+                                                      int64_t divisor_override, ct_tensor *grad_input) {
+  return ct__conv_to_out("avg_pool2d_backward", grad_input,
+                         ct__k_avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                   divisor_override));
+}
+static ct_status ct__k_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self,
+                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
+                                                                   ct_tensor *grad_input) {
+  return ct__conv_to_out("max_pool2d_with_indices_backward", grad_input,
+                         ct__k_max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation,
+                                                                ceil_mode, indices));
+}
 /* derivative of _adaptive_avg_pool2d_backward wrt grad_output: pool grad to grad_output's size */
 static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   if (!grad) return NULL;
@@ -14232,12 +14251,14 @@ static struct {
   ct_op *_adaptive_avg_pool2d;
   ct_op *_adaptive_avg_pool2d_backward;
   ct_op *max_pool2d_with_indices_backward;
+  ct_op *max_pool2d_with_indices_backward_grad_input;
   ct_op *max_pool2d_double_backward;
   ct_op *max_pool2d_with_indices;
   ct_op *max_pool2d;
   ct_op *avg_pool2d;
   ct_op *avg_pool2d_out;
   ct_op *avg_pool2d_backward;
+  ct_op *avg_pool2d_backward_grad_input;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -22116,6 +22137,31 @@ static ct_tensor *ct__dispatch_max_pool2d_with_indices_backward(ct_keyset ks, ct
   ct__tls.depth--;
   return ct__res;
 }
+/* max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  const ct_op *ct__o = ct__op.max_pool2d_with_indices_backward_grad_input;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
+  } else {
+    ct_value ct__v[9];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    ct__v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    ct__v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    ct__v[6] = ct_value_bool(ceil_mode);
+    ct__v[7] = ct_value_tensor(indices);
+    ct__v[8] = ct_value_tensor(grad_input);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
 static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   const ct_op *ct__o = ct__op.max_pool2d_double_backward;
@@ -22253,6 +22299,31 @@ static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
     ct__v[6] = ct_value_bool(count_include_pad);
     ct__v[7] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  const ct_op *ct__o = ct__op.avg_pool2d_backward_grad_input;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))ct__k->unboxed)(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  } else {
+    ct_value ct__v[9];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    ct__v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    ct__v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[5] = ct_value_bool(ceil_mode);
+    ct__v[6] = ct_value_bool(count_include_pad);
+    ct__v[7] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
+    ct__v[8] = ct_value_tensor(grad_input);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
   }
   ct__tls.depth--;
   return ct__res;
@@ -26597,6 +26668,42 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
   ct__keys |= indices->keys;
   return ct__track(ct__dispatch_max_pool2d_with_indices_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
+CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "dilation"), ct_last_error();
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "dilation: negative length %d", dilation_len), ct_last_error();
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  return ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices, grad_input);
+}
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
   ct_int_list kernel_size_l;
   ct_int_list stride_l;
@@ -26775,6 +26882,34 @@ CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self,
   padding_l.data = padding;
   padding_l.n = padding_len;
   return ct__track(ct__dispatch_avg_pool2d_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward.grad_input", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward.grad_input", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool2d_backward.grad_input", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool2d_backward.grad_input", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset ct__keys = 0;
@@ -38287,6 +38422,17 @@ static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct
   return r;
 }
 
+/* ---- max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("max_pool2d_with_indices_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool2d_with_indices_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor ---- */
 typedef struct ct__node_max_pool2d_double_backward {
   ct_node base;
@@ -38546,6 +38692,17 @@ static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("avg_pool2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -40415,6 +40572,17 @@ static ct_status ct__adapt_TTIIIIbT_T(const ct_kernel *k, const ct_op *op, ct_ke
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,I,I,I,I,b,T,Tw->Tw */
+static ct_status ct__adapt_TTIIIIbTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *w = a[8].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]), a[6].v.b, ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[8]));
+  ct_stack_drop(s, 9);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,I,I,I,I,b->T,T */
 static ct_status ct__adapt_TIIIIb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 6;
@@ -40473,6 +40641,17 @@ static ct_status ct__adapt_TTIIIbbio_T(const ct_kernel *k, const ct_op *op, ct_k
   ct_stack_drop(s, 8);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,T,I,I,I,b,b,i?,Tw->Tw */
+static ct_status ct__adapt_TTIIIbbioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *w = a[8].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), a[5].v.b, a[6].v.b, a[7].v.i, ct__unbox_tensor(&a[8]));
+  ct_stack_drop(s, 9);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* Tw,f,f,G->Tw */
 static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -40809,11 +40988,13 @@ static const struct {
     {"T,T,T?,I,s,I,i->T", ct__adapt_TTToIsIi_T},
     {"T,T,T?,I,I,I,i,I->T", ct__adapt_TTToIIIiI_T},
     {"T,T,I,I,I,I,b,T->T", ct__adapt_TTIIIIbT_T},
+    {"T,T,I,I,I,I,b,T,Tw->Tw", ct__adapt_TTIIIIbTTw_Tw},
     {"T,I,I,I,I,b->T,T", ct__adapt_TIIIIb_TT},
     {"T,I,I,I,I,b->T", ct__adapt_TIIIIb_T},
     {"T,I,I,I,b,b,i?->T", ct__adapt_TIIIbbio_T},
     {"T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TIIIbbioTw_Tw},
     {"T,T,I,I,I,b,b,i?->T", ct__adapt_TTIIIbbio_T},
+    {"T,T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TTIIIbbioTw_Tw},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
     {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
@@ -42712,6 +42893,11 @@ static ct_status ct__frontend_max_pool2d_with_indices_backward(const ct_value *a
   *r = ct_max_pool2d_with_indices_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_max_pool2d_with_indices_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_pool2d_with_indices_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
+  *r = st == CT_OK ? a[8].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_max_pool2d_double_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_max_pool2d_double_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   return *r ? CT_OK : ct_last_error();
@@ -42736,6 +42922,11 @@ static ct_status ct__frontend_avg_pool2d_out(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_avg_pool2d_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_avg_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_avg_pool2d_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
+  *r = st == CT_OK ? a[8].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
@@ -43265,12 +43456,14 @@ static const struct {
     {&ct__op._adaptive_avg_pool2d, "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend__adaptive_avg_pool2d},
     {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward},
     {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, "max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_max_pool2d_with_indices_backward_grad_input},
     {&ct__op.max_pool2d_double_backward, "max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_double_backward},
     {&ct__op.max_pool2d_with_indices, "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)", ct__frontend_max_pool2d_with_indices},
     {&ct__op.max_pool2d, "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", ct__frontend_max_pool2d},
     {&ct__op.avg_pool2d, "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor", ct__frontend_avg_pool2d},
     {&ct__op.avg_pool2d_out, "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_avg_pool2d_out},
     {&ct__op.avg_pool2d_backward, "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", ct__frontend_avg_pool2d_backward},
+    {&ct__op.avg_pool2d_backward_grad_input, "avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_avg_pool2d_backward_grad_input},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
@@ -44448,6 +44641,9 @@ static const struct {
     {"max_pool2d_with_indices_backward", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
     {"max_pool2d_with_indices_backward", CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
     {"max_pool2d_with_indices_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward), "autograd"},
+    {"max_pool2d_with_indices_backward.grad_input", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward_grad_input), "reference"},
+    {"max_pool2d_with_indices_backward.grad_input", CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward_grad_input), "reference"},
+    {"max_pool2d_with_indices_backward.grad_input", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward_grad_input), "autograd"},
     {"max_pool2d_double_backward", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {"max_pool2d_double_backward", CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {"max_pool2d_double_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
@@ -44464,6 +44660,9 @@ static const struct {
     {"avg_pool2d_backward", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward), "reference"},
     {"avg_pool2d_backward", CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward), "reference"},
     {"avg_pool2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward), "autograd"},
+    {"avg_pool2d_backward.grad_input", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
+    {"avg_pool2d_backward.grad_input", CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
+    {"avg_pool2d_backward.grad_input", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward_grad_input), "autograd"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},

@@ -146,6 +146,8 @@ cs.add("max_pool2d_with_indices_backward", g(R(*y.shape)), x, [3, 2], [2, 1], [1
 x1 = R(2, 5, 5)
 y1, ind1 = A.max_pool2d_with_indices(x1, [2, 2])
 cs.add("max_pool2d_with_indices_backward", g(R(*y1.shape)), x1, [2, 2], [2, 2], [0], [1], False, ind1)
+cs.add("max_pool2d_with_indices_backward.grad_input", R(*y1.shape), x1, [2, 2], [2, 2], [0], [1], False, ind1,
+       grad_input=torch.empty(0, dtype=torch.float64))
 cs.add("max_pool2d_double_backward", g(R(*x.shape)), x, [3, 2], [2, 1], [1, 1], [1, 2], True, ind, ref=mp_gather)
 cs.error("max_pool2d_with_indices_backward", R(*y1.shape), x1, [2, 2], [2, 2], [0], [1], False, ind1.int(), torch_raises=False,
          code="CT_ERR_DTYPE")
@@ -190,6 +192,8 @@ cs.add("avg_pool2d", cs.randint(-9, 9, 1, 2, 5, 5), [2, 2], [2], [1], False, Tru
 cs.add("avg_pool2d", cs.randint(-9, 9, 1, 2, 5, 5), [3, 3], [2], [1], True, False, 2)
 cs.add("avg_pool2d_backward", g(R(1, 1, 4, 7)), R(1, 1, 7, 6), [3, 2], [2, 1], [1, 1], True, False, None)
 cs.add("avg_pool2d_backward", g(R(1, 1, 4, 3)), R(1, 1, 7, 6), [3, 3], [2], [1], False, True, 5)
+cs.add("avg_pool2d_backward.grad_input", R(1, 1, 4, 3), R(1, 1, 7, 6), [3, 3], [2], [1], False, True, 5,
+       grad_input=torch.empty(0, dtype=torch.float64))
 cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [2], [2], code="CT_ERR_INVALID")
 cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [0], code="CT_ERR_INVALID")
 cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [1], [1], False, True, 0, code="CT_ERR_INVALID")

@@ -292,3 +292,23 @@ TEST(conv_pool_errors) {
               "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:[2, 0, 4, 4]");
   }
 }
+
+TEST(conv_pool_grad_input_variants) {
+  CT_SCOPE {
+    ct_tensor *x = cv_rand(CT_DIMS(2, 2, 5, 4), CT_F64, 51), *gy = cv_rand(CT_DIMS(2, 2, 2, 3), CT_F64, 52);
+    ct_tensor *out = ct_zeros(1, (const int64_t[]){0}, CT_F64), *idx = NULL, *gm;
+    ct_tensor *ref = ct_avg_pool2d_backward(gy, x, CV_L(3, 2), CV_L(2, 1), CV_L(0), false, true, CT_INT_NONE);
+    CHECK_OK(ct_avg_pool2d_backward_out(out, gy, x, CV_L(3, 2), CV_L(2, 1), CV_L(0), false, true, CT_INT_NONE));
+    CHECK(cv_maxdiff(out, ref) == 0);
+    CHECK(ct_max_pool2d_with_indices(x, CV_L(3, 2), CV_L(2, 1), CV_L(0), CV_L(1), false, &idx) != NULL && idx != NULL);
+    ct_keep(idx);
+    ref = ct_max_pool2d_with_indices_backward(gy, x, CV_L(3, 2), CV_L(2, 1), CV_L(0), CV_L(1), false, idx);
+    gm = ct_zeros(1, (const int64_t[]){0}, CT_F64);
+    CHECK_OK(ct_max_pool2d_with_indices_backward_out(gm, gy, x, CV_L(3, 2), CV_L(2, 1), CV_L(0), CV_L(1), false, idx));
+    CHECK(cv_maxdiff(gm, ref) == 0);
+    CHECK_ERR(ct_avg_pool2d_backward_out(ct_zeros(1, (const int64_t[]){0}, CT_F32), gy, x, CV_L(3, 2), CV_L(2, 1), CV_L(0), false, true,
+                                         CT_INT_NONE), CT_ERR_DTYPE, "expected out tensor to have dtype");
+    ct_release(idx);
+  }
+}
+

@@ -11303,6 +11303,17 @@ static ct_tensor *ct__autograd_max_pool2d_with_indices_backward(ct_keyset ks, ct
   return r;
 }
 
+/* ---- max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("max_pool2d_with_indices_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_pool2d_with_indices_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor ---- */
 typedef struct ct__node_max_pool2d_double_backward {
   ct_node base;
@@ -11562,6 +11573,17 @@ static ct_tensor *ct__autograd_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&ct__nd->base);
   }
+  return r;
+}
+
+/* ---- avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) ---- */
+static ct_status ct__autograd_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(grad_input))) return ct__out_not_differentiable("avg_pool2d_backward.grad_input");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_avg_pool2d_backward_grad_input(ks & CT__BELOW_AUTOGRAD, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  ct__below_autograd_end(excluded);
   return r;
 }
 

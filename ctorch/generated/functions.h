@@ -1052,6 +1052,8 @@ CTDEF ct_tensor *ct_adaptive_avg_pool2d_backward(ct_tensor *grad_output, ct_tens
 /* max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
  * zeros like self with grad_output added at indices (flat positions within each H x W plane) */
 CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
+/* max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
  * input_grad (shaped like self) gathered at indices: the derivative of max_pool2d_with_indices_backward (PyTorch's max_pool_double_backward) */
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices);
@@ -1068,6 +1070,8 @@ CTDEF ct_tensor *ct_avg_pool2d(ct_tensor *self, int kernel_size_len, const int64
 CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
+CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -1578,12 +1582,14 @@ static struct {
   ct_op *_adaptive_avg_pool2d;
   ct_op *_adaptive_avg_pool2d_backward;
   ct_op *max_pool2d_with_indices_backward;
+  ct_op *max_pool2d_with_indices_backward_grad_input;
   ct_op *max_pool2d_double_backward;
   ct_op *max_pool2d_with_indices;
   ct_op *max_pool2d;
   ct_op *avg_pool2d;
   ct_op *avg_pool2d_out;
   ct_op *avg_pool2d_backward;
+  ct_op *avg_pool2d_backward_grad_input;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -9462,6 +9468,31 @@ static ct_tensor *ct__dispatch_max_pool2d_with_indices_backward(ct_keyset ks, ct
   ct__tls.depth--;
   return ct__res;
 }
+/* max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices, ct_tensor *grad_input) {
+  const ct_op *ct__o = ct__op.max_pool2d_with_indices_backward_grad_input;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices, grad_input);
+  } else {
+    ct_value ct__v[9];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    ct__v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    ct__v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[5] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    ct__v[6] = ct_value_bool(ceil_mode);
+    ct__v[7] = ct_value_tensor(indices);
+    ct__v[8] = ct_value_tensor(grad_input);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
 static ct_tensor *ct__dispatch_max_pool2d_double_backward(ct_keyset ks, ct_tensor *input_grad, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, ct_int_list dilation, bool ceil_mode, ct_tensor *indices) {
   const ct_op *ct__o = ct__op.max_pool2d_double_backward;
@@ -9599,6 +9630,31 @@ static ct_tensor *ct__dispatch_avg_pool2d_backward(ct_keyset ks, ct_tensor *grad
     ct__v[6] = ct_value_bool(count_include_pad);
     ct__v[7] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
     ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 8);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
+static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size, ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override, ct_tensor *grad_input) {
+  const ct_op *ct__o = ct__op.avg_pool2d_backward_grad_input;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))ct__k->unboxed)(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, grad_input);
+  } else {
+    ct_value ct__v[9];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    ct__v[3] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    ct__v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[5] = ct_value_bool(ceil_mode);
+    ct__v[6] = ct_value_bool(count_include_pad);
+    ct__v[7] = divisor_override == CT_INT_NONE ? ct_value_none() : ct_value_int(divisor_override);
+    ct__v[8] = ct_value_tensor(grad_input);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 9);
   }
   ct__tls.depth--;
   return ct__res;
@@ -13943,6 +13999,42 @@ CTDEF ct_tensor *ct_max_pool2d_with_indices_backward(ct_tensor *grad_output, ct_
   ct__keys |= indices->keys;
   return ct__track(ct__dispatch_max_pool2d_with_indices_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices));
 }
+CTDEF ct_status ct_max_pool2d_with_indices_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_int_list dilation_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "dilation"), ct_last_error();
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "max_pool2d_with_indices_backward.grad_input", "dilation: negative length %d", dilation_len), ct_last_error();
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("max_pool2d_with_indices_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  return ct__dispatch_max_pool2d_with_indices_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, dilation_l, ceil_mode, indices, grad_input);
+}
 CTDEF ct_tensor *ct_max_pool2d_double_backward(ct_tensor *input_grad, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, int dilation_len, const int64_t *dilation, bool ceil_mode, ct_tensor *indices) {
   ct_int_list kernel_size_l;
   ct_int_list stride_l;
@@ -14121,6 +14213,34 @@ CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self,
   padding_l.data = padding;
   padding_l.n = padding_len;
   return ct__track(ct__dispatch_avg_pool2d_backward(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override));
+}
+CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override) {
+  ct_int_list kernel_size_l;
+  ct_int_list stride_l;
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_output"), ct_last_error();
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("avg_pool2d_backward.grad_input", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("avg_pool2d_backward.grad_input", "kernel_size"), ct_last_error();
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "kernel_size: negative length %d", kernel_size_len), ct_last_error();
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("avg_pool2d_backward.grad_input", "stride"), ct_last_error();
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "stride: negative length %d", stride_len), ct_last_error();
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("avg_pool2d_backward.grad_input", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "avg_pool2d_backward.grad_input", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!grad_input)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_input"), ct_last_error();
+  ct__keys |= grad_input->keys;
+  return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset ct__keys = 0;

@@ -1331,6 +1331,17 @@ static ct_status ct__adapt_TTIIIIbT_T(const ct_kernel *k, const ct_op *op, ct_ke
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,I,I,I,I,b,T,Tw->Tw */
+static ct_status ct__adapt_TTIIIIbTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *w = a[8].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , bool , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]), a[6].v.b, ct__unbox_tensor(&a[7]), ct__unbox_tensor(&a[8]));
+  ct_stack_drop(s, 9);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,I,I,I,I,b->T,T */
 static ct_status ct__adapt_TIIIIb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 6;
@@ -1389,6 +1400,17 @@ static ct_status ct__adapt_TTIIIbbio_T(const ct_kernel *k, const ct_op *op, ct_k
   ct_stack_drop(s, 8);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,T,I,I,I,b,b,i?,Tw->Tw */
+static ct_status ct__adapt_TTIIIbbioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *w = a[8].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , bool , bool , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), a[5].v.b, a[6].v.b, a[7].v.i, ct__unbox_tensor(&a[8]));
+  ct_stack_drop(s, 9);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* Tw,f,f,G->Tw */
 static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -1725,11 +1747,13 @@ static const struct {
     {"T,T,T?,I,s,I,i->T", ct__adapt_TTToIsIi_T},
     {"T,T,T?,I,I,I,i,I->T", ct__adapt_TTToIIIiI_T},
     {"T,T,I,I,I,I,b,T->T", ct__adapt_TTIIIIbT_T},
+    {"T,T,I,I,I,I,b,T,Tw->Tw", ct__adapt_TTIIIIbTTw_Tw},
     {"T,I,I,I,I,b->T,T", ct__adapt_TIIIIb_TT},
     {"T,I,I,I,I,b->T", ct__adapt_TIIIIb_T},
     {"T,I,I,I,b,b,i?->T", ct__adapt_TIIIbbio_T},
     {"T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TIIIbbioTw_Tw},
     {"T,T,I,I,I,b,b,i?->T", ct__adapt_TTIIIbbio_T},
+    {"T,T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TTIIIbbioTw_Tw},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
     {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
@@ -3628,6 +3652,11 @@ static ct_status ct__frontend_max_pool2d_with_indices_backward(const ct_value *a
   *r = ct_max_pool2d_with_indices_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_max_pool2d_with_indices_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_max_pool2d_with_indices_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
+  *r = st == CT_OK ? a[8].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_max_pool2d_double_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_max_pool2d_double_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data, a[6].v.b, ct__unbox_tensor(&a[7]));
   return *r ? CT_OK : ct_last_error();
@@ -3652,6 +3681,11 @@ static ct_status ct__frontend_avg_pool2d_out(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_avg_pool2d_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_avg_pool2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_avg_pool2d_backward_grad_input(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_avg_pool2d_backward_out(ct__unbox_tensor(&a[8]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].v.b, a[6].v.b, a[7].v.i);
+  *r = st == CT_OK ? a[8].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
@@ -4181,12 +4215,14 @@ static const struct {
     {&ct__op._adaptive_avg_pool2d, "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", ct__frontend__adaptive_avg_pool2d},
     {&ct__op._adaptive_avg_pool2d_backward, "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor", ct__frontend__adaptive_avg_pool2d_backward},
     {&ct__op.max_pool2d_with_indices_backward, "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_with_indices_backward},
+    {&ct__op.max_pool2d_with_indices_backward_grad_input, "max_pool2d_with_indices_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_max_pool2d_with_indices_backward_grad_input},
     {&ct__op.max_pool2d_double_backward, "max_pool2d_double_backward(Tensor input_grad, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor", ct__frontend_max_pool2d_double_backward},
     {&ct__op.max_pool2d_with_indices, "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor output, Tensor indices)", ct__frontend_max_pool2d_with_indices},
     {&ct__op.max_pool2d, "max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", ct__frontend_max_pool2d},
     {&ct__op.avg_pool2d, "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor", ct__frontend_avg_pool2d},
     {&ct__op.avg_pool2d_out, "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_avg_pool2d_out},
     {&ct__op.avg_pool2d_backward, "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", ct__frontend_avg_pool2d_backward},
+    {&ct__op.avg_pool2d_backward_grad_input, "avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_avg_pool2d_backward_grad_input},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
@@ -5364,6 +5400,9 @@ static const struct {
     {"max_pool2d_with_indices_backward", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
     {"max_pool2d_with_indices_backward", CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward), "reference"},
     {"max_pool2d_with_indices_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward), "autograd"},
+    {"max_pool2d_with_indices_backward.grad_input", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_with_indices_backward_grad_input), "reference"},
+    {"max_pool2d_with_indices_backward.grad_input", CT_KEY_META, CT_FN(ct__k_max_pool2d_with_indices_backward_grad_input), "reference"},
+    {"max_pool2d_with_indices_backward.grad_input", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_with_indices_backward_grad_input), "autograd"},
     {"max_pool2d_double_backward", CT_KEY_CPU, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {"max_pool2d_double_backward", CT_KEY_META, CT_FN(ct__k_max_pool2d_double_backward), "reference"},
     {"max_pool2d_double_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_pool2d_double_backward), "autograd"},
@@ -5380,6 +5419,9 @@ static const struct {
     {"avg_pool2d_backward", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward), "reference"},
     {"avg_pool2d_backward", CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward), "reference"},
     {"avg_pool2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward), "autograd"},
+    {"avg_pool2d_backward.grad_input", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
+    {"avg_pool2d_backward.grad_input", CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
+    {"avg_pool2d_backward.grad_input", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward_grad_input), "autograd"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},

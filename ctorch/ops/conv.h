@@ -1196,6 +1196,21 @@ static ct_status ct__k_adaptive_avg_pool2d_out(ct_keyset ks, ct_tensor *self, ct
   if (ct__adaptive_setup("adaptive_avg_pool2d", self, output_size, &g) != CT_OK) return ct_last_error();
   return ct__conv_to_out("adaptive_avg_pool2d", out, ct__adaptive_impl("adaptive_avg_pool2d", self, NULL, output_size));
 }
+static ct_status ct__k_avg_pool2d_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list kernel_size,
+                                                      ct_int_list stride, ct_int_list padding, bool ceil_mode, bool count_include_pad,
+                                                      int64_t divisor_override, ct_tensor *grad_input) {
+  return ct__conv_to_out("avg_pool2d_backward", grad_input,
+                         ct__k_avg_pool2d_backward(ks, grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                                                   divisor_override));
+}
+static ct_status ct__k_max_pool2d_with_indices_backward_grad_input(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self,
+                                                                   ct_int_list kernel_size, ct_int_list stride, ct_int_list padding,
+                                                                   ct_int_list dilation, bool ceil_mode, ct_tensor *indices,
+                                                                   ct_tensor *grad_input) {
+  return ct__conv_to_out("max_pool2d_with_indices_backward", grad_input,
+                         ct__k_max_pool2d_with_indices_backward(ks, grad_output, self, kernel_size, stride, padding, dilation,
+                                                                ceil_mode, indices));
+}
 /* derivative of _adaptive_avg_pool2d_backward wrt grad_output: pool grad to grad_output's size */
 static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   if (!grad) return NULL;
