@@ -189,6 +189,9 @@ TEST(conv_opcheck) {
              ct_value_bool(true), CV_V(1, 0), ct_value_int(2));
     CV_CHECK(1, "convolution", ct_value_tensor(x1), ct_value_tensor(w1), ct_value_none(), CV_V(2), CV_V(1), CV_V(2),
              ct_value_bool(false), CV_V(0), ct_value_int(1));
+    /* output_padding >= stride (allowed below dilation): the derivatives narrow */
+    CV_CHECK(1, "convolution", ct_value_tensor(x1), ct_value_tensor(cv_rand(CT_DIMS(3, 2, 3), CT_F32, 24)), ct_value_none(), CV_V(2),
+             CV_V(1), CV_V(3), ct_value_bool(true), CV_V(2), ct_value_int(1));
     CV_CHECK(1, "convolution_backward_input", ct_value_tensor(gy), ct_value_tensor(w), CV_V(2, 4, 5, 4), CV_V(2, 1), CV_V(1),
              CV_V(1, 2), ct_value_int(2));
     CV_CHECK(1, "convolution_backward_weight", ct_value_tensor(gy), ct_value_tensor(x), CV_V(6, 2, 3, 2), CV_V(2, 1), CV_V(1),
