@@ -1524,6 +1524,160 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* cat(Tensor[] tensors, int dim=0) -> Tensor
+ * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
+CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* stack(Tensor[] tensors, int dim=0) -> Tensor
+ * torch.stack (ct_stack is the boxed-value stack type): cat of the tensors unsqueezed at dim; all must have the same shape */
+CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* flip(Tensor self, int[] dims) -> Tensor */
+CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims);
+/* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims);
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor
+ * empty dims: roll the flattened tensor */
+CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims);
+/* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims);
+/* repeat(Tensor self, int[] repeats) -> Tensor */
+CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats);
+/* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats);
+/* tile(Tensor self, int[] dims) -> Tensor
+ * repeat, with dims padded by leading 1s */
+CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims);
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor
+ * pad = (last-dim left, last-dim right, ...); negative pads crop */
+CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value);
+/* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value);
+/* reflection_pad1d(Tensor self, int[2] padding) -> Tensor
+ * (C, W) or (N, C, W); each pad < the padded size */
+CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d(Tensor self, int[4] padding) -> Tensor
+ * (C, H, W) or (N, C, H, W) */
+CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d(Tensor self, int[6] padding) -> Tensor
+ * (C, D, H, W) or (N, C, D, H, W) */
+CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d(Tensor self, int[2] padding) -> Tensor
+ * (C, W) or (N, C, W) */
+CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d(Tensor self, int[4] padding) -> Tensor
+ * (C, H, W) or (N, C, H, W) */
+CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d(Tensor self, int[6] padding) -> Tensor
+ * (C, D, H, W) or (N, C, D, H, W) */
+CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* tril(Tensor self, int diagonal=0) -> Tensor
+ * keeps elements with col - row <= diagonal of the last two dims */
+CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal);
+/* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal);
+/* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* triu(Tensor self, int diagonal=0) -> Tensor
+ * keeps elements with col - row >= diagonal of the last two dims */
+CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal);
+/* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal);
+/* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
+ * out[i][j] = self[index[i][j]][j] (dim 0); sparse_grad is accepted and ignored (dense gradients) */
+CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index);
+CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad);
+/* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index);
+CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad);
+/* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+ * self with self[index[i][j]][j] = src[i][j] (dim 0); duplicate indices: the last write wins */
+CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* index_select(Tensor self, int dim, Tensor index) -> Tensor */
+CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index);
+/* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index);
+/* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
+ * self with self.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate */
+CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
+CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index.Tensor(Tensor self, Tensor[] indices) -> Tensor
+ * self[i0, i1, ...]: int64 index tensors broadcast together over the leading dims (negative indices wrap); bool/uint8 masks select their true positions; None entries are not supported */
+CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor
+ * self with self[indices] = values (broadcast), or += with accumulate */
+CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* one_hot(Tensor self, int num_classes=-1) -> Tensor
+ * int64 self; num_classes=-1 uses max + 1 (not on meta tensors) */
+CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
+ * weight[indices]; rows at padding_idx get no gradient; sparse gradients are not supported */
+CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
+CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -6130,6 +6284,1255 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
+/* ================= shared helpers ================= */
+static inline char *ct__shape_ptr(const ct_tensor *t) { /* element [0, ...]; NULL on meta */
+  return t->storage->data ? (char *)t->storage->data + (size_t)t->offset * ct_dtype_size((ct_dtype)t->dtype) : NULL;
+}
+static inline void ct__shape_copy1(char *d, const char *s, size_t es) {
+  switch (es) {
+  case 1: *d = *s; break;
+  case 2: memcpy(d, s, 2); break;
+  case 4: memcpy(d, s, 4); break;
+  default: memcpy(d, s, 8); break;
+  }
+}
+/* *d += *s in d's dtype (f16/bf16 through float; integers wrap) */
+static void ct__shape_acc1(char *d, const char *s, ct_dtype dt) {
+  switch (dt) {
+  case CT_F32: *(float *)d += *(const float *)s; break;
+  case CT_F64: *(double *)d += *(const double *)s; break;
+  case CT_F16: *(uint16_t *)d = ct_f32_to_f16(ct_f16_to_f32(*(uint16_t *)d) + ct_f16_to_f32(*(const uint16_t *)s)); break;
+  case CT_BF16: *(uint16_t *)d = ct_f32_to_bf16(ct_bf16_to_f32(*(uint16_t *)d) + ct_bf16_to_f32(*(const uint16_t *)s)); break;
+  case CT_I64: *(int64_t *)d = (int64_t)((uint64_t) * (int64_t *)d + (uint64_t) * (const int64_t *)s); break;
+  case CT_I32: *(int32_t *)d = (int32_t)((uint32_t) * (int32_t *)d + (uint32_t) * (const int32_t *)s); break;
+  case CT_U8: *(uint8_t *)d = (uint8_t)(*(uint8_t *)d + *(const uint8_t *)s); break;
+  default: *(bool *)d = *(bool *)d || *(const bool *)s; break;
+  }
+}
+/* next multi-index of `sizes` (row-major); 0 when done */
+static inline int ct__shape_next(int64_t *idx, int ndim, const int64_t *sizes) {
+  int k;
+  for (k = ndim - 1; k >= 0; k--) {
+    if (++idx[k] < sizes[k]) return 1;
+    idx[k] = 0;
+  }
+  return 0;
+}
+/* A stack view of t (no reference taken, never released): kernels only. */
+static void ct__shape_view(ct_tensor *v, const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                           int64_t offset) {
+  int i;
+  *v = *t;
+  v->autograd = NULL;
+  v->ndim = (int8_t)ndim;
+  v->numel = 1;
+  for (i = 0; i < ndim; i++) v->sizes[i] = sizes[i], v->strides[i] = strides[i], v->numel *= sizes[i];
+  v->offset = offset;
+}
+/* t narrowed along dim (a stack view) */
+static void ct__shape_narrow_view(ct_tensor *v, const ct_tensor *t, int dim, int64_t start, int64_t len) {
+  int64_t sizes[CT_MAX_DIMS];
+  memcpy(sizes, t->sizes, sizeof sizes);
+  sizes[dim] = len;
+  ct__shape_view(v, t, t->ndim, sizes, t->strides, t->offset + start * t->strides[dim]);
+}
+/* t with dim removed at index i (a stack view) */
+static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int64_t i) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int k, n = 0;
+  for (k = 0; k < t->ndim; k++)
+    if (k != dim) sizes[n] = t->sizes[k], strides[n++] = t->strides[k];
+  ct__shape_view(v, t, n, sizes, strides, t->offset + i * t->strides[dim]);
+}
+
+/* out= variants: r (owned) is the functional result; out is resized to it
+ * and r is cast into it (PyTorch's resize_output + copy_). */
+static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, int allow_cast) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if (!allow_cast && out->dtype != r->dtype) {
+    ct_release(r);
+    return ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                   ct_dtype_name((ct_dtype)out->dtype));
+  }
+  if (!ct_device_eq(out->device, r->device))
+    st = ct_fail(CT_ERR_DEVICE, op, "expected out on %s, but got out on %s", ct_device_type_name((ct_device_type)r->device.type),
+                 ct_device_type_name((ct_device_type)out->device.type));
+  else if (out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+    st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
+                 ct__dtype_torch_name((ct_dtype)r->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
+  else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
+    st = ct__copy_impl(out, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(out);
+  return st;
+}
+static ct_status ct__shape_out(const char *op, ct_tensor *out, ct_tensor *r) { return ct__shape_out_ex(op, out, r, 0); }
+/* in-place variants: r (owned, self's shape and dtype) is written into self */
+static ct_status ct__shape_inplace(const char *op, ct_tensor *self, ct_tensor *r) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if ((st = ct__check_writable(op, self)) == CT_OK) st = ct__copy_impl(self, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(self);
+  return st;
+}
+static ct_tensor *ct__shape_fresh(const char *op, int ndim, const int64_t *sizes, ct_tensor *like) {
+  return ct__empty(op, ndim, sizes, (ct_dtype)like->dtype, like->device);
+}
+static ct_tensor *ct__shape_clone(const char *op, ct_tensor *self) { return ct__copy_as(op, self, (ct_dtype)self->dtype); }
+/* zeros of a saved shape in grad's dtype and device (derivative helpers) */
+static ct_tensor *ct__shape_zeros(ct_tensor *grad, const ct__shape *s) {
+  if (!grad) return NULL;
+  return ct_full_opts(s->ndim, s->sizes, ct_int(0), ct_opts((ct_dtype)grad->dtype, grad->device));
+}
+
+/* ================= separable index maps =================
+ * out[i0, ..., in] = src[map0[i0], ..., mapn[in]], or `fill` where a map
+ * entry is -1: flip, roll, repeat and every padding mode are such maps.
+ * acc: the transpose (backward): src[map(i)] += out[i]. Strides in elements. */
+static void ct__shape_remap(char *out, const int64_t *ostr, char *src, const int64_t *sstr, int ndim,
+                            const int64_t *sizes, int64_t *const *map, const char *fill, ct_dtype dt, int acc) {
+  size_t es = ct_dtype_size(dt);
+  int64_t idx[CT_MAX_DIMS], i, n;
+  int k, last = ndim - 1;
+  for (k = 0; k < ndim; k++) {
+    if (sizes[k] == 0) return;
+    idx[k] = 0;
+  }
+  if (ndim == 0) {
+    if (acc) ct__shape_acc1(src, out, dt);
+    else ct__shape_copy1(out, src, es);
+    return;
+  }
+  n = sizes[last];
+  do {
+    char *o = out, *s = src;
+    int hole = 0;
+    for (k = 0; k < last; k++) {
+      int64_t m = map[k][idx[k]];
+      o += idx[k] * ostr[k] * (int64_t)es;
+      if (m < 0) hole = 1;
+      else s += m * sstr[k] * (int64_t)es;
+    }
+    for (i = 0; i < n; i++) {
+      int64_t m = map[last][i];
+      char *oi = o + i * ostr[last] * (int64_t)es;
+      if (hole || m < 0) {
+        if (!acc) ct__shape_copy1(oi, fill, es);
+      } else if (acc) {
+        ct__shape_acc1(s + m * sstr[last] * (int64_t)es, oi, dt);
+      } else {
+        ct__shape_copy1(oi, s + m * sstr[last] * (int64_t)es, es);
+      }
+    }
+  } while (last > 0 && ct__shape_next(idx, last, sizes));
+}
+/* one buffer for the maps of every out dim */
+static int64_t *ct__shape_maps(const char *op, int ndim, const int64_t *sizes, int64_t **map) {
+  int64_t total = 1, *buf;
+  int k;
+  for (k = 0; k < ndim; k++) total += sizes[k];
+  buf = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)total);
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "out of memory for index maps"), (int64_t *)NULL;
+  for (total = 0, k = 0; k < ndim; k++) map[k] = buf + total, total += sizes[k];
+  return buf;
+}
+enum { CT__MAP_ID, CT__MAP_FLIP, CT__MAP_ROLL, CT__MAP_REPEAT, CT__MAP_CONST, CT__MAP_REFLECT, CT__MAP_REPLICATE };
+/* map of one dim: out size nout, input size nin, a = shift or left pad */
+static void ct__shape_map_dim(int64_t *m, int kind, int64_t nout, int64_t nin, int64_t a) {
+  int64_t i, j;
+  for (i = 0; i < nout; i++) {
+    switch (kind) {
+    case CT__MAP_FLIP: j = nin - 1 - i; break;
+    case CT__MAP_ROLL: j = ((i - a) % nin + nin) % nin; break;
+    case CT__MAP_REPEAT: j = i % nin; break;
+    case CT__MAP_CONST: j = i - a >= 0 && i - a < nin ? i - a : -1; break;
+    case CT__MAP_REFLECT:
+      j = i - a < 0 ? a - i : i - a;
+      if (j >= nin) j = 2 * (nin - 1) - j;
+      break;
+    case CT__MAP_REPLICATE: j = i - a < 0 ? 0 : i - a >= nin ? nin - 1 : i - a; break;
+    default: j = i; break;
+    }
+    m[i] = j;
+  }
+}
+/* A new tensor of out_sizes from self through per-dim maps (kinds[k], a[k]).
+ * self's dims align with the trailing out dims; leading extra out dims (repeat)
+ * read self with stride 0. */
+static ct_tensor *ct__shape_remap_new(const char *op, ct_tensor *self, int ndim, const int64_t *out_sizes, const int *kinds,
+                                      const int64_t *a, ct_scalar fill) {
+  int64_t *map[CT_MAX_DIMS], *buf, sstr[CT_MAX_DIMS], insz[CT_MAX_DIMS];
+  char fillv[8] = {0};
+  int k, lead = ndim - self->ndim;
+  ct_tensor *r = ct__shape_fresh(op, ndim, out_sizes, self);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (!(buf = ct__shape_maps(op, ndim, out_sizes, map))) return ct_release(r), (ct_tensor *)NULL;
+  for (k = 0; k < ndim; k++) {
+    insz[k] = k < lead ? 1 : self->sizes[k - lead];
+    sstr[k] = k < lead ? 0 : self->strides[k - lead];
+    ct__shape_map_dim(map[k], kinds[k], out_sizes[k], insz[k], a[k]);
+  }
+  if (fill.kind != CT_SCALAR_NONE) ct__store_double(fillv, (ct_dtype)r->dtype, ct_scalar_to_double(fill));
+  if (fill.kind == CT_SCALAR_INT && r->dtype == CT_I64) memcpy(fillv, &fill.v.i, 8);
+  ct__shape_remap(ct__shape_ptr(r), r->strides, ct__shape_ptr(self), sstr, ndim, out_sizes, map, fillv, (ct_dtype)r->dtype, 0);
+  CT_FREE(buf);
+  return r;
+}
+
+/* ---- flip ---- */
+static ct_tensor *ct__k_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0}, i;
+  (void)ks;
+  for (i = 0; i < dims.n; i++) {
+    int64_t d = ct__wrap_dim("flip", dims.data[i], self->ndim);
+    if (d < 0) return NULL;
+    if (kinds[d]) return ct_fail(CT_ERR_INVALID, "flip", "dim %lld appears multiple times in the list of dims", (long long)d), (ct_tensor *)NULL;
+    if (self->ndim) kinds[d] = CT__MAP_FLIP;
+  }
+  return ct__shape_remap_new("flip", self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  return ct__shape_out("flip", out, ct__k_flip(ks, self, dims));
+}
+
+/* ---- roll: empty dims rolls the flattened tensor ---- */
+static ct_tensor *ct__k_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  static const char *op = "roll";
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0}, i;
+  (void)ks;
+  if (shifts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "`shifts` required"), (ct_tensor *)NULL;
+  if (dims.n <= 0) {
+    ct_tensor *c, *r, flat_c;
+    int64_t n = self->numel, st = 1;
+    if (shifts.n != 1)
+      return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:0", (long long)shifts.n), (ct_tensor *)NULL;
+    if (self->ndim <= 1) { /* already flat */
+      kinds[0] = self->ndim ? CT__MAP_ROLL : 0;
+      a[0] = shifts.data[0];
+      return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+    }
+    if (!(c = ct__shape_clone(op, self))) return NULL;
+    ct__shape_view(&flat_c, c, 1, &n, &st, c->offset);
+    kinds[0] = CT__MAP_ROLL;
+    a[0] = shifts.data[0];
+    r = ct__shape_remap_new(op, &flat_c, 1, &n, kinds, a, ct__scalar_none());
+    ct_release(c);
+    if (!r) return NULL;
+    /* back to self's shape: r is fresh and contiguous */
+    memcpy(r->sizes, self->sizes, sizeof r->sizes);
+    ct__contiguous_strides(self->ndim, self->sizes, r->strides);
+    r->ndim = self->ndim;
+    return r;
+  }
+  if (shifts.n != dims.n)
+    return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:%lld", (long long)shifts.n,
+                   (long long)dims.n),
+           (ct_tensor *)NULL;
+  for (i = 0; i < dims.n; i++) {
+    int64_t d = ct__wrap_dim(op, dims.data[i], self->ndim);
+    if (d < 0) return NULL;
+    if (!self->ndim) continue;
+    kinds[d] = CT__MAP_ROLL;
+    a[d] += shifts.data[i] % (self->sizes[d] ? self->sizes[d] : 1);
+  }
+  return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  return ct__shape_out("roll", out, ct__k_roll(ks, self, shifts, dims));
+}
+
+/* ---- repeat ---- */
+static ct_tensor *ct__k_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  static const char *op = "repeat";
+  int kinds[CT_MAX_DIMS], k, n = (int)repeats.n;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS] = {0};
+  (void)ks;
+  if (repeats.n < self->ndim)
+    return ct_fail(CT_ERR_INVALID, op, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"),
+           (ct_tensor *)NULL;
+  if (repeats.n > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "%lld repeat dims: at most %d are supported", (long long)repeats.n, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < n; k++) {
+    int64_t s = k < n - self->ndim ? 1 : self->sizes[k - (n - self->ndim)];
+    if (repeats.data[k] < 0)
+      return ct_fail(CT_ERR_INVALID, op, "Trying to create tensor with negative dimension %lld", (long long)repeats.data[k]),
+             (ct_tensor *)NULL;
+    if (repeats.data[k] > 0 && s > INT64_MAX / repeats.data[k])
+      return ct_fail(CT_ERR_SIZE, op, "repeated size overflows"), (ct_tensor *)NULL;
+    sizes[k] = s * repeats.data[k];
+    kinds[k] = CT__MAP_REPEAT;
+  }
+  return ct__shape_remap_new(op, self, n, sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  return ct__shape_out("repeat", out, ct__k_repeat(ks, self, repeats));
+}
+static ct_tensor *ct__k_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  int64_t reps[CT_MAX_DIMS];
+  int k, n = (int)(dims.n < 0 ? 0 : dims.n), lead = self->ndim > n ? self->ndim - n : 0;
+  (void)ks;
+  if (n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, "tile", "%d dims: at most %d are supported", n, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < lead; k++) reps[k] = 1;
+  for (k = 0; k < n; k++) reps[lead + k] = dims.data[k];
+  return ct_repeat(self, lead + n, reps);
+}
+/* repeat's backward: split every dim d into (repeats[d], size[d]) and sum the repeats */
+static ct_tensor *ct__shape_repeat_backward(ct_tensor *grad, ct_int_list repeats, const ct__shape *self_sizes) {
+  int n = (int)repeats.n, lead = n - self_sizes->ndim, k, j;
+  for (k = 0; grad && k < n; k++) {
+    int64_t sh[CT_MAX_DIMS + 1], s = k < lead ? 1 : self_sizes->sizes[k - lead], d = k;
+    if (repeats.data[k] == 1) continue;
+    for (j = 0; j < grad->ndim; j++) sh[j + (j > k)] = grad->sizes[j];
+    sh[k] = repeats.data[k];
+    sh[k + 1] = s;
+    grad = ct_reshape(grad, grad->ndim + 1, sh);
+    if (grad) grad = ct_sum_dim(grad, 1, &d, false);
+  }
+  return grad ? ct_reshape(grad, CT__SHAPE(*self_sizes)) : NULL;
+}
+static ct_tensor *ct__shape_roll_backward(ct_tensor *grad, ct_int_list shifts, ct_int_list dims) {
+  int64_t neg[2 * CT_MAX_DIMS], i;
+  for (i = 0; i < shifts.n && i < 2 * CT_MAX_DIMS; i++) neg[i] = -(shifts.data[i] % INT64_MAX);
+  return ct_roll(grad, (int)shifts.n, neg, (int)(dims.n < 0 ? 0 : dims.n), dims.data);
+}
+
+/* ---- padding ---- */
+static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  static const char *op = "constant_pad_nd";
+  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS];
+  (void)ks;
+  if (pad.n % 2) return ct_fail(CT_ERR_INVALID, op, "Length of pad must be even but instead it equals %lld", (long long)pad.n), (ct_tensor *)NULL;
+  if (pad.n / 2 > nd)
+    return ct_fail(CT_ERR_INVALID, op, "Length of pad should be no more than twice the number of dimensions of the input. "
+                   "Pad length is %lld while the input has %d dimensions.", (long long)pad.n, nd),
+           (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) {
+    int p = nd - 1 - k; /* pad pair index of dim k */
+    int64_t l = p < pad.n / 2 ? pad.data[2 * p] : 0, r = p < pad.n / 2 ? pad.data[2 * p + 1] : 0;
+    sizes[k] = self->sizes[k] + l + r;
+    if (sizes[k] < 0)
+      return ct_fail(CT_ERR_INVALID, op, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output "
+                     "size, which is invalid. Check dimension %d of your input.", (long long)self->sizes[k], (long long)l,
+                     (long long)r, k),
+             (ct_tensor *)NULL;
+    kinds[k] = CT__MAP_CONST;
+    a[k] = l;
+  }
+  if (value.kind == CT_SCALAR_NONE) value = ct_int(0);
+  return ct__shape_remap_new(op, self, nd, sizes, kinds, a, value);
+}
+static ct_status ct__k_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("constant_pad_nd", out, ct__k_constant_pad_nd(ks, self, pad, value));
+}
+static ct_tensor *ct__shape_neg_pad(ct_tensor *grad, ct_int_list pad) {
+  int64_t neg[2 * CT_MAX_DIMS], i;
+  for (i = 0; i < pad.n && i < 2 * CT_MAX_DIMS; i++) neg[i] = -pad.data[i];
+  return ct_constant_pad_nd(grad, (int)pad.n, neg, ct_int(0));
+}
+
+/* reflection / replication over the last nsp dims of a (batch, C, spatial...) tensor */
+static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_list padding, int nsp, int reflect) {
+  int k;
+  char b[160];
+  if (padding.n != 2 * nsp)
+    return ct_fail(CT_ERR_INVALID, op, "padding size is expected to be %d, but got: %lld", 2 * nsp, (long long)padding.n);
+  if (self->ndim != nsp + 1 && self->ndim != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected %dD or %dD (batch mode) tensor with possibly 0 batch size and other non-zero "
+                   "dimensions for input, but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+  for (k = self->ndim == nsp + 2; k < self->ndim; k++) /* only a batch dim may be empty */
+    if (self->sizes[k] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "%dD or %dD (batch mode) tensor expected for input (only the batch dim may be empty), "
+                     "but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+  for (k = 0; k < nsp; k++) {
+    int d = self->ndim - 1 - k;
+    int64_t l = padding.data[2 * k], r = padding.data[2 * k + 1], n = self->sizes[d];
+    if (reflect && (l >= n || r >= n))
+      return ct_fail(CT_ERR_INVALID, op, "Argument #4: Padding size should be less than the corresponding input dimension, but "
+                     "got: padding (%lld, %lld) at dimension %d of input %s", (long long)l, (long long)r, d,
+                     ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+    if (n + l + r < 1)
+      return ct_fail(CT_ERR_INVALID, op, "input (%s) is too small. Calculated output size at dimension %d is %lld",
+                     ct_shape_format(self->ndim, self->sizes, b, sizeof b), d, (long long)(n + l + r));
+  }
+  return CT_OK;
+}
+/* forward (grad NULL) or backward (grad = grad_output: accumulate into zeros of self's shape) */
+static ct_tensor *ct__shape_pad(const char *op, ct_tensor *grad, ct_tensor *self, ct_int_list padding, int nsp, int reflect) {
+  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS], *map[CT_MAX_DIMS], *buf;
+  ct_tensor *r;
+  char b1[160], b2[160];
+  if (ct__shape_pad_check(op, self, padding, nsp, reflect) != CT_OK) return NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) {
+    int p = nd - 1 - k;
+    sizes[k] = self->sizes[k] + (p < nsp ? padding.data[2 * p] + padding.data[2 * p + 1] : 0);
+    kinds[k] = p < nsp ? (reflect ? CT__MAP_REFLECT : CT__MAP_REPLICATE) : CT__MAP_ID;
+    a[k] = p < nsp ? padding.data[2 * p] : 0;
+  }
+  if (!grad) return ct__shape_remap_new(op, self, nd, sizes, kinds, a, ct__scalar_none());
+  if (grad->ndim != nd || memcmp(grad->sizes, sizes, sizeof(int64_t) * (size_t)nd))
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output has shape %s; expected %s", ct_shape_format(grad->ndim, grad->sizes, b1, sizeof b1),
+                   ct_shape_format(nd, sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype)), (ct_tensor *)NULL;
+  r = ct__empty(op, nd, self->sizes, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (ct__is_meta(r) || grad->numel == 0) return r;
+  if (!(buf = ct__shape_maps(op, nd, sizes, map))) return ct_release(r), (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) ct__shape_map_dim(map[k], kinds[k], sizes[k], self->sizes[k], a[k]);
+  ct__shape_remap(ct__shape_ptr(grad), grad->strides, ct__shape_ptr(r), r->strides, nd, sizes, map, NULL, (ct_dtype)r->dtype, 1);
+  CT_FREE(buf);
+  return r;
+}
+#define CT__PAD_KERNELS(name, NSP, REFLECT)                                                                          \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self, ct_int_list padding) {                               \
+    (void)ks;                                                                                                        \
+    return ct__shape_pad(#name, NULL, self, padding, NSP, REFLECT);                                                  \
+  }                                                                                                                  \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {          \
+    return ct__shape_out(#name, out, ct__k_##name(ks, self, padding));                                               \
+  }                                                                                                                  \
+  static ct_tensor *ct__k_##name##_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list padding) {   \
+    (void)ks;                                                                                                        \
+    return ct__shape_pad(#name "_backward", grad, self, padding, NSP, REFLECT);                                      \
+  }
+CT__PAD_KERNELS(reflection_pad1d, 1, 1)
+CT__PAD_KERNELS(reflection_pad2d, 2, 1)
+CT__PAD_KERNELS(reflection_pad3d, 3, 1)
+CT__PAD_KERNELS(replication_pad1d, 1, 0)
+CT__PAD_KERNELS(replication_pad2d, 2, 0)
+CT__PAD_KERNELS(replication_pad3d, 3, 0)
+
+/* ---- tril / triu: zero one side of a diagonal of the last two dims ---- */
+static void ct__shape_tri_zero(ct_tensor *t, int64_t diag, int upper) {
+  int64_t idx[CT_MAX_DIMS] = {0}, rows, cols, i, j;
+  size_t es = ct_dtype_size((ct_dtype)t->dtype);
+  int nb = t->ndim - 2, k;
+  char zero[8] = {0};
+  if (t->numel == 0 || ct__is_meta(t)) return;
+  rows = t->sizes[nb];
+  cols = t->sizes[nb + 1];
+  do {
+    char *base = ct__shape_ptr(t);
+    for (k = 0; k < nb; k++) base += idx[k] * t->strides[k] * (int64_t)es;
+    for (i = 0; i < rows; i++) {
+      int64_t lo = upper ? 0 : i + diag + 1, hi = upper ? i + diag : cols; /* zero cols [lo, hi) */
+      lo = lo < 0 ? 0 : lo > cols ? cols : lo;
+      hi = hi < 0 ? 0 : hi > cols ? cols : hi;
+      for (j = lo; j < hi; j++) ct__shape_copy1(base + (i * t->strides[nb] + j * t->strides[nb + 1]) * (int64_t)es, zero, es);
+    }
+  } while (nb > 0 && ct__shape_next(idx, nb, t->sizes));
+}
+static ct_tensor *ct__shape_tri(const char *op, ct_tensor *self, int64_t diag, int upper) {
+  ct_tensor *r;
+  if (self->ndim < 2) return ct_fail(CT_ERR_RANK, op, "%s: input tensor must have at least 2 dimensions", op), (ct_tensor *)NULL;
+  r = ct__shape_clone(op, self);
+  if (r) ct__shape_tri_zero(r, diag, upper);
+  return r;
+}
+#define CT__TRI_KERNELS(name, UPPER)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self, int64_t diagonal) {                          \
+    (void)ks;                                                                                                \
+    return ct__shape_tri(#name, self, diagonal, UPPER);                                                      \
+  }                                                                                                          \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {                        \
+    return ct__shape_inplace(#name "_", self, ct__k_##name(ks, self, diagonal));                             \
+  }                                                                                                          \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {     \
+    return ct__shape_out(#name, out, ct__k_##name(ks, self, diagonal));                                      \
+  }
+CT__TRI_KERNELS(tril, 0)
+CT__TRI_KERNELS(triu, 1)
+
+/* ================= cat and stack =================
+ * cat takes a Tensor[]: the generator's formulas cannot name list inputs, so
+ * cat is CompositeImplicitAutograd and records its own node (one edge per
+ * tensor) whose backward narrows the gradient with ct ops. */
+static int ct__shape_cat_skipped(const ct_tensor *t) { return t->ndim == 1 && t->sizes[0] == 0; }
+static ct_status ct__shape_cat_check(const char *op, ct_tensor_list ts, int64_t dim, int64_t *wdim, int *ndim, int64_t *sizes,
+                                     ct_dtype *dtype, ct_device *device) {
+  const ct_tensor *ref = NULL;
+  int64_t i, d = 0;
+  int k;
+  if (ts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "%s(): expected a non-empty list of Tensors", op);
+  *dtype = CT_DTYPE_NONE;
+  for (i = 0; i < ts.n; i++) {
+    const ct_tensor *t = ts.data[i];
+    if (!t) return ct_fail(CT_ERR_NULL, op, "tensors[%lld] is NULL", (long long)i);
+    if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "zero-dimensional tensor (at position %lld) cannot be concatenated", (long long)i);
+    *dtype = ct_promote_types(*dtype, (ct_dtype)t->dtype);
+    if (!ct_device_eq(t->device, ts.data[0]->device))
+      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s and %s",
+                     ct_device_type_name((ct_device_type)ts.data[0]->device.type), ct_device_type_name((ct_device_type)t->device.type));
+    if (!ref && !ct__shape_cat_skipped(t)) {
+      ref = t;
+      if ((d = ct__wrap_dim(op, dim, t->ndim)) < 0) return ct_last_error();
+    }
+  }
+  *device = ts.data[0]->device;
+  if (!ref) { /* only legacy empty tensors */
+    *ndim = 1, sizes[0] = 0, *wdim = 0;
+    return CT_OK;
+  }
+  *ndim = ref->ndim;
+  memcpy(sizes, ref->sizes, sizeof(int64_t) * (size_t)ref->ndim);
+  sizes[d] = 0;
+  for (i = 0; i < ts.n; i++) {
+    const ct_tensor *t = ts.data[i];
+    if (ct__shape_cat_skipped(t)) continue;
+    if (t->ndim != ref->ndim)
+      return ct_fail(CT_ERR_SHAPE, op, "Tensors must have same number of dimensions: got %d and %d (tensor number %lld in the list)",
+                     ref->ndim, t->ndim, (long long)i);
+    for (k = 0; k < t->ndim; k++)
+      if (k != d && t->sizes[k] != ref->sizes[k])
+        return ct_fail(CT_ERR_SHAPE, op, "Sizes of tensors must match except in dimension %lld. Expected size %lld but got size "
+                       "%lld for tensor number %lld in the list.", (long long)d, (long long)ref->sizes[k], (long long)t->sizes[k],
+                       (long long)i);
+    if (sizes[d] > INT64_MAX - t->sizes[d]) return ct_fail(CT_ERR_SIZE, op, "concatenated size overflows");
+    sizes[d] += t->sizes[d];
+  }
+  *wdim = d;
+  return CT_OK;
+}
+static ct_tensor *ct__shape_cat_impl(const char *op, ct_tensor_list ts, int64_t dim, int64_t *wdim) {
+  int64_t sizes[CT_MAX_DIMS], off = 0, i;
+  int ndim = 0;
+  ct_dtype dtype = CT_F32;
+  ct_device device = CT_CPU;
+  ct_tensor *r;
+  if (ct__shape_cat_check(op, ts, dim, wdim, &ndim, sizes, &dtype, &device) != CT_OK) return NULL;
+  if (!(r = ct__empty(op, ndim, sizes, dtype, device))) return NULL;
+  if (ct__is_meta(r)) return r;
+  for (i = 0; i < ts.n; i++) {
+    ct_tensor part, *t = ts.data[i];
+    if (ct__shape_cat_skipped(t)) continue;
+    ct__shape_narrow_view(&part, r, (int)*wdim, off, t->sizes[*wdim]);
+    off += t->sizes[*wdim];
+    if (part.numel && ct__copy_impl(&part, t) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return r;
+}
+typedef struct ct__shape_cat_node {
+  ct_node base;
+  int64_t dim;
+  int64_t *len; /* per tensor: its size along dim, -1 for a skipped (legacy empty) tensor */
+} ct__shape_cat_node;
+static ct_status ct__shape_cat_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__shape_cat_node *n = (ct__shape_cat_node *)node;
+  int64_t off = 0, zero = 0;
+  int i;
+  for (i = 0; i < node->num_inputs; i++) {
+    int64_t len = n->len[i];
+    if (ct_node_needs_input_grad(node, i)) {
+      grad_inputs[i] = len < 0 ? ct_full_opts(1, &zero, ct_int(0), ct_opts((ct_dtype)grads[0]->dtype, grads[0]->device))
+                                : ct_narrow(grads[0], n->dim, off, len);
+      if (!grad_inputs[i]) return ct_last_error();
+    }
+    if (len > 0) off += len;
+  }
+  return CT_OK;
+}
+static const ct_node_kind ct__shape_cat_kind = {"CatBackward0", ct__shape_cat_backward, NULL};
+static ct_tensor *ct__k_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  int64_t wdim, i;
+  int any = 0;
+  ct_tensor *r = ct__shape_cat_impl("cat", tensors, dim, &wdim);
+  ct__shape_cat_node *n;
+  if (!r) return NULL;
+  for (i = 0; i < tensors.n; i++) any |= ct__needs_grad(tensors.data[i]);
+  if (!any || !(ks & CT_AUTOGRAD_KEYS) || !ct__grad_mode()) return r;
+  if (tensors.n > 32767) return ct_release(r), ct_fail(CT_ERR_UNSUPPORTED, "cat", "autograd records at most 32767 inputs"), (ct_tensor *)NULL;
+  n = (ct__shape_cat_node *)ct__node_new(&ct__shape_cat_kind, sizeof *n + sizeof(int64_t) * (size_t)tensors.n, (int)tensors.n, 1);
+  if (!n) return ct_release(r), (ct_tensor *)NULL;
+  n->dim = wdim;
+  n->len = (int64_t *)(n + 1);
+  for (i = 0; i < tensors.n; i++) {
+    n->len[i] = ct__shape_cat_skipped(tensors.data[i]) ? -1 : tensors.data[i]->sizes[wdim];
+    ct__node_set_input(&n->base, (int)i, tensors.data[i]);
+  }
+  if (ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  ct__node_release(&n->base);
+  return r;
+}
+static ct_status ct__k_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  int64_t wdim;
+  (void)ks;
+  return ct__shape_out_ex("cat", out, ct__shape_cat_impl("cat", tensors, dim, &wdim), 1);
+}
+static ct_tensor *ct__shape_stack(ct_tensor_list ts, int64_t dim) {
+  static const char *op = "stack";
+  ct_tensor **parts, *r = NULL;
+  int64_t i, d;
+  char b1[160], b2[160];
+  if (ts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "stack expects a non-empty TensorList"), (ct_tensor *)NULL;
+  for (i = 0; i < ts.n; i++) {
+    if (!ts.data[i]) return ct_fail(CT_ERR_NULL, op, "tensors[%lld] is NULL", (long long)i), (ct_tensor *)NULL;
+    if (!ct_same_shape(ts.data[i], ts.data[0]))
+      return ct_fail(CT_ERR_SHAPE, op, "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %lld",
+                     ct_shape_format(ts.data[0]->ndim, ts.data[0]->sizes, b1, sizeof b1),
+                     ct_shape_format(ts.data[i]->ndim, ts.data[i]->sizes, b2, sizeof b2), (long long)i),
+             (ct_tensor *)NULL;
+  }
+  if ((d = ct__wrap_dim(op, dim, ts.data[0]->ndim + 1)) < 0) return NULL;
+  parts = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)ts.n);
+  if (!parts) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  CT_SCOPE {
+    for (i = 0; i < ts.n && (i == 0 || parts[i - 1]); i++) parts[i] = ct_unsqueeze(ts.data[i], d);
+    if (parts[ts.n - 1]) r = ct_keep(ct_cat((int)ts.n, parts, d));
+  }
+  CT_FREE(parts);
+  return r;
+}
+static ct_tensor *ct__k_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  (void)ks;
+  return ct__shape_stack(tensors, dim);
+}
+static ct_status ct__k_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out_ex("stack", out, ct__shape_stack(tensors, dim), 1);
+}
+
+/* ================= index ops ================= */
+static inline int64_t ct__shape_load_index(const char *p, ct_dtype dt) {
+  return dt == CT_I32 ? (int64_t) * (const int32_t *)p : *(const int64_t *)p;
+}
+/* index dtype: int64, or int32 too when allow_int32 */
+static ct_status ct__shape_check_index(const char *op, const ct_tensor *self, const ct_tensor *index, int allow_int32) {
+  if (index->dtype != CT_I64 && !(allow_int32 && index->dtype == CT_I32))
+    return ct_fail(CT_ERR_DTYPE, op, allow_int32 ? "%s(): Expected dtype int32 or int64 for index, but got %s"
+                                                 : "%s(): Expected dtype int64 for index, but got %s",
+                   op, ct__dtype_torch_name((ct_dtype)index->dtype));
+  if (!ct_device_eq(index->device, self->device) && index->device.type != CT_DEVICE_CPU)
+    return ct_fail(CT_ERR_DEVICE, op, "index is on %s but self is on %s", ct_device_type_name((ct_device_type)index->device.type),
+                   ct_device_type_name((ct_device_type)self->device.type));
+  return CT_OK;
+}
+static ct_status ct__shape_oob(const char *op, int64_t v, int64_t dim, int64_t size) {
+  return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v, (long long)dim,
+                 (long long)size);
+}
+/* sizes/strides with a 0-dim tensor seen as 1-D of size 1 (PyTorch's ensure_nonempty) */
+static int ct__shape_nonempty(const ct_tensor *t, int64_t *sizes, int64_t *strides) {
+  int k;
+  if (t->ndim == 0) {
+    sizes[0] = 1, strides[0] = 0;
+    return 1;
+  }
+  for (k = 0; k < t->ndim; k++) sizes[k] = t->sizes[k], strides[k] = t->strides[k];
+  return t->ndim;
+}
+
+/* ---- gather / scatter: out[i] = self[i with dim := index[i]] and its transposes ---- */
+enum { CT__SG_GATHER, CT__SG_SCATTER, CT__SG_ADD, CT__SG_FILL };
+static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src) {
+  int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], cs[CT_MAX_DIMS], cst[CT_MAX_DIMS];
+  int ns, ni, nc = 0, k;
+  char b1[160], b2[160], b3[160];
+  if (ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (src && src->dtype != self->dtype) return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected self.dtype to be equal to src.dtype", op);
+  ns = ct__shape_nonempty(self, ss, st);
+  ni = ct__shape_nonempty(index, is, it);
+  if (src) nc = ct__shape_nonempty(src, cs, cst);
+  if (ni != ns || (src && nc != ns))
+    return ct_fail(CT_ERR_SHAPE, op, "Index tensor must have the same number of dimensions as %s tensor", src ? "self and src" : "input");
+  if (index->numel == 0) return CT_OK;
+  ct_shape_format(index->ndim, index->sizes, b1, sizeof b1);
+  ct_shape_format(self->ndim, self->sizes, b2, sizeof b2);
+  for (k = 0; k < ns; k++) {
+    if (src && (is[k] > cs[k] || (k != *dim && is[k] > ss[k])))
+      return ct_fail(CT_ERR_SHAPE, op, "Expected index %s to be smaller than self %s apart from dimension %lld and to be smaller "
+                     "size than src %s", b1, b2, (long long)*dim, ct_shape_format(src->ndim, src->sizes, b3, sizeof b3));
+    if (!src && k != *dim && is[k] > ss[k])
+      return ct_fail(CT_ERR_SHAPE, op, "Size does not match at dimension %d expected index %s to be smaller than self %s apart "
+                     "from dimension %lld", k, b1, b2, (long long)*dim);
+  }
+  return CT_OK;
+}
+/* Walk index: GATHER: other[i] = self[..]; SCATTER: self[..] = other[i]; ADD: +=; FILL: self[..] = value */
+static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
+                                   const char *value) {
+  int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], os[CT_MAX_DIMS], ot[CT_MAX_DIMS];
+  int64_t idx[CT_MAX_DIMS] = {0};
+  int nd = ct__shape_nonempty(self, ss, st), k;
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  char *sp = ct__shape_ptr(self), *ip = ct__shape_ptr(index), *op_ = other ? ct__shape_ptr(other) : NULL;
+  ct__shape_nonempty(index, is, it);
+  if (other) ct__shape_nonempty(other, os, ot);
+  if (index->numel == 0 || !sp || !ip) return CT_OK;
+  do {
+    int64_t ioff = 0, soff = 0, ooff = 0, v;
+    for (k = 0; k < nd; k++) {
+      ioff += idx[k] * it[k];
+      if (k != dim) soff += idx[k] * st[k];
+      if (other) ooff += idx[k] * ot[k];
+    }
+    v = ct__shape_load_index(ip + ioff * (int64_t)ct_dtype_size((ct_dtype)index->dtype), (ct_dtype)index->dtype);
+    if (v < 0 || v >= ss[dim]) return ct__shape_oob(op, v, dim, ss[dim]);
+    soff = (soff + v * st[dim]) * (int64_t)es;
+    ooff *= (int64_t)es;
+    switch (mode) {
+    case CT__SG_GATHER: ct__shape_copy1(op_ + ooff, sp + soff, es); break;
+    case CT__SG_SCATTER: ct__shape_copy1(sp + soff, op_ + ooff, es); break;
+    case CT__SG_ADD: ct__shape_acc1(sp + soff, op_ + ooff, dt); break;
+    default: ct__shape_copy1(sp + soff, value, es); break;
+    }
+  } while (ct__shape_next(idx, nd, is));
+  return CT_OK;
+}
+static void ct__shape_scalar_bytes(char *buf, ct_dtype dt, ct_scalar v) {
+  memset(buf, 0, 8);
+  if (v.kind == CT_SCALAR_INT && dt == CT_I64) memcpy(buf, &v.v.i, 8);
+  else ct__store_double(buf, dt, ct_scalar_to_double(v));
+}
+static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_tensor *r;
+  (void)ks;
+  (void)sparse_grad;
+  if (ct__shape_sg_check("gather", self, &dim, index, NULL) != CT_OK) return NULL;
+  r = ct__shape_fresh("gather", index->ndim, index->sizes, self);
+  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  return ct__shape_out("gather", out, ct__k_gather(ks, self, dim, index, sparse_grad));
+}
+static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                    ct_scalar value) {
+  ct_tensor *r;
+  char v[8];
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
+  if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
+  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  (void)ks;
+  return ct__shape_scatter("scatter", CT__SG_SCATTER, self, dim, index, src, ct_int(0));
+}
+static ct_status ct__k_scatter_src_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_src(ks, self, dim, index, src));
+}
+static ct_status ct__k_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_src(ks, self, dim, index, src));
+}
+static ct_tensor *ct__k_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  (void)ks;
+  return ct__shape_scatter("scatter", CT__SG_FILL, self, dim, index, NULL, value);
+}
+static ct_status ct__k_scatter_value_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_value(ks, self, dim, index, value));
+}
+static ct_status ct__k_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_value(ks, self, dim, index, value));
+}
+static ct_tensor *ct__k_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  (void)ks;
+  return ct__shape_scatter("scatter_add", CT__SG_ADD, self, dim, index, src, ct_int(0));
+}
+static ct_status ct__k_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  return ct__shape_inplace("scatter_add_", self, ct__k_scatter_add(ks, self, dim, index, src));
+}
+static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  return ct__shape_out("scatter_add", out, ct__k_scatter_add(ks, self, dim, index, src));
+}
+
+/* scatter's derivative for src: grad gathered at index, zero-padded to src's shape where src is larger */
+static ct_tensor *ct__shape_scatter_src_backward(ct_tensor *grad, int64_t dim, ct_tensor *index, const ct__shape *src_sizes) {
+  int64_t pad[2 * CT_MAX_DIMS];
+  int k, n = src_sizes->ndim, any = 0;
+  ct_tensor *g = ct_gather(grad, dim, index);
+  if (!g || g->ndim != n) return g;
+  for (k = 0; k < n; k++) {
+    pad[2 * (n - 1 - k)] = 0;
+    pad[2 * (n - 1 - k) + 1] = src_sizes->sizes[k] - g->sizes[k];
+    any |= g->sizes[k] != src_sizes->sizes[k];
+  }
+  return any ? ct_constant_pad_nd(g, 2 * n, pad, ct_int(0)) : g;
+}
+
+/* ---- index_select / index_add / index_copy / index_fill: whole slices along dim ---- */
+enum { CT__IX_SELECT, CT__IX_ADD, CT__IX_COPY, CT__IX_FILL };
+static void ct__shape_acc_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  ct_dtype dt = *(const ct_dtype *)ctx;
+  int64_t i;
+  for (i = 0; i < n; i++) ct__shape_acc1(d[0] + i * s[0], d[1] + i * s[1], dt);
+}
+/* slice i of t along dim (t itself when 0-dim) */
+static void ct__shape_slice_of(ct_tensor *v, const ct_tensor *t, int dim, int64_t i) {
+  if (t->ndim == 0) ct__shape_view(v, t, 0, t->sizes, t->strides, t->offset);
+  else ct__shape_select_view(v, t, dim, i);
+}
+/* SELECT: out[j] = self[index[j]]; ADD/COPY: self[index[j]] (+)= src[j]; FILL: self[index[j]] = value */
+static ct_status ct__shape_ix_loop(const char *op, int mode, ct_tensor *self, int dim, ct_tensor *index, ct_tensor *other,
+                                   ct_scalar value) {
+  int64_t j, n = self->ndim ? self->sizes[dim] : 1, ies = (int64_t)ct_dtype_size((ct_dtype)index->dtype);
+  int64_t istride = index->ndim ? index->strides[0] : 0;
+  ct_dtype dt = (ct_dtype)self->dtype;
+  const char *ip = ct__shape_ptr(index);
+  if (index->numel == 0 || !ct__shape_ptr(self) || !ip) return CT_OK;
+  for (j = 0; j < index->numel; j++) {
+    ct_tensor a, b, *ops[2];
+    int64_t v = ct__shape_load_index(ip + j * istride * ies, (ct_dtype)index->dtype);
+    if (v < 0 || v >= n)
+      return mode == CT__IX_SELECT ? ct_fail(CT_ERR_INDEX, op, "index out of range in self (index %lld, size %lld)", (long long)v, (long long)n)
+                                   : ct__shape_oob(op, v, dim, n);
+    ct__shape_slice_of(&a, self, dim, v);
+    if (mode == CT__IX_FILL) {
+      ct__k_fill_(0, &a, value);
+      continue;
+    }
+    ct__shape_slice_of(&b, other, dim, j);
+    if (a.numel == 0) continue;
+    if (mode == CT__IX_SELECT) {
+      ct__copy_impl(&b, &a);
+    } else if (mode == CT__IX_COPY) {
+      ct__copy_impl(&a, &b);
+    } else {
+      ops[0] = &a, ops[1] = &b;
+      ct_iter_foreach(ct__shape_acc_loop, &dt, 2, ops, a.ndim, a.sizes);
+    }
+  }
+  return CT_OK;
+}
+/* index: a vector (or a scalar); source: self's shape with index.numel() at dim */
+static ct_status ct__shape_ix_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src, int allow_int32) {
+  int k;
+  char b1[160], b2[160];
+  if (ct__shape_check_index(op, self, index, allow_int32) != CT_OK) return ct_last_error();
+  if (index->ndim > 1) return ct_fail(CT_ERR_SHAPE, op, "%s(): Index is supposed to be a vector", op);
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (!src) return CT_OK;
+  if (src->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "%s(): self (%s) and source (%s) must have the same scalar type", op,
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)src->dtype));
+  if ((src->ndim ? src->sizes[*dim < src->ndim ? *dim : 0] : 1) != index->numel && !(src->ndim == 0 && self->ndim == 0))
+    return ct_fail(CT_ERR_SHAPE, op, "%s(): Number of indices (%lld) should be equal to source.size(dim) (%lld)", op,
+                   (long long)index->numel, (long long)(src->ndim ? src->sizes[*dim < src->ndim ? *dim : 0] : 1));
+  if (src->ndim != self->ndim && self->ndim > 0 && src->ndim > 0)
+    return ct_fail(CT_ERR_SHAPE, op, "%s(): source %s and self %s must have the same number of dimensions", op,
+                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  for (k = 0; k < self->ndim && k < src->ndim; k++)
+    if (k != *dim && src->sizes[k] != self->sizes[k])
+      return ct_fail(CT_ERR_SHAPE, op, "%s(): source %s and self %s must match in every dimension but %lld", op,
+                     ct_shape_format(src->ndim, src->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
+                     (long long)*dim);
+  return CT_OK;
+}
+static ct_tensor *ct__k_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  int64_t sizes[CT_MAX_DIMS];
+  ct_tensor *r;
+  (void)ks;
+  if (ct__shape_ix_check("index_select", self, &dim, index, NULL, 1) != CT_OK) return NULL;
+  if (self->ndim == 0 && index->numel != 1)
+    return ct_fail(CT_ERR_INDEX, "index_select", "index_select(): Index to scalar can have only 1 value, got %lld value(s)",
+                   (long long)index->numel),
+           (ct_tensor *)NULL;
+  memcpy(sizes, self->sizes, sizeof sizes);
+  if (self->ndim) sizes[dim] = index->numel;
+  r = ct__shape_fresh("index_select", self->ndim, sizes, self);
+  if (r && !ct__is_meta(r) && ct__shape_ix_loop("index_select", CT__IX_SELECT, self, (int)dim, index, r, ct_int(0)) != CT_OK)
+    ct_release(r), r = NULL;
+  return r;
+}
+static ct_status ct__k_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  return ct__shape_out("index_select", out, ct__k_index_select(ks, self, dim, index));
+}
+static ct_tensor *ct__shape_ix(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                               ct_scalar value, int allow_int32) {
+  ct_tensor *r;
+  if (ct__shape_ix_check(op, self, &dim, index, src, allow_int32) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
+  if (ct__shape_ix_loop(op, mode, r, (int)dim, index, src, value) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static int ct__shape_alpha_is_one(ct_scalar a) {
+  return a.kind == CT_SCALAR_NONE || (a.kind == CT_SCALAR_INT && a.v.i == 1) || (a.kind == CT_SCALAR_FLOAT && a.v.f == 1.0) ||
+         (a.kind == CT_SCALAR_BOOL && a.v.b);
+}
+static ct_tensor *ct__k_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_tensor *scaled = NULL, *r;
+  (void)ks;
+  if (!ct__shape_alpha_is_one(alpha)) { /* source * alpha, below autograd */
+    if (!(scaled = ct__k2_mul_scalar(0, source, alpha))) return NULL;
+    if (scaled->dtype != source->dtype) {
+      ct_release(scaled);
+      return ct_fail(CT_ERR_DTYPE, "index_add", "alpha cannot be cast to %s", ct__dtype_torch_name((ct_dtype)source->dtype)),
+             (ct_tensor *)NULL;
+    }
+  }
+  r = ct__shape_ix("index_add", CT__IX_ADD, self, dim, index, scaled ? scaled : source, ct_int(0), 1);
+  ct_release(scaled);
+  return r;
+}
+static ct_status ct__k_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  return ct__shape_inplace("index_add_", self, ct__k_index_add(ks, self, dim, index, source, alpha));
+}
+static ct_status ct__k_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha,
+                                     ct_tensor *out) {
+  return ct__shape_out("index_add", out, ct__k_index_add(ks, self, dim, index, source, alpha));
+}
+static ct_tensor *ct__k_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  (void)ks;
+  return ct__shape_ix("index_copy", CT__IX_COPY, self, dim, index, source, ct_int(0), 0);
+}
+static ct_status ct__k_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct__shape_inplace("index_copy_", self, ct__k_index_copy(ks, self, dim, index, source));
+}
+static ct_status ct__k_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  return ct__shape_out("index_copy", out, ct__k_index_copy(ks, self, dim, index, source));
+}
+static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  (void)ks;
+  return ct__shape_ix("index_fill", CT__IX_FILL, self, dim, index, NULL, value, 0);
+}
+static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
+}
+
+/* ---- index.Tensor / index_put: advanced indexing over the leading dims ----
+ * The index tensors (int64, or bool/uint8 masks, which become the int64
+ * indices of their true elements) broadcast together to a shape B; they
+ * become one int64 "linear" index L over the leading dims (negative indices
+ * wrap), and the ops are index_select / index_add / index_copy over the
+ * leading dims flattened, so their gradients come from those ops. */
+static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tensor_list indices, ct_tensor **lin, int *nidx) {
+  ct_tensor *ix[CT_MAX_DIMS];
+  int64_t bshape[CT_MAX_DIMS], k, j;
+  int n = 0, bnd = 0, meta = ct__is_meta(self);
+  char b1[160], b2[160];
+  *lin = NULL;
+  for (k = 0; k < indices.n; k++) { /* expand masks to index tensors */
+    ct_tensor *t = indices.data[k];
+    if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
+    if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
+      int64_t nnz = 0, idx[CT_MAX_DIMS] = {0}, m;
+      if (n + t->ndim > self->ndim)
+        return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)(n + t->ndim));
+      for (j = 0; j < t->ndim; j++)
+        if (t->sizes[j] != self->sizes[n + j])
+          return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s "
+                         "at index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
+                         ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)(n + j));
+      if (ct__is_meta(t) || meta) return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
+      if (t->numel) {
+        do {
+          int64_t off = 0;
+          for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
+          nnz += ct__shape_ptr(t)[off] != 0;
+        } while (t->ndim && ct__shape_next(idx, t->ndim, t->sizes));
+      }
+      for (j = 0; j < (t->ndim ? t->ndim : 1); j++) {
+        ix[n + j] = ct_empty(1, &nnz, CT_I64);
+        if (!ix[n + j]) return ct_last_error();
+      }
+      if (t->ndim == 0) { /* a 0-dim mask adds a dim of size 1 or 0: unsupported here */
+        return ct_fail(CT_ERR_UNSUPPORTED, op, "0-dim boolean indices are not supported");
+      }
+      memset(idx, 0, sizeof idx);
+      m = 0;
+      if (t->numel) {
+        do {
+          int64_t off = 0;
+          for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
+          if (ct__shape_ptr(t)[off] != 0) {
+            for (j = 0; j < t->ndim; j++) ((int64_t *)ix[n + j]->storage->data)[m] = idx[j];
+            m++;
+          }
+        } while (ct__shape_next(idx, t->ndim, t->sizes));
+      }
+      n += t->ndim;
+      continue;
+    }
+    if (t->dtype != CT_I64)
+      return ct_fail(CT_ERR_DTYPE, op, "tensors used as indices must be long, byte or bool tensors (indices[%lld] is %s)", (long long)k,
+                     ct__dtype_torch_name((ct_dtype)t->dtype));
+    if (n >= self->ndim)
+      return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)indices.n);
+    ix[n++] = t;
+  }
+  if (n == 0) return ct_fail(CT_ERR_INVALID, op, "at least one index tensor is required");
+  bnd = ix[0]->ndim;
+  memcpy(bshape, ix[0]->sizes, sizeof bshape);
+  for (k = 1; k < n; k++)
+    if ((bnd = ct_broadcast_shapes(op, bnd, bshape, ix[k]->ndim, ix[k]->sizes, bshape)) < 0)
+      return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
+                     ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
+  for (k = 0; k < n; k++) meta |= ct__is_meta(ix[k]);
+  *lin = meta ? ct_empty_opts(bnd, bshape, ct_opts(CT_I64, ct_device_make(CT_DEVICE_META, 0))) : ct_empty(bnd, bshape, CT_I64);
+  if (!*lin) return ct_last_error();
+  *nidx = n;
+  if (!meta && (*lin)->numel) {
+    int64_t idx[CT_MAX_DIMS] = {0}, *out = (int64_t *)(*lin)->storage->data, p = 0;
+    do {
+      int64_t l = 0;
+      for (k = 0; k < n; k++) {
+        const ct_tensor *t = ix[k];
+        int64_t off = 0, v, size = self->sizes[k];
+        for (j = 0; j < t->ndim; j++) /* broadcast: right-aligned, size-1 dims read index 0 */
+          if (t->sizes[j] != 1) off += idx[bnd - t->ndim + j] * t->strides[j];
+        v = ((const int64_t *)(const void *)ct__shape_ptr(t))[off];
+        if (v < -size || v >= size) return ct__shape_oob(op, v, k, size);
+        l = l * size + (v < 0 ? v + size : v);
+      }
+      out[p++] = l;
+    } while (bnd > 0 && ct__shape_next(idx, bnd, bshape));
+  }
+  return CT_OK;
+}
+/* self with its leading n dims flattened into one */
+static ct_tensor *ct__shape_flat_lead(ct_tensor *self, int n) {
+  int64_t sh[CT_MAX_DIMS], p = 1;
+  int k;
+  for (k = 0; k < n; k++) p *= self->sizes[k];
+  sh[0] = p;
+  for (k = n; k < self->ndim; k++) sh[k - n + 1] = self->sizes[k];
+  return ct_reshape(self, self->ndim - n + 1, sh);
+}
+static ct_tensor *ct__k_index(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *lin;
+    int n, k;
+    if (ct__shape_linear_index("index", self, indices, &lin, &n) == CT_OK) {
+      int64_t sh[CT_MAX_DIMS];
+      int nd = lin->ndim + self->ndim - n;
+      if (nd > CT_MAX_DIMS) {
+        ct_fail(CT_ERR_RANK, "index", "the result would have %d dims (at most %d)", nd, CT_MAX_DIMS);
+      } else {
+        ct_tensor *flat_l = ct_reshape(lin, 1, &lin->numel);
+        for (k = 0; k < lin->ndim; k++) sh[k] = lin->sizes[k];
+        for (k = n; k < self->ndim; k++) sh[lin->ndim + k - n] = self->sizes[k];
+        r = ct_keep(ct_reshape(ct_index_select(ct__shape_flat_lead(self, n), 0, flat_l), nd, sh));
+      }
+    }
+  }
+  return r;
+}
+static ct_tensor *ct__shape_index_put(ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  static const char *op = "index_put";
+  ct_tensor *r = NULL;
+  if (values->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Index put requires the source and destination dtypes match, got %s for the destination and %s "
+                   "for the source.", ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)values->dtype)),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *lin;
+    int n, k;
+    if (ct__shape_linear_index(op, self, indices, &lin, &n) == CT_OK) {
+      int64_t sh[CT_MAX_DIMS], vsh[CT_MAX_DIMS];
+      int nd = lin->ndim + self->ndim - n, ok = nd <= CT_MAX_DIMS && values->ndim <= nd;
+      char b1[160], b2[160];
+      for (k = 0; k < lin->ndim && ok; k++) sh[k] = lin->sizes[k];
+      for (k = n; k < self->ndim && ok; k++) sh[lin->ndim + k - n] = self->sizes[k];
+      for (k = 0; k < values->ndim && ok; k++) ok = values->sizes[k] == 1 || values->sizes[k] == sh[nd - values->ndim + k];
+      if (!ok) {
+        ct_fail(CT_ERR_SHAPE, op, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+                ct_shape_format(values->ndim, values->sizes, b1, sizeof b1), ct_shape_format(nd < CT_MAX_DIMS ? nd : 0, sh, b2, sizeof b2));
+      } else {
+        ct_tensor *flat = ct__shape_flat_lead(self, n), *v, *flat_l = ct_reshape(lin, 1, &lin->numel);
+        vsh[0] = lin->numel;
+        for (k = n; k < self->ndim; k++) vsh[k - n + 1] = self->sizes[k];
+        v = ct_reshape(ct_expand(values, nd, sh), self->ndim - n + 1, vsh);
+        v = accumulate ? ct_index_add(flat, 0, flat_l, v) : ct_index_copy(flat, 0, flat_l, v);
+        r = ct_keep(ct_reshape(v, self->ndim, self->sizes));
+      }
+    }
+  }
+  return r;
+}
+static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  (void)ks;
+  return ct__shape_index_put(self, indices, values, accumulate);
+}
+static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  ct_tensor *r = ct__shape_index_put(self, indices, values, accumulate); /* owned: no scope at this depth */
+  ct_status st = r ? ct_copy_(self, r) : ct_last_error();
+  (void)ks;
+  ct_release(r);
+  return st;
+}
+
+/* ---- one_hot ---- */
+static ct_tensor *ct__k_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  static const char *op = "one_hot";
+  int64_t sizes[CT_MAX_DIMS], idx[CT_MAX_DIMS] = {0}, p = 0, k;
+  ct_tensor *r;
+  (void)ks;
+  if (self->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "one_hot is only applicable to index tensor."), (ct_tensor *)NULL;
+  if (self->ndim >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have more than %d dims", CT_MAX_DIMS), (ct_tensor *)NULL;
+  if (num_classes < -1) return ct_fail(CT_ERR_INVALID, op, "num_classes should be positive"), (ct_tensor *)NULL;
+  if (num_classes == -1) {
+    if (ct__is_meta(self))
+      return ct_fail(CT_ERR_UNSUPPORTED, op, "num_classes=-1 depends on the data: not on meta tensors"), (ct_tensor *)NULL;
+    if (self->numel == 0) return ct_fail(CT_ERR_INVALID, op, "Can not infer total number of classes from empty tensor."), (ct_tensor *)NULL;
+    num_classes = 0;
+    do {
+      int64_t off = 0, v;
+      for (k = 0; k < self->ndim; k++) off += idx[k] * self->strides[k];
+      v = ((const int64_t *)(const void *)ct__shape_ptr(self))[off];
+      if (v + 1 > num_classes) num_classes = v + 1;
+    } while (self->ndim && ct__shape_next(idx, self->ndim, self->sizes));
+  }
+  memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+  sizes[self->ndim] = num_classes;
+  r = ct__empty(op, self->ndim + 1, sizes, CT_I64, self->device);
+  if (!r || ct__is_meta(r) || self->numel == 0) return r;
+  memset(r->storage->data, 0, sizeof(int64_t) * (size_t)r->numel);
+  memset(idx, 0, sizeof idx);
+  do {
+    int64_t off = 0, v;
+    for (k = 0; k < self->ndim; k++) off += idx[k] * self->strides[k];
+    v = ((const int64_t *)(const void *)ct__shape_ptr(self))[off];
+    if (v < 0 || v >= num_classes) {
+      ct_release(r);
+      return ct_fail(CT_ERR_INDEX, op, v < 0 ? "Class values must be non-negative." : "Class values must be smaller than num_classes."),
+             (ct_tensor *)NULL;
+    }
+    ((int64_t *)r->storage->data)[p * num_classes + v] = 1;
+    p++;
+  } while (self->ndim && ct__shape_next(idx, self->ndim, self->sizes));
+  return r;
+}
+
+/* ---- embedding: rows of weight; padding_idx rows get no gradient ---- */
+/* padding_idx is compared with the index values as given (aten's rule: -1 matches nothing;
+ * torch.nn.functional.embedding wraps negative values before calling it) */
+static ct_status ct__shape_emb_check(const char *op, ct_tensor *indices) {
+  if (indices->dtype != CT_I64 && indices->dtype != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+                   "but got %s instead", ct__dtype_torch_name((ct_dtype)indices->dtype));
+  return CT_OK;
+}
+static ct_tensor *ct__k_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                                  bool sparse) {
+  static const char *op = "embedding";
+  int64_t sizes[CT_MAX_DIMS], k;
+  ct_tensor *r, flat_i;
+  (void)ks;
+  (void)scale_grad_by_freq;
+  (void)sparse;
+  (void)padding_idx;
+  if (weight->ndim != 2) return ct_fail(CT_ERR_RANK, op, "'weight' must be 2-D"), (ct_tensor *)NULL;
+  if (ct__shape_emb_check(op, indices) != CT_OK) return NULL;
+  if (indices->ndim >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have more than %d dims", CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < indices->ndim; k++) sizes[k] = indices->sizes[k];
+  sizes[indices->ndim] = weight->sizes[1];
+  r = ct__shape_fresh(op, indices->ndim + 1, sizes, weight);
+  if (!r || ct__is_meta(r) || r->numel == 0 || ct__is_meta(indices)) return r;
+  {
+    ct_tensor *ci = ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, (ct_dtype)indices->dtype);
+    int64_t one = 1, n = indices->numel, rs[2], rst[2];
+    ct_tensor rows; /* r as [n, D] */
+    ct_status st;
+    if (!ci) return ct_release(r), (ct_tensor *)NULL;
+    ct__shape_view(&flat_i, ci, 1, &n, &one, ci->offset);
+    rs[0] = n, rs[1] = weight->sizes[1], rst[0] = weight->sizes[1], rst[1] = 1;
+    ct__shape_view(&rows, r, 2, rs, rst, 0);
+    st = ct__shape_ix_loop(op, CT__IX_SELECT, weight, 0, &flat_i, &rows, ct_int(0));
+    ct_release(ci);
+    if (st != CT_OK) ct_release(r), r = NULL;
+  }
+  return r;
+}
+/* the gradient of weight: rows of grad_output summed per index, except padding_idx; scaled by 1/count */
+static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *indices, int64_t num_weights,
+                                                 int64_t padding_idx, bool scale_grad_by_freq) {
+  static const char *op = "embedding_dense_backward";
+  int64_t sizes[2], n = indices->numel, d, j, e, *count = NULL;
+  ct_tensor *r, *g;
+  char b1[160], b2[160];
+  (void)ks;
+  if (ct__shape_emb_check(op, indices) != CT_OK) return NULL;
+  if (num_weights < 0) return ct_fail(CT_ERR_SIZE, op, "num_weights must be non-negative"), (ct_tensor *)NULL;
+  if (grad->ndim != indices->ndim + 1 || memcmp(grad->sizes, indices->sizes, sizeof(int64_t) * (size_t)indices->ndim))
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output %s must have the shape of indices %s plus the embedding dim",
+                   ct_shape_format(grad->ndim, grad->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype)), (ct_tensor *)NULL;
+  d = grad->sizes[grad->ndim - 1];
+  sizes[0] = num_weights, sizes[1] = d;
+  r = ct__empty(op, 2, sizes, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (ct__is_meta(r) || ct__is_meta(indices) || n == 0 || d == 0) return r;
+  if (!(g = ct__copy_as(op, grad, (ct_dtype)grad->dtype))) return ct_release(r), (ct_tensor *)NULL;
+  {
+    ct_tensor *ci = ct__copy_as(op, indices, CT_I64);
+    const int64_t *iv = ci ? (const int64_t *)ci->storage->data : NULL;
+    ct_dtype dt = (ct_dtype)r->dtype;
+    size_t es = ct_dtype_size(dt);
+    if (ci && scale_grad_by_freq && num_weights > 0) {
+      count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)num_weights);
+      if (count) memset(count, 0, sizeof(int64_t) * (size_t)num_weights);
+    }
+    for (j = 0; iv && j < n; j++)
+      if (iv[j] < 0 || iv[j] >= num_weights) {
+        ct__shape_oob(op, iv[j], 0, num_weights);
+        iv = NULL;
+      } else if (count) {
+        count[iv[j]]++;
+      }
+    if (!iv || (scale_grad_by_freq && num_weights > 0 && !count)) {
+      if (ci && iv) ct_fail(CT_ERR_OOM, op, "out of memory");
+      CT_FREE(count);
+      ct_release(ci), ct_release(g), ct_release(r);
+      return NULL;
+    }
+    for (j = 0; j < n; j++) {
+      double scale = count ? 1.0 / (double)count[iv[j]] : 1.0;
+      char *dst = (char *)r->storage->data + (size_t)(iv[j] * d) * es;
+      const char *src = (const char *)g->storage->data + (size_t)(j * d) * es;
+      if (iv[j] == padding_idx) continue;
+      for (e = 0; e < d; e++)
+        ct__store_double(dst + e * (int64_t)es, dt, ct__load_double(dst + e * (int64_t)es, dt) + scale * ct__load_double(src + e * (int64_t)es, dt));
+    }
+    CT_FREE(count);
+    ct_release(ci);
+  }
+  ct_release(g);
+  return r;
+}
+/* embedding's derivative (PyTorch's embedding_backward: dense only) */
+static ct_tensor *ct__shape_embedding_backward(ct_tensor *grad, ct_tensor *indices, const ct__shape *weight_sizes, int64_t padding_idx,
+                                               bool scale_grad_by_freq, bool sparse) {
+  if (sparse) return ct_fail(CT_ERR_UNSUPPORTED, "embedding", "sparse gradients are not supported: use sparse=false"), (ct_tensor *)NULL;
+  return ct_embedding_dense_backward(grad, indices, weight_sizes->sizes[0], padding_idx, scale_grad_by_freq);
+}
+/* embedding_dense_backward's derivative in grad_output: rows of grad picked by indices, times the
+ * (constant) padding mask and frequency scale */
+static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct_tensor *rows = ct_embedding(grad, indices), *w, *ci;
+  int64_t sizes[CT_MAX_DIMS], n = indices->numel, j, k, *count = NULL, nw = grad ? grad->sizes[0] : 0;
+  if (!rows || (padding_idx == -1 && !scale_grad_by_freq) || ct__is_meta(rows)) return rows;
+  for (k = 0; k < indices->ndim; k++) sizes[k] = indices->sizes[k];
+  sizes[indices->ndim] = 1;
+  if (!(w = ct_empty_opts(indices->ndim + 1, sizes, ct_opts((ct_dtype)grad->dtype, grad->device)))) return NULL;
+  if (!(ci = ct_to_dtype(ct_contiguous(indices), CT_I64))) return NULL;
+  if (scale_grad_by_freq && nw > 0) {
+    if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)nw))) return ct_fail(CT_ERR_OOM, "embedding", "out of memory"), (ct_tensor *)NULL;
+    memset(count, 0, sizeof(int64_t) * (size_t)nw);
+    for (j = 0; j < n; j++) count[((const int64_t *)ci->storage->data)[ci->offset + j]]++;
+  }
+  for (j = 0; j < n; j++) {
+    int64_t v = ((const int64_t *)ci->storage->data)[ci->offset + j];
+    ct_set(w, j, v == padding_idx ? 0.0 : count ? 1.0 / (double)count[v] : 1.0);
+  }
+  CT_FREE(count);
+  return ct_mul(rows, w);
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
 /* ---- ctorch/ops/nn.h: implementation ---- */
@@ -6231,6 +7634,70 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *cat;
+  ct_op *cat_out;
+  ct_op *stack;
+  ct_op *stack_out;
+  ct_op *flip;
+  ct_op *flip_out;
+  ct_op *roll;
+  ct_op *roll_out;
+  ct_op *repeat;
+  ct_op *repeat_out;
+  ct_op *tile;
+  ct_op *constant_pad_nd;
+  ct_op *constant_pad_nd_out;
+  ct_op *reflection_pad1d;
+  ct_op *reflection_pad1d_out;
+  ct_op *reflection_pad1d_backward;
+  ct_op *reflection_pad2d;
+  ct_op *reflection_pad2d_out;
+  ct_op *reflection_pad2d_backward;
+  ct_op *reflection_pad3d;
+  ct_op *reflection_pad3d_out;
+  ct_op *reflection_pad3d_backward;
+  ct_op *replication_pad1d;
+  ct_op *replication_pad1d_out;
+  ct_op *replication_pad1d_backward;
+  ct_op *replication_pad2d;
+  ct_op *replication_pad2d_out;
+  ct_op *replication_pad2d_backward;
+  ct_op *replication_pad3d;
+  ct_op *replication_pad3d_out;
+  ct_op *replication_pad3d_backward;
+  ct_op *tril;
+  ct_op *tril_;
+  ct_op *tril_out;
+  ct_op *triu;
+  ct_op *triu_;
+  ct_op *triu_out;
+  ct_op *gather;
+  ct_op *gather_out;
+  ct_op *scatter_src;
+  ct_op *scatter__src;
+  ct_op *scatter_src_out;
+  ct_op *scatter_value;
+  ct_op *scatter__value;
+  ct_op *scatter_value_out;
+  ct_op *scatter_add;
+  ct_op *scatter_add_;
+  ct_op *scatter_add_out;
+  ct_op *index_select;
+  ct_op *index_select_out;
+  ct_op *index_add;
+  ct_op *index_add_;
+  ct_op *index_add_out;
+  ct_op *index_copy;
+  ct_op *index_copy_;
+  ct_op *index_copy_out;
+  ct_op *index_fill_int_Scalar;
+  ct_op *index_fill__int_Scalar;
+  ct_op *index_Tensor;
+  ct_op *index_put;
+  ct_op *index_put_;
+  ct_op *one_hot;
+  ct_op *embedding;
+  ct_op *embedding_dense_backward;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -7482,6 +8949,1242 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   ct__tls.depth--;
   return r;
 }
+/* cat(Tensor[] tensors, int dim=0) -> Tensor */
+static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  const ct_op *op = ct__op.cat;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, tensors, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.cat_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))k->unboxed)(ks, tensors, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* stack(Tensor[] tensors, int dim=0) -> Tensor */
+static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  const ct_op *op = ct__op.stack;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, tensors, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.stack_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))k->unboxed)(ks, tensors, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* flip(Tensor self, int[] dims) -> Tensor */
+static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *op = ct__op.flip;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  const ct_op *op = ct__op.flip_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, dims, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor */
+static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  const ct_op *op = ct__op.roll;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))k->unboxed)(ks, self, shifts, dims);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = shifts.n < 0 ? ct_value_none() : ct_value_int_list(shifts.data, shifts.n);
+    v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  const ct_op *op = ct__op.roll_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))k->unboxed)(ks, self, shifts, dims, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = shifts.n < 0 ? ct_value_none() : ct_value_int_list(shifts.data, shifts.n);
+    v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* repeat(Tensor self, int[] repeats) -> Tensor */
+static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  const ct_op *op = ct__op.repeat;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, repeats);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  const ct_op *op = ct__op.repeat_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, repeats, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tile(Tensor self, int[] dims) -> Tensor */
+static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *op = ct__op.tile;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor */
+static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  const ct_op *op = ct__op.constant_pad_nd;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))k->unboxed)(ks, self, pad, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.constant_pad_nd_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))k->unboxed)(ks, self, pad, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    v[2] = ct_value_scalar(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad1d(Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.reflection_pad1d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *op = ct__op.reflection_pad1d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.reflection_pad1d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad2d(Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.reflection_pad2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *op = ct__op.reflection_pad2d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.reflection_pad2d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad3d(Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.reflection_pad3d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *op = ct__op.reflection_pad3d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.reflection_pad3d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad1d(Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.replication_pad1d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *op = ct__op.replication_pad1d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.replication_pad1d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad2d(Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.replication_pad2d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *op = ct__op.replication_pad2d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.replication_pad2d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad3d(Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.replication_pad3d;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *op = ct__op.replication_pad3d_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *op = ct__op.replication_pad3d_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tril(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *op = ct__op.tril;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(diagonal);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *op = ct__op.tril_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(diagonal);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  const ct_op *op = ct__op.tril_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, diagonal, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(diagonal);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* triu(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *op = ct__op.triu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(diagonal);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *op = ct__op.triu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(diagonal);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  const ct_op *op = ct__op.triu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, diagonal, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(diagonal);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
+static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  const ct_op *op = ct__op.gather;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, self, dim, index, sparse_grad);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_bool(sparse_grad);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  const ct_op *op = ct__op.gather_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, self, dim, index, sparse_grad, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_bool(sparse_grad);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *op = ct__op.scatter_src;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *op = ct__op.scatter__src;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  const ct_op *op = ct__op.scatter_src_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *op = ct__op.scatter_value;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *op = ct__op.scatter__value;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.scatter_value_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *op = ct__op.scatter_add;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *op = ct__op.scatter_add_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  const ct_op *op = ct__op.scatter_add_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_select(Tensor self, int dim, Tensor index) -> Tensor */
+static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  const ct_op *op = ct__op.index_select;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, index);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  const ct_op *op = ct__op.index_select_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  const ct_op *op = ct__op.index_add;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, source, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(source);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  const ct_op *op = ct__op.index_add_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, source, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(source);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.index_add_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, dim, index, source, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(source);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  const ct_op *op = ct__op.index_copy;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, source);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(source);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
+static ct_status ct__dispatch_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  const ct_op *op = ct__op.index_copy_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, source);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(source);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  const ct_op *op = ct__op.index_copy_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, source, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(source);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *op = ct__op.index_fill_int_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *op = ct__op.index_fill__int_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
+static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
+  const ct_op *op = ct__op.index_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))k->unboxed)(ks, self, indices);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor_list(indices.data, indices.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor */
+static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  const ct_op *op = ct__op.index_put;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, self, indices, values, accumulate);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor_list(indices.data, indices.n);
+    v[2] = ct_value_tensor(values);
+    v[3] = ct_value_bool(accumulate);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  const ct_op *op = ct__op.index_put_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, self, indices, values, accumulate);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor_list(indices.data, indices.n);
+    v[2] = ct_value_tensor(values);
+    v[3] = ct_value_bool(accumulate);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* one_hot(Tensor self, int num_classes=-1) -> Tensor */
+static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  const ct_op *op = ct__op.one_hot;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, num_classes);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(num_classes);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
+static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  const ct_op *op = ct__op.embedding;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(weight);
+    v[1] = ct_value_tensor(indices);
+    v[2] = ct_value_int(padding_idx);
+    v[3] = ct_value_bool(scale_grad_by_freq);
+    v[4] = ct_value_bool(sparse);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
+static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  const ct_op *op = ct__op.embedding_dense_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))k->unboxed)(ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(indices);
+    v[2] = ct_value_int(num_weights);
+    v[3] = ct_value_int(padding_idx);
+    v[4] = ct_value_bool(scale_grad_by_freq);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -8071,6 +10774,765 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
+    keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_cat(ct__call_keys(keys), tensors_l, dim));
+}
+CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat.out", "tensors"), ct_last_error();
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat.out", "tensors"), ct_last_error();
+    keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cat.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cat_out(ct__call_keys(keys), tensors_l, dim, out);
+}
+CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
+    keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_stack(ct__call_keys(keys), tensors_l, dim));
+}
+CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack.out", "tensors"), ct_last_error();
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack.out", "tensors"), ct_last_error();
+    keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("stack.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_stack_out(ct__call_keys(keys), tensors_l, dim, out);
+}
+CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flip", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "flip", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_flip(ct__call_keys(keys), self, dims_l));
+}
+CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flip.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "flip.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("flip.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_flip_out(ct__call_keys(keys), self, dims_l, out);
+}
+CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
+  ct_int_list shifts_l;
+  ct_int_list dims_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("roll", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll", "shifts"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(shifts_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll", "shifts: negative length %d", shifts_len), (ct_tensor *)NULL;
+  shifts_l.data = shifts;
+  shifts_l.n = shifts_len;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("roll", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_roll(ct__call_keys(keys), self, shifts_l, dims_l));
+}
+CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
+  ct_int_list shifts_l;
+  ct_int_list dims_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("roll.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll.out", "shifts"), ct_last_error();
+  if (CT_UNLIKELY(shifts_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll.out", "shifts: negative length %d", shifts_len), ct_last_error();
+  shifts_l.data = shifts;
+  shifts_l.n = shifts_len;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("roll.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("roll.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_roll_out(ct__call_keys(keys), self, shifts_l, dims_l, out);
+}
+CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats) {
+  ct_int_list repeats_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("repeat", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat", "repeats"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(repeats_len < 0))
+    return ct_fail(CT_ERR_INVALID, "repeat", "repeats: negative length %d", repeats_len), (ct_tensor *)NULL;
+  repeats_l.data = repeats;
+  repeats_l.n = repeats_len;
+  return ct__track(ct__dispatch_repeat(ct__call_keys(keys), self, repeats_l));
+}
+CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats) {
+  ct_int_list repeats_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("repeat.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat.out", "repeats"), ct_last_error();
+  if (CT_UNLIKELY(repeats_len < 0))
+    return ct_fail(CT_ERR_INVALID, "repeat.out", "repeats: negative length %d", repeats_len), ct_last_error();
+  repeats_l.data = repeats;
+  repeats_l.n = repeats_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("repeat.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_repeat_out(ct__call_keys(keys), self, repeats_l, out);
+}
+CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tile", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("tile", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tile", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_tile(ct__call_keys(keys), self, dims_l));
+}
+CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
+  ct_int_list pad_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "constant_pad_nd", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_constant_pad_nd(ct__call_keys(keys), self, pad_l, value));
+}
+CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
+  ct_int_list pad_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd.out", "pad"), ct_last_error();
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "constant_pad_nd.out", "pad: negative length %d", pad_len), ct_last_error();
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("constant_pad_nd.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_constant_pad_nd_out(ct__call_keys(keys), self, pad_l, value, out);
+}
+CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad1d(ct__call_keys(keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad1d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_reflection_pad1d_out(ct__call_keys(keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad1d_backward(ct__call_keys(keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad2d(ct__call_keys(keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad2d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_reflection_pad2d_out(ct__call_keys(keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad2d_backward(ct__call_keys(keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad3d(ct__call_keys(keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad3d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_reflection_pad3d_out(ct__call_keys(keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad3d_backward(ct__call_keys(keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad1d(ct__call_keys(keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad1d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_replication_pad1d_out(ct__call_keys(keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad1d_backward(ct__call_keys(keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad2d(ct__call_keys(keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad2d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_replication_pad2d_out(ct__call_keys(keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad2d_backward(ct__call_keys(keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad3d(ct__call_keys(keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad3d.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_replication_pad3d_out(ct__call_keys(keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad3d_backward(ct__call_keys(keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_tril(ct__call_keys(keys), self, diagonal));
+}
+CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_tril_(ct__call_keys(keys), self, diagonal);
+}
+CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tril.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_tril_out(ct__call_keys(keys), self, diagonal, out);
+}
+CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_triu(ct__call_keys(keys), self, diagonal));
+}
+CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_triu_(ct__call_keys(keys), self, diagonal);
+}
+CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("triu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_triu_out(ct__call_keys(keys), self, diagonal, out);
+}
+CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gather", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("gather", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch_gather(ct__call_keys(keys), self, dim, index, sparse_grad));
+}
+CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index) {
+  return ct_gather_ex(self, dim, index, false);
+}
+CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gather.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("gather.out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gather.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gather_out(ct__call_keys(keys), self, dim, index, sparse_grad, out);
+}
+CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  return ct_gather_out_ex(out, self, dim, index, false);
+}
+CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src", "src"), (ct_tensor *)NULL;
+  keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_src(ct__call_keys(keys), self, dim, index, src));
+}
+CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.src", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.src", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.src", "src"), ct_last_error();
+  keys |= src->keys;
+  return ct__dispatch_scatter__src(ct__call_keys(keys), self, dim, index, src);
+}
+CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src_out", "src"), ct_last_error();
+  keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.src_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_scatter_src_out(ct__call_keys(keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value(ct__call_keys(keys), self, dim, index, value));
+}
+CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value", "index"), ct_last_error();
+  keys |= index->keys;
+  return ct__dispatch_scatter__value(ct__call_keys(keys), self, dim, index, value);
+}
+CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.value_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_scatter_value_out(ct__call_keys(keys), self, dim, index, value, out);
+}
+CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add", "src"), (ct_tensor *)NULL;
+  keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_add(ct__call_keys(keys), self, dim, index, src));
+}
+CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add_", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add_", "src"), ct_last_error();
+  keys |= src->keys;
+  return ct__dispatch_scatter_add_(ct__call_keys(keys), self, dim, index, src);
+}
+CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add.out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add.out", "src"), ct_last_error();
+  keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_scatter_add_out(ct__call_keys(keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_select", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_select", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch_index_select(ct__call_keys(keys), self, dim, index));
+}
+CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_select.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_select.out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_select.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_select_out(ct__call_keys(keys), self, dim, index, out);
+}
+CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add", "source"), (ct_tensor *)NULL;
+  keys |= source->keys;
+  return ct__track(ct__dispatch_index_add(ct__call_keys(keys), self, dim, index, source, alpha));
+}
+CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_ex(self, dim, index, source, ct_int(1));
+}
+CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add_", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add_", "source"), ct_last_error();
+  keys |= source->keys;
+  return ct__dispatch_index_add_(ct__call_keys(keys), self, dim, index, source, alpha);
+}
+CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_ex_(self, dim, index, source, ct_int(1));
+}
+CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add.out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add.out", "source"), ct_last_error();
+  keys |= source->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_add.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_add_out(ct__call_keys(keys), self, dim, index, source, alpha, out);
+}
+CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_out_ex(out, self, dim, index, source, ct_int(1));
+}
+CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy", "source"), (ct_tensor *)NULL;
+  keys |= source->keys;
+  return ct__track(ct__dispatch_index_copy(ct__call_keys(keys), self, dim, index, source));
+}
+CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy_", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy_", "source"), ct_last_error();
+  keys |= source->keys;
+  return ct__dispatch_index_copy_(ct__call_keys(keys), self, dim, index, source);
+}
+CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy.out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy.out", "source"), ct_last_error();
+  keys |= source->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_copy.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_copy_out(ct__call_keys(keys), self, dim, index, source, out);
+}
+CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch_index_fill_int_Scalar(ct__call_keys(keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
+  keys |= index->keys;
+  return ct__dispatch_index_fill__int_Scalar(ct__call_keys(keys), self, dim, index, value);
+}
+CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor", "indices"), (ct_tensor *)NULL;
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor", "indices"), (ct_tensor *)NULL;
+    keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  return ct__track(ct__dispatch_index_Tensor(ct__call_keys(keys), self, indices_l));
+}
+CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put", "indices"), (ct_tensor *)NULL;
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put", "indices"), (ct_tensor *)NULL;
+    keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put", "values"), (ct_tensor *)NULL;
+  keys |= values->keys;
+  return ct__track(ct__dispatch_index_put(ct__call_keys(keys), self, indices_l, values, accumulate));
+}
+CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put_", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put_", "indices"), ct_last_error();
+    keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put_", "values"), ct_last_error();
+  keys |= values->keys;
+  return ct__dispatch_index_put_(ct__call_keys(keys), self, indices_l, values, accumulate);
+}
+CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_one_hot(ct__call_keys(keys), self, num_classes));
+}
+CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  return ct__track(ct__dispatch_embedding(ct__call_keys(keys), weight, indices, padding_idx, scale_grad_by_freq, sparse));
+}
+CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_ex(weight, indices, -1, false, false);
+}
+CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("embedding_dense_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
 }
 
 CT_EXTERN_C_END
@@ -10169,6 +13631,1944 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("cat.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cat_out(ks & CT__BELOW_AUTOGRAD, tensors, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("stack.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_stack_out(ks & CT__BELOW_AUTOGRAD, tensors, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- flip(Tensor self, int[] dims) -> Tensor ---- */
+typedef struct ct__node_flip {
+  ct_node base;
+  ct__saved_ints dims;
+} ct__node_flip;
+
+static ct_status ct__backward_flip(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_flip *n = (ct__node_flip *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dims = ct__ints(&n->dims);
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_flip(grad, (int)dims.n, dims.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, NULL};
+
+static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct__node_flip *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_ints(&n->dims, dims, "flip") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_flip(ks & CT__BELOW_AUTOGRAD, self, dims);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("flip.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_flip_out(ks & CT__BELOW_AUTOGRAD, self, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor ---- */
+typedef struct ct__node_roll {
+  ct_node base;
+  ct__saved_ints shifts;
+  ct__saved_ints dims;
+} ct__node_roll;
+
+static ct_status ct__backward_roll(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_roll *n = (ct__node_roll *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list shifts = ct__ints(&n->shifts);
+  ct_int_list dims = ct__ints(&n->dims);
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_roll_backward(grad, shifts, dims);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, NULL};
+
+static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  ct__node_roll *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_ints(&n->shifts, shifts, "roll") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&n->dims, dims, "roll") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_roll(ks & CT__BELOW_AUTOGRAD, self, shifts, dims);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("roll.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_roll_out(ks & CT__BELOW_AUTOGRAD, self, shifts, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- repeat(Tensor self, int[] repeats) -> Tensor ---- */
+typedef struct ct__node_repeat {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints repeats;
+} ct__node_repeat;
+
+static ct_status ct__backward_repeat(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_repeat *n = (ct__node_repeat *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list repeats = ct__ints(&n->repeats);
+  const ct__shape self_sizes = n->self_sizes;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_repeat_backward(grad, repeats, &self_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_repeat, NULL};
+
+static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  ct__node_repeat *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save_shape(&n->self_sizes, self);
+    if (ct__save_ints(&n->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat(ks & CT__BELOW_AUTOGRAD, self, repeats);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("repeat.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_out(ks & CT__BELOW_AUTOGRAD, self, repeats, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor ---- */
+typedef struct ct__node_constant_pad_nd {
+  ct_node base;
+  ct__saved_ints pad;
+} ct__node_constant_pad_nd;
+
+static ct_status ct__backward_constant_pad_nd(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_constant_pad_nd *n = (ct__node_constant_pad_nd *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list pad = ct__ints(&n->pad);
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_neg_pad(grad, pad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", ct__backward_constant_pad_nd, NULL};
+
+static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  ct__node_constant_pad_nd *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_ints(&n->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_constant_pad_nd(ks & CT__BELOW_AUTOGRAD, self, pad, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("constant_pad_nd.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_constant_pad_nd_out(ks & CT__BELOW_AUTOGRAD, self, pad, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad1d(Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad1d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad1d;
+
+static void ct__release_reflection_pad1d(ct_node *node) {
+  ct__node_reflection_pad1d *n = (ct__node_reflection_pad1d *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad1d *n = (ct__node_reflection_pad1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0", ct__backward_reflection_pad1d, ct__release_reflection_pad1d};
+
+static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad1d *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad1d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad1d_backward;
+
+static void ct__release_reflection_pad1d_backward(ct_node *node) {
+  ct__node_reflection_pad1d_backward *n = (ct__node_reflection_pad1d_backward *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad1d_backward *n = (ct__node_reflection_pad1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1dBackwardBackward0", ct__backward_reflection_pad1d_backward, ct__release_reflection_pad1d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad1d_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    n = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad2d(Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad2d;
+
+static void ct__release_reflection_pad2d(ct_node *node) {
+  ct__node_reflection_pad2d *n = (ct__node_reflection_pad2d *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad2d *n = (ct__node_reflection_pad2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0", ct__backward_reflection_pad2d, ct__release_reflection_pad2d};
+
+static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad2d *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad2d_backward;
+
+static void ct__release_reflection_pad2d_backward(ct_node *node) {
+  ct__node_reflection_pad2d_backward *n = (ct__node_reflection_pad2d_backward *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad2d_backward *n = (ct__node_reflection_pad2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2dBackwardBackward0", ct__backward_reflection_pad2d_backward, ct__release_reflection_pad2d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad2d_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    n = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad3d(Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad3d;
+
+static void ct__release_reflection_pad3d(ct_node *node) {
+  ct__node_reflection_pad3d *n = (ct__node_reflection_pad3d *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad3d *n = (ct__node_reflection_pad3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0", ct__backward_reflection_pad3d, ct__release_reflection_pad3d};
+
+static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad3d *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad3d_backward;
+
+static void ct__release_reflection_pad3d_backward(ct_node *node) {
+  ct__node_reflection_pad3d_backward *n = (ct__node_reflection_pad3d_backward *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad3d_backward *n = (ct__node_reflection_pad3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3dBackwardBackward0", ct__backward_reflection_pad3d_backward, ct__release_reflection_pad3d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad3d_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    n = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad1d(Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad1d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad1d;
+
+static void ct__release_replication_pad1d(ct_node *node) {
+  ct__node_replication_pad1d *n = (ct__node_replication_pad1d *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad1d *n = (ct__node_replication_pad1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackward0", ct__backward_replication_pad1d, ct__release_replication_pad1d};
+
+static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad1d *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad1d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad1d_backward;
+
+static void ct__release_replication_pad1d_backward(ct_node *node) {
+  ct__node_replication_pad1d_backward *n = (ct__node_replication_pad1d_backward *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad1d_backward *n = (ct__node_replication_pad1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad1dBackwardBackward0", ct__backward_replication_pad1d_backward, ct__release_replication_pad1d_backward};
+
+static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad1d_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    n = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad2d(Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad2d;
+
+static void ct__release_replication_pad2d(ct_node *node) {
+  ct__node_replication_pad2d *n = (ct__node_replication_pad2d *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad2d *n = (ct__node_replication_pad2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackward0", ct__backward_replication_pad2d, ct__release_replication_pad2d};
+
+static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad2d *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad2d_backward;
+
+static void ct__release_replication_pad2d_backward(ct_node *node) {
+  ct__node_replication_pad2d_backward *n = (ct__node_replication_pad2d_backward *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad2d_backward *n = (ct__node_replication_pad2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad2dBackwardBackward0", ct__backward_replication_pad2d_backward, ct__release_replication_pad2d_backward};
+
+static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad2d_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    n = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad3d(Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad3d;
+
+static void ct__release_replication_pad3d(ct_node *node) {
+  ct__node_replication_pad3d *n = (ct__node_replication_pad3d *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad3d *n = (ct__node_replication_pad3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackward0", ct__backward_replication_pad3d, ct__release_replication_pad3d};
+
+static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad3d *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad3d_backward;
+
+static void ct__release_replication_pad3d_backward(ct_node *node) {
+  ct__node_replication_pad3d_backward *n = (ct__node_replication_pad3d_backward *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad3d_backward *n = (ct__node_replication_pad3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_int_list padding = ct__ints(&n->padding);
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad3dBackwardBackward0", ct__backward_replication_pad3d_backward, ct__release_replication_pad3d_backward};
+
+static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad3d_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    n = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__save(&n->self, self);
+    if (ct__save_ints(&n->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tril(Tensor self, int diagonal=0) -> Tensor ---- */
+typedef struct ct__node_tril {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_tril;
+
+static ct_status ct__backward_tril(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tril *n = (ct__node_tril *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = n->diagonal;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, NULL};
+
+static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_tril *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) ---- */
+typedef struct ct__node_tril_ {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_tril_;
+
+static ct_status ct__backward_tril_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tril_ *n = (ct__node_tril_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = n->diagonal;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tril_ = {"TrilBackward0", ct__backward_tril_, NULL};
+
+static ct_status ct__autograd_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_tril_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tril_", self)) != CT_OK) return r;
+    n = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    n->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tril.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_out(ks & CT__BELOW_AUTOGRAD, self, diagonal, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- triu(Tensor self, int diagonal=0) -> Tensor ---- */
+typedef struct ct__node_triu {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_triu;
+
+static ct_status ct__backward_triu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_triu *n = (ct__node_triu *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = n->diagonal;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, NULL};
+
+static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_triu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) ---- */
+typedef struct ct__node_triu_ {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_triu_;
+
+static ct_status ct__backward_triu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_triu_ *n = (ct__node_triu_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = n->diagonal;
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_triu_ = {"TriuBackward0", ct__backward_triu_, NULL};
+
+static ct_status ct__autograd_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_triu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("triu_", self)) != CT_OK) return r;
+    n = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    n->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("triu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_out(ks & CT__BELOW_AUTOGRAD, self, diagonal, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor ---- */
+typedef struct ct__node_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+} ct__node_gather;
+
+static void ct__release_gather(ct_node *node) {
+  ct__node_gather *n = (ct__node_gather *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gather *n = (ct__node_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  const ct__shape self_sizes = n->self_sizes;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gather, ct__release_gather};
+
+static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct__node_gather *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    n = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    ct__save(&n->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("gather.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gather_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor ---- */
+typedef struct ct__node_scatter_src {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_src;
+
+static void ct__release_scatter_src(ct_node *node) {
+  ct__node_scatter_src *n = (ct__node_scatter_src *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_src *n = (ct__node_scatter_src *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  const ct__shape src_sizes = n->src_sizes;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backward_scatter_src, ct__release_scatter_src};
+
+static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_src *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    n = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, src);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    ct__save_shape(&n->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter__src {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter__src;
+
+static void ct__release_scatter__src(ct_node *node) {
+  ct__node_scatter__src *n = (ct__node_scatter__src *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter__src *n = (ct__node_scatter__src *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  const ct__shape src_sizes = n->src_sizes;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter__src = {"ScatterBackward0", ct__backward_scatter__src, ct__release_scatter__src};
+
+static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter__src *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.src", self)) != CT_OK) return r;
+    n = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, src);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    ct__save_shape(&n->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.src_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_src_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor ---- */
+typedef struct ct__node_scatter_value {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_scatter_value;
+
+static void ct__release_scatter_value(ct_node *node) {
+  ct__node_scatter_value *n = (ct__node_scatter_value *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_value *n = (ct__node_scatter_value *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__backward_scatter_value, ct__release_scatter_value};
+
+static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_scatter_value *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    n = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    n->dim = dim;
+    ct__save(&n->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter__value {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_scatter__value;
+
+static void ct__release_scatter__value(ct_node *node) {
+  ct__node_scatter__value *n = (ct__node_scatter__value *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter__value *n = (ct__node_scatter__value *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter__value = {"ScatterBackward0", ct__backward_scatter__value, ct__release_scatter__value};
+
+static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_scatter__value *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value", self)) != CT_OK) return r;
+    n = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    n->dim = dim;
+    ct__save(&n->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.value_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor ---- */
+typedef struct ct__node_scatter_add {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_add;
+
+static void ct__release_scatter_add(ct_node *node) {
+  ct__node_scatter_add *n = (ct__node_scatter_add *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_add *n = (ct__node_scatter_add *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  const ct__shape src_sizes = n->src_sizes;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__backward_scatter_add, ct__release_scatter_add};
+
+static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_add *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    n = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, src);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    ct__save_shape(&n->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_add_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_add_;
+
+static void ct__release_scatter_add_(ct_node *node) {
+  ct__node_scatter_add_ *n = (ct__node_scatter_add_ *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_add_ *n = (ct__node_scatter_add_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  const ct__shape src_sizes = n->src_sizes;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_add_ = {"ScatterAddBackward0", ct__backward_scatter_add_, ct__release_scatter_add_};
+
+static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_add_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_add_", self)) != CT_OK) return r;
+    n = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, src);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    ct__save_shape(&n->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_select(Tensor self, int dim, Tensor index) -> Tensor ---- */
+typedef struct ct__node_index_select {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_select;
+
+static void ct__release_index_select(ct_node *node) {
+  ct__node_index_select *n = (ct__node_index_select *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_select *n = (ct__node_index_select *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  const ct__shape self_sizes = n->self_sizes;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__backward_index_select, ct__release_index_select};
+
+static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct__node_index_select *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    n = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__save_shape(&n->self_sizes, self);
+    n->dim = dim;
+    ct__save(&n->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_select(ks & CT__BELOW_AUTOGRAD, self, dim, index);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_select.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_select_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_index_add {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct_scalar alpha;
+} ct__node_index_add;
+
+static void ct__release_index_add(ct_node *node) {
+  ct__node_index_add *n = (ct__node_index_add *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_add *n = (ct__node_index_add *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  ct_scalar alpha = n->alpha;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_index_select(grad, dim, index), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backward_index_add, ct__release_index_add};
+
+static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct__node_index_add *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    n = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, source);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_index_add_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct_scalar alpha;
+} ct__node_index_add_;
+
+static void ct__release_index_add_(ct_node *node) {
+  ct__node_index_add_ *n = (ct__node_index_add_ *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_add_ *n = (ct__node_index_add_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  ct_scalar alpha = n->alpha;
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_index_select(grad, dim, index), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_add_ = {"IndexAddBackward0", ct__backward_index_add_, ct__release_index_add_};
+
+static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct__node_index_add_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    if ((r = ct__check_inplace("index_add_", self)) != CT_OK) return r;
+    n = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, source);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("index_add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor ---- */
+typedef struct ct__node_index_copy {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_copy;
+
+static void ct__release_index_copy(ct_node *node) {
+  ct__node_index_copy *n = (ct__node_index_copy *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_copy *n = (ct__node_index_copy *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_index_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backward_index_copy, ct__release_index_copy};
+
+static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct__node_index_copy *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    n = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, source);
+    n->dim = dim;
+    ct__save(&n->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) ---- */
+typedef struct ct__node_index_copy_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_copy_;
+
+static void ct__release_index_copy_(ct_node *node) {
+  ct__node_index_copy_ *n = (ct__node_index_copy_ *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_copy_ *n = (ct__node_index_copy_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_index_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_copy_ = {"IndexCopyBackward0", ct__backward_index_copy_, ct__release_index_copy_};
+
+static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct__node_index_copy_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    if ((r = ct__check_inplace("index_copy_", self)) != CT_OK) return r;
+    n = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, source);
+    n->dim = dim;
+    ct__save(&n->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("index_copy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Scalar {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Scalar;
+
+static void ct__release_index_fill_int_Scalar(ct_node *node) {
+  ct__node_index_fill_int_Scalar *n = (ct__node_index_fill_int_Scalar *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Scalar *n = (ct__node_index_fill_int_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0", ct__backward_index_fill_int_Scalar, ct__release_index_fill_int_Scalar};
+
+static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_index_fill_int_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    n = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    n->dim = dim;
+    ct__save(&n->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Scalar {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Scalar;
+
+static void ct__release_index_fill__int_Scalar(ct_node *node) {
+  ct__node_index_fill__int_Scalar *n = (ct__node_index_fill__int_Scalar *)node;
+  ct__saved_reset(&n->index);
+}
+static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Scalar *n = (ct__node_index_fill__int_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Scalar = {"IndexFillBackward0", ct__backward_index_fill__int_Scalar, ct__release_index_fill__int_Scalar};
+
+static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_index_fill__int_Scalar *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("index_fill_.int_Scalar", self)) != CT_OK) return r;
+    n = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *n, 2, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    n->dim = dim;
+    ct__save(&n->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- one_hot(Tensor self, int num_classes=-1) -> Tensor ---- */
+static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "one_hot";
+    ct__node_set_input(n, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor ---- */
+typedef struct ct__node_embedding {
+  ct_node base;
+  ct__shape weight_sizes;
+  ct__saved indices;
+  int64_t padding_idx;
+  bool scale_grad_by_freq;
+  bool sparse;
+} ct__node_embedding;
+
+static void ct__release_embedding(ct_node *node) {
+  ct__node_embedding *n = (ct__node_embedding *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_embedding *n = (ct__node_embedding *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  int64_t padding_idx = n->padding_idx;
+  bool scale_grad_by_freq = n->scale_grad_by_freq;
+  bool sparse = n->sparse;
+  const ct__shape weight_sizes = n->weight_sizes;
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_backward(grad, indices, &weight_sizes, padding_idx, scale_grad_by_freq, sparse);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backward_embedding, ct__release_embedding};
+
+static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct__node_embedding *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
+    n = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, weight);
+    ct__node_set_input(&n->base, 1, indices);
+    ct__save_shape(&n->weight_sizes, weight);
+    ct__save(&n->indices, indices);
+    n->padding_idx = padding_idx;
+    n->scale_grad_by_freq = scale_grad_by_freq;
+    n->sparse = sparse;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor ---- */
+typedef struct ct__node_embedding_dense_backward {
+  ct_node base;
+  ct__saved indices;
+  int64_t padding_idx;
+  bool scale_grad_by_freq;
+} ct__node_embedding_dense_backward;
+
+static void ct__release_embedding_dense_backward(ct_node *node) {
+  ct__node_embedding_dense_backward *n = (ct__node_embedding_dense_backward *)node;
+  ct__saved_reset(&n->indices);
+}
+static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_embedding_dense_backward *n = (ct__node_embedding_dense_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
+  int64_t padding_idx = n->padding_idx;
+  bool scale_grad_by_freq = n->scale_grad_by_freq;
+  if (!indices) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_double_backward(grad, indices, padding_idx, scale_grad_by_freq);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBackwardBackward0", ct__backward_embedding_dense_backward, ct__release_embedding_dense_backward};
+
+static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct__node_embedding_dense_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    n = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, indices);
+    ct__save(&n->indices, indices);
+    n->padding_idx = padding_idx;
+    n->scale_grad_by_freq = scale_grad_by_freq;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_dense_backward(ks & CT__BELOW_AUTOGRAD, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -10447,6 +15847,301 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* L,i->T */
+static ct_status ct__adapt_Li_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, a[0].v.tensors, a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* L,i,Tw->Tw */
+static ct_status ct__adapt_LiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.tensors, a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,Tw->Tw */
+static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I->T */
+static ct_status ct__adapt_TII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,Tw->Tw */
+static ct_status ct__adapt_TIITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S->T */
+static ct_status ct__adapt_TIS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S,Tw->Tw */
+static ct_status ct__adapt_TISTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,I->T */
+static ct_status ct__adapt_TTI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i->Tw */
+static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,Tw->Tw */
+static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,b->T */
+static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b,Tw->Tw */
+static ct_status ct__adapt_TiTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T->T */
+static ct_status ct__adapt_TiTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T->Tw */
+static ct_status ct__adapt_TwiTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,Tw->Tw */
+static ct_status ct__adapt_TiTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S->T */
+static ct_status ct__adapt_TiTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S->Tw */
+static ct_status ct__adapt_TwiTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,Tw->Tw */
+static ct_status ct__adapt_TiTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T->T */
+static ct_status ct__adapt_TiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,Tw->Tw */
+static ct_status ct__adapt_TiTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,S->T */
+static ct_status ct__adapt_TiTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,S->Tw */
+static ct_status ct__adapt_TwiTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TiTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L->T */
+static ct_status ct__adapt_TL_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,L,T,b->T */
+static ct_status ct__adapt_TLTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,L,T,b->Tw */
+static ct_status ct__adapt_TwLTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b,b->T */
+static ct_status ct__adapt_TTibb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,i,b->T */
+static ct_status ct__adapt_TTiib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -10478,6 +16173,34 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"L,i->T", ct__adapt_Li_T},
+    {"L,i,Tw->Tw", ct__adapt_LiTw_Tw},
+    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
+    {"T,I,I->T", ct__adapt_TII_T},
+    {"T,I,I,Tw->Tw", ct__adapt_TIITw_Tw},
+    {"T,I,S->T", ct__adapt_TIS_T},
+    {"T,I,S,Tw->Tw", ct__adapt_TISTw_Tw},
+    {"T,T,I->T", ct__adapt_TTI_T},
+    {"Tw,i->Tw", ct__adapt_Twi_Tw},
+    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
+    {"T,i,T,b->T", ct__adapt_TiTb_T},
+    {"T,i,T,b,Tw->Tw", ct__adapt_TiTbTw_Tw},
+    {"T,i,T,T->T", ct__adapt_TiTT_T},
+    {"Tw,i,T,T->Tw", ct__adapt_TwiTT_Tw},
+    {"T,i,T,T,Tw->Tw", ct__adapt_TiTTTw_Tw},
+    {"T,i,T,S->T", ct__adapt_TiTS_T},
+    {"Tw,i,T,S->Tw", ct__adapt_TwiTS_Tw},
+    {"T,i,T,S,Tw->Tw", ct__adapt_TiTSTw_Tw},
+    {"T,i,T->T", ct__adapt_TiT_T},
+    {"T,i,T,Tw->Tw", ct__adapt_TiTTw_Tw},
+    {"T,i,T,T,S->T", ct__adapt_TiTTS_T},
+    {"Tw,i,T,T,S->Tw", ct__adapt_TwiTTS_Tw},
+    {"T,i,T,T,S,Tw->Tw", ct__adapt_TiTTSTw_Tw},
+    {"T,L->T", ct__adapt_TL_T},
+    {"T,L,T,b->T", ct__adapt_TLTb_T},
+    {"Tw,L,T,b->Tw", ct__adapt_TwLTb_Tw},
+    {"T,T,i,b,b->T", ct__adapt_TTibb_T},
+    {"T,T,i,i,b->T", ct__adapt_TTiib_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -10778,6 +16501,292 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
+  *r = ct_cat((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cat_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cat_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_stack(const ct_value *a, ct_tensor **r) {
+  *r = ct_stack_tensors((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_stack_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_stack_tensors_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_flip(const ct_value *a, ct_tensor **r) {
+  *r = ct_flip(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_flip_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_flip_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_roll(const ct_value *a, ct_tensor **r) {
+  *r = ct_roll(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_roll_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_roll_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_repeat(const ct_value *a, ct_tensor **r) {
+  *r = ct_repeat(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_repeat_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_repeat_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tile(const ct_value *a, ct_tensor **r) {
+  *r = ct_tile(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_constant_pad_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_constant_pad_nd(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_constant_pad_nd_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_constant_pad_nd_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril(const ct_value *a, ct_tensor **r) {
+  *r = ct_tril(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tril_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu(const ct_value *a, ct_tensor **r) {
+  *r = ct_triu(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_triu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_gather_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gather_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gather_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_src(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__src(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_src_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_add(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_add(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_add_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_add_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_add_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_select(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_select(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_select_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_select_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_add(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_add_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_add_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_add_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_add_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_copy(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_copy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_copy_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_copy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_copy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_copy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_put(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_put(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_put_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
+  *r = ct_one_hot(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -10853,6 +16862,70 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat},
+    {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out},
+    {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack},
+    {&ct__op.stack_out, "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_stack_out},
+    {&ct__op.flip, "flip(Tensor self, int[] dims) -> Tensor", ct__frontend_flip},
+    {&ct__op.flip_out, "flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_flip_out},
+    {&ct__op.roll, "roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor", ct__frontend_roll},
+    {&ct__op.roll_out, "roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_roll_out},
+    {&ct__op.repeat, "repeat(Tensor self, int[] repeats) -> Tensor", ct__frontend_repeat},
+    {&ct__op.repeat_out, "repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_repeat_out},
+    {&ct__op.tile, "tile(Tensor self, int[] dims) -> Tensor", ct__frontend_tile},
+    {&ct__op.constant_pad_nd, "constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", ct__frontend_constant_pad_nd},
+    {&ct__op.constant_pad_nd_out, "constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_constant_pad_nd_out},
+    {&ct__op.reflection_pad1d, "reflection_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d},
+    {&ct__op.reflection_pad1d_out, "reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad1d_out},
+    {&ct__op.reflection_pad1d_backward, "reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d_backward},
+    {&ct__op.reflection_pad2d, "reflection_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d},
+    {&ct__op.reflection_pad2d_out, "reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad2d_out},
+    {&ct__op.reflection_pad2d_backward, "reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d_backward},
+    {&ct__op.reflection_pad3d, "reflection_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d},
+    {&ct__op.reflection_pad3d_out, "reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad3d_out},
+    {&ct__op.reflection_pad3d_backward, "reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d_backward},
+    {&ct__op.replication_pad1d, "replication_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d},
+    {&ct__op.replication_pad1d_out, "replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad1d_out},
+    {&ct__op.replication_pad1d_backward, "replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d_backward},
+    {&ct__op.replication_pad2d, "replication_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d},
+    {&ct__op.replication_pad2d_out, "replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad2d_out},
+    {&ct__op.replication_pad2d_backward, "replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d_backward},
+    {&ct__op.replication_pad3d, "replication_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d},
+    {&ct__op.replication_pad3d_out, "replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad3d_out},
+    {&ct__op.replication_pad3d_backward, "replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d_backward},
+    {&ct__op.tril, "tril(Tensor self, int diagonal=0) -> Tensor", ct__frontend_tril},
+    {&ct__op.tril_, "tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_tril_},
+    {&ct__op.tril_out, "tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tril_out},
+    {&ct__op.triu, "triu(Tensor self, int diagonal=0) -> Tensor", ct__frontend_triu},
+    {&ct__op.triu_, "triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_triu_},
+    {&ct__op.triu_out, "triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_triu_out},
+    {&ct__op.gather, "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", ct__frontend_gather},
+    {&ct__op.gather_out, "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gather_out},
+    {&ct__op.scatter_src, "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_src},
+    {&ct__op.scatter__src, "scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter__src},
+    {&ct__op.scatter_src_out, "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_src_out},
+    {&ct__op.scatter_value, "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_scatter_value},
+    {&ct__op.scatter__value, "scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_scatter__value},
+    {&ct__op.scatter_value_out, "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_value_out},
+    {&ct__op.scatter_add, "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_add},
+    {&ct__op.scatter_add_, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter_add_},
+    {&ct__op.scatter_add_out, "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_add_out},
+    {&ct__op.index_select, "index_select(Tensor self, int dim, Tensor index) -> Tensor", ct__frontend_index_select},
+    {&ct__op.index_select_out, "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_select_out},
+    {&ct__op.index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", ct__frontend_index_add},
+    {&ct__op.index_add_, "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_index_add_},
+    {&ct__op.index_add_out, "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_add_out},
+    {&ct__op.index_copy, "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", ct__frontend_index_copy},
+    {&ct__op.index_copy_, "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)", ct__frontend_index_copy_},
+    {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
+    {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
+    {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
+    {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
+    {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put},
+    {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_},
+    {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
+    {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
+    {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -11031,6 +17104,185 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"cat", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cat), "composite"},
+    {"cat.out", CT_KEY_CPU, CT_FN(ct__k_cat_out), "reference"},
+    {"cat.out", CT_KEY_META, CT_FN(ct__k_cat_out), "reference"},
+    {"cat.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cat_out), "autograd"},
+    {"stack", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_stack), "composite"},
+    {"stack.out", CT_KEY_CPU, CT_FN(ct__k_stack_out), "reference"},
+    {"stack.out", CT_KEY_META, CT_FN(ct__k_stack_out), "reference"},
+    {"stack.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_stack_out), "autograd"},
+    {"flip", CT_KEY_CPU, CT_FN(ct__k_flip), "reference"},
+    {"flip", CT_KEY_META, CT_FN(ct__k_flip), "reference"},
+    {"flip", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip), "autograd"},
+    {"flip.out", CT_KEY_CPU, CT_FN(ct__k_flip_out), "reference"},
+    {"flip.out", CT_KEY_META, CT_FN(ct__k_flip_out), "reference"},
+    {"flip.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip_out), "autograd"},
+    {"roll", CT_KEY_CPU, CT_FN(ct__k_roll), "reference"},
+    {"roll", CT_KEY_META, CT_FN(ct__k_roll), "reference"},
+    {"roll", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll), "autograd"},
+    {"roll.out", CT_KEY_CPU, CT_FN(ct__k_roll_out), "reference"},
+    {"roll.out", CT_KEY_META, CT_FN(ct__k_roll_out), "reference"},
+    {"roll.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll_out), "autograd"},
+    {"repeat", CT_KEY_CPU, CT_FN(ct__k_repeat), "reference"},
+    {"repeat", CT_KEY_META, CT_FN(ct__k_repeat), "reference"},
+    {"repeat", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat), "autograd"},
+    {"repeat.out", CT_KEY_CPU, CT_FN(ct__k_repeat_out), "reference"},
+    {"repeat.out", CT_KEY_META, CT_FN(ct__k_repeat_out), "reference"},
+    {"repeat.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_out), "autograd"},
+    {"tile", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tile), "composite"},
+    {"constant_pad_nd", CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {"constant_pad_nd", CT_KEY_META, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {"constant_pad_nd", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd), "autograd"},
+    {"constant_pad_nd.out", CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {"constant_pad_nd.out", CT_KEY_META, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {"constant_pad_nd.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd_out), "autograd"},
+    {"reflection_pad1d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {"reflection_pad1d", CT_KEY_META, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {"reflection_pad1d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d), "autograd"},
+    {"reflection_pad1d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {"reflection_pad1d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {"reflection_pad1d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_out), "autograd"},
+    {"reflection_pad1d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {"reflection_pad1d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {"reflection_pad1d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_backward), "autograd"},
+    {"reflection_pad2d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {"reflection_pad2d", CT_KEY_META, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {"reflection_pad2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d), "autograd"},
+    {"reflection_pad2d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {"reflection_pad2d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {"reflection_pad2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_out), "autograd"},
+    {"reflection_pad2d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {"reflection_pad2d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {"reflection_pad2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_backward), "autograd"},
+    {"reflection_pad3d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {"reflection_pad3d", CT_KEY_META, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {"reflection_pad3d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d), "autograd"},
+    {"reflection_pad3d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {"reflection_pad3d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {"reflection_pad3d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_out), "autograd"},
+    {"reflection_pad3d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {"reflection_pad3d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {"reflection_pad3d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_backward), "autograd"},
+    {"replication_pad1d", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d), "reference"},
+    {"replication_pad1d", CT_KEY_META, CT_FN(ct__k_replication_pad1d), "reference"},
+    {"replication_pad1d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d), "autograd"},
+    {"replication_pad1d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {"replication_pad1d.out", CT_KEY_META, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {"replication_pad1d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_out), "autograd"},
+    {"replication_pad1d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {"replication_pad1d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {"replication_pad1d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_backward), "autograd"},
+    {"replication_pad2d", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d), "reference"},
+    {"replication_pad2d", CT_KEY_META, CT_FN(ct__k_replication_pad2d), "reference"},
+    {"replication_pad2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d), "autograd"},
+    {"replication_pad2d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {"replication_pad2d.out", CT_KEY_META, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {"replication_pad2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_out), "autograd"},
+    {"replication_pad2d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {"replication_pad2d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {"replication_pad2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_backward), "autograd"},
+    {"replication_pad3d", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d), "reference"},
+    {"replication_pad3d", CT_KEY_META, CT_FN(ct__k_replication_pad3d), "reference"},
+    {"replication_pad3d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d), "autograd"},
+    {"replication_pad3d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {"replication_pad3d.out", CT_KEY_META, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {"replication_pad3d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_out), "autograd"},
+    {"replication_pad3d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {"replication_pad3d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {"replication_pad3d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_backward), "autograd"},
+    {"tril", CT_KEY_CPU, CT_FN(ct__k_tril), "reference"},
+    {"tril", CT_KEY_META, CT_FN(ct__k_tril), "reference"},
+    {"tril", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril), "autograd"},
+    {"tril_", CT_KEY_CPU, CT_FN(ct__k_tril_), "reference"},
+    {"tril_", CT_KEY_META, CT_FN(ct__k_tril_), "reference"},
+    {"tril_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_), "autograd"},
+    {"tril.out", CT_KEY_CPU, CT_FN(ct__k_tril_out), "reference"},
+    {"tril.out", CT_KEY_META, CT_FN(ct__k_tril_out), "reference"},
+    {"tril.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_out), "autograd"},
+    {"triu", CT_KEY_CPU, CT_FN(ct__k_triu), "reference"},
+    {"triu", CT_KEY_META, CT_FN(ct__k_triu), "reference"},
+    {"triu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu), "autograd"},
+    {"triu_", CT_KEY_CPU, CT_FN(ct__k_triu_), "reference"},
+    {"triu_", CT_KEY_META, CT_FN(ct__k_triu_), "reference"},
+    {"triu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_), "autograd"},
+    {"triu.out", CT_KEY_CPU, CT_FN(ct__k_triu_out), "reference"},
+    {"triu.out", CT_KEY_META, CT_FN(ct__k_triu_out), "reference"},
+    {"triu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_out), "autograd"},
+    {"gather", CT_KEY_CPU, CT_FN(ct__k_gather), "reference"},
+    {"gather", CT_KEY_META, CT_FN(ct__k_gather), "reference"},
+    {"gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gather), "autograd"},
+    {"gather.out", CT_KEY_CPU, CT_FN(ct__k_gather_out), "reference"},
+    {"gather.out", CT_KEY_META, CT_FN(ct__k_gather_out), "reference"},
+    {"gather.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gather_out), "autograd"},
+    {"scatter.src", CT_KEY_CPU, CT_FN(ct__k_scatter_src), "reference"},
+    {"scatter.src", CT_KEY_META, CT_FN(ct__k_scatter_src), "reference"},
+    {"scatter.src", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_src), "autograd"},
+    {"scatter_.src", CT_KEY_CPU, CT_FN(ct__k_scatter_src_), "reference"},
+    {"scatter_.src", CT_KEY_META, CT_FN(ct__k_scatter_src_), "reference"},
+    {"scatter_.src", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__src), "autograd"},
+    {"scatter.src_out", CT_KEY_CPU, CT_FN(ct__k_scatter_src_out), "reference"},
+    {"scatter.src_out", CT_KEY_META, CT_FN(ct__k_scatter_src_out), "reference"},
+    {"scatter.src_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_src_out), "autograd"},
+    {"scatter.value", CT_KEY_CPU, CT_FN(ct__k_scatter_value), "reference"},
+    {"scatter.value", CT_KEY_META, CT_FN(ct__k_scatter_value), "reference"},
+    {"scatter.value", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value), "autograd"},
+    {"scatter_.value", CT_KEY_CPU, CT_FN(ct__k_scatter_value_), "reference"},
+    {"scatter_.value", CT_KEY_META, CT_FN(ct__k_scatter_value_), "reference"},
+    {"scatter_.value", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value), "autograd"},
+    {"scatter.value_out", CT_KEY_CPU, CT_FN(ct__k_scatter_value_out), "reference"},
+    {"scatter.value_out", CT_KEY_META, CT_FN(ct__k_scatter_value_out), "reference"},
+    {"scatter.value_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_out), "autograd"},
+    {"scatter_add", CT_KEY_CPU, CT_FN(ct__k_scatter_add), "reference"},
+    {"scatter_add", CT_KEY_META, CT_FN(ct__k_scatter_add), "reference"},
+    {"scatter_add", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add), "autograd"},
+    {"scatter_add_", CT_KEY_CPU, CT_FN(ct__k_scatter_add_), "reference"},
+    {"scatter_add_", CT_KEY_META, CT_FN(ct__k_scatter_add_), "reference"},
+    {"scatter_add_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_), "autograd"},
+    {"scatter_add.out", CT_KEY_CPU, CT_FN(ct__k_scatter_add_out), "reference"},
+    {"scatter_add.out", CT_KEY_META, CT_FN(ct__k_scatter_add_out), "reference"},
+    {"scatter_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_out), "autograd"},
+    {"index_select", CT_KEY_CPU, CT_FN(ct__k_index_select), "reference"},
+    {"index_select", CT_KEY_META, CT_FN(ct__k_index_select), "reference"},
+    {"index_select", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select), "autograd"},
+    {"index_select.out", CT_KEY_CPU, CT_FN(ct__k_index_select_out), "reference"},
+    {"index_select.out", CT_KEY_META, CT_FN(ct__k_index_select_out), "reference"},
+    {"index_select.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select_out), "autograd"},
+    {"index_add", CT_KEY_CPU, CT_FN(ct__k_index_add), "reference"},
+    {"index_add", CT_KEY_META, CT_FN(ct__k_index_add), "reference"},
+    {"index_add", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add), "autograd"},
+    {"index_add_", CT_KEY_CPU, CT_FN(ct__k_index_add_), "reference"},
+    {"index_add_", CT_KEY_META, CT_FN(ct__k_index_add_), "reference"},
+    {"index_add_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add_), "autograd"},
+    {"index_add.out", CT_KEY_CPU, CT_FN(ct__k_index_add_out), "reference"},
+    {"index_add.out", CT_KEY_META, CT_FN(ct__k_index_add_out), "reference"},
+    {"index_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add_out), "autograd"},
+    {"index_copy", CT_KEY_CPU, CT_FN(ct__k_index_copy), "reference"},
+    {"index_copy", CT_KEY_META, CT_FN(ct__k_index_copy), "reference"},
+    {"index_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy), "autograd"},
+    {"index_copy_", CT_KEY_CPU, CT_FN(ct__k_index_copy_), "reference"},
+    {"index_copy_", CT_KEY_META, CT_FN(ct__k_index_copy_), "reference"},
+    {"index_copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_), "autograd"},
+    {"index_copy.out", CT_KEY_CPU, CT_FN(ct__k_index_copy_out), "reference"},
+    {"index_copy.out", CT_KEY_META, CT_FN(ct__k_index_copy_out), "reference"},
+    {"index_copy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_out), "autograd"},
+    {"index_fill.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill), "reference"},
+    {"index_fill.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill), "reference"},
+    {"index_fill.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar), "autograd"},
+    {"index_fill_.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
+    {"index_fill_.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
+    {"index_fill_.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
+    {"index.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index), "composite"},
+    {"index_put", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put), "composite"},
+    {"index_put_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put_), "composite"},
+    {"one_hot", CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
+    {"one_hot", CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},
+    {"one_hot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_one_hot), "autograd"},
+    {"embedding", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_embedding), "composite"},
+    {"embedding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding), "autograd"},
+    {"embedding_dense_backward", CT_KEY_CPU, CT_FN(ct__k_embedding_dense_backward), "reference"},
+    {"embedding_dense_backward", CT_KEY_META, CT_FN(ct__k_embedding_dense_backward), "reference"},
+    {"embedding_dense_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},
 };
 
 CT_EXTERN_C_END

@@ -1,2 +1,339 @@
 /* tests/test_ops_shape.c - direct tests of gen/ops/shape.spec beyond the PyTorch
- * fixtures (tests/cases_shape.py, run by tests/test_opcases.c). */
+ * fixtures (tests/cases_shape.py, run by tests/test_opcases.c): opcheck with
+ * gradgradcheck of every op, cat's hand-written autograd node, meta shapes,
+ * and error codes. */
+
+static ct_tensor *sh_arange(int ndim, const int64_t *sizes, ct_dtype dt) { /* 0, 1, 2, ... in sizes */
+  ct_tensor *t = ct_empty(ndim, sizes, dt);
+  int64_t k;
+  for (k = 0; t && k < t->numel; k++) ct_set(t, k, (double)k);
+  return t;
+}
+static ct_tensor *sh_rand(int ndim, const int64_t *sizes, unsigned seed) { /* float64 in [-1, 1] */
+  ct_tensor *t = ct_empty(ndim, sizes, CT_F64);
+  int64_t k;
+  uint32_t s = seed * 2654435761u + 1u;
+  for (k = 0; t && k < t->numel; k++) {
+    s = s * 1664525u + 1013904223u;
+    ct_set(t, k, (double)(s >> 8) / 8388608.0 - 1.0);
+  }
+  return t;
+}
+static ct_tensor *sh_long(int n, const int64_t *v) { return ct_from_array(1, (const int64_t[]){n}, CT_I64, v); }
+static int sh_equals(ct_tensor *t, const double *want, int64_t n) {
+  int64_t k;
+  if (!t || t->numel != n) return 0;
+  for (k = 0; k < n; k++)
+    if (ct_get(t, k) != want[k]) return 0;
+  return 1;
+}
+/* opcheck (typed vs boxed, meta vs kernel, variants, gradcheck and gradgradcheck) */
+static void sh_opcheck(const char *file, int line, const char *op, int n, const ct_value *args, int grad) {
+  ct_opcheck_opts o;
+  memset(&o, 0, sizeof o);
+  o.skip_gradcheck = !grad;
+  o.gradgradcheck = grad != 0;
+  if (ct_opcheck(op, n, args, &o) != CT_OK) harness_fail(file, line, "opcheck %s: %s", op, ct_last_error_message());
+  ct_clear_error();
+}
+#define SH_CHECK(op, grad, ...) \
+  sh_opcheck(__FILE__, __LINE__, op, (int)(sizeof((ct_value[]){__VA_ARGS__}) / sizeof(ct_value)), (ct_value[]){__VA_ARGS__}, grad)
+#define SH_T(t) ct_value_tensor(t)
+#define SH_I(i) ct_value_int(i)
+#define SH_L(...) ct_value_int_list((const int64_t[]){__VA_ARGS__}, (int64_t)(sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
+#define SH_S(s) ct_value_scalar(s)
+#define SH_B(b) ct_value_bool(b)
+#define SH_TL(...) ct_value_tensor_list((ct_tensor *const[]){__VA_ARGS__}, (int64_t)(sizeof((ct_tensor *const[]){__VA_ARGS__}) / sizeof(ct_tensor *)))
+
+TEST(shape_values) {
+  CT_SCOPE {
+    ct_tensor *a = sh_arange(CT_DIMS(2, 3), CT_F32);
+    static const double flip1[] = {2, 1, 0, 5, 4, 3}, roll[] = {5, 0, 1, 2, 3, 4}, roll1[] = {2, 0, 1, 5, 3, 4};
+    static const double rep[] = {0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}, tril[] = {0, 0, 0, 3, 4, 0}, triu[] = {0, 1, 2, 0, 4, 5};
+    static const double pad[] = {9, 0, 1, 2, 9, 9, 3, 4, 5, 9}, refl[] = {1, 0, 1, 2, 1, 4, 3, 4, 5, 4};
+    static const double repl[] = {0, 0, 1, 2, 2, 2, 3, 3, 4, 5, 5, 5}, cat[] = {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5};
+    static const double gat[] = {2, 0, 3, 3}, sel[] = {3, 4, 5, 0, 1, 2}, idx[] = {5, 0};
+    CHECK(sh_equals(ct_flip(a, CT_DIMS(-1)), flip1, 6));
+    CHECK(sh_equals(ct_roll(a, CT_DIMS(1), 0, NULL), roll, 6));
+    CHECK(sh_equals(ct_roll(a, CT_DIMS(4), CT_DIMS(1)), roll1, 6));
+    CHECK(sh_equals(ct_repeat(a, CT_DIMS(1, 2)), rep, 12));
+    CHECK(sh_equals(ct_tril(a, 0), tril, 6));
+    CHECK(sh_equals(ct_triu(a, 0), triu, 6));
+    CHECK(sh_equals(ct_constant_pad_nd(a, CT_DIMS(1, 1), ct_int(9)), pad, 10));
+    CHECK(sh_equals(ct_reflection_pad1d(a, CT_DIMS(1, 1)), refl, 10));
+    CHECK(sh_equals(ct_replication_pad1d(a, CT_DIMS(1, 2)), repl, 12));
+    CHECK(sh_equals(ct_cat(2, (ct_tensor *const[]){a, a}, 0), cat, 12));
+    CHECK(sh_equals(ct_gather(a, 1, ct_from_array(CT_DIMS(2, 2), CT_I64, (const int64_t[]){2, 0, 0, 0})), gat, 4));
+    CHECK(sh_equals(ct_index_select(a, 0, sh_long(2, (const int64_t[]){1, 0})), sel, 6));
+    CHECK(sh_equals(ct_index(a, 2, (ct_tensor *const[]){sh_long(2, (const int64_t[]){1, 0}), sh_long(2, (const int64_t[]){-1, 0})}),
+                    idx, 2));
+  }
+}
+
+TEST(shape_opcheck) {
+  CT_SCOPE {
+    ct_tensor *a = sh_rand(CT_DIMS(2, 3), 1), *at = ct_t(sh_rand(CT_DIMS(3, 2), 3));
+    ct_tensor *x3 = sh_rand(CT_DIMS(2, 3, 4), 4), *x4 = sh_rand(CT_DIMS(1, 2, 3, 4), 5), *x5 = sh_rand(CT_DIMS(1, 2, 3, 3, 4), 6);
+    ct_tensor *i2 = ct_from_array(CT_DIMS(2, 2), CT_I64, (const int64_t[]){2, 0, 1, 1});
+    ct_tensor *i01 = ct_from_array(CT_DIMS(2, 2), CT_I64, (const int64_t[]){1, 0, 1, 1});
+    ct_tensor *iu = ct_from_array(CT_DIMS(1, 3), CT_I64, (const int64_t[]){1, 0, 1}); /* unique per column for scatter */
+    ct_tensor *v2 = sh_long(2, (const int64_t[]){2, 0}), *src = sh_rand(CT_DIMS(2, 3), 7);
+    ct_tensor *w = sh_rand(CT_DIMS(5, 3), 9), *ids = ct_from_array(CT_DIMS(2, 2), CT_I64, (const int64_t[]){4, 1, 1, 0});
+    SH_CHECK("flip", 1, SH_T(x3), SH_L(0, -1));
+    SH_CHECK("roll", 1, SH_T(x3), SH_L(1, -5), SH_L(0, 2));
+    SH_CHECK("roll", 1, SH_T(at), SH_L(2), ct_value_int_list(NULL, 0));
+    SH_CHECK("repeat", 1, SH_T(at), SH_L(2, 1, 3));
+    SH_CHECK("tile", 1, SH_T(a), SH_L(2));
+    SH_CHECK("constant_pad_nd", 1, SH_T(x3), SH_L(1, 2, -1, 0), SH_S(ct_float(0.5)));
+    SH_CHECK("reflection_pad1d", 1, SH_T(a), SH_L(2, 1));
+    SH_CHECK("reflection_pad2d", 1, SH_T(x3), SH_L(1, 2, 2, 1));
+    SH_CHECK("reflection_pad3d", 1, SH_T(x5), SH_L(1, 1, 2, 0, 1, 2));
+    SH_CHECK("replication_pad1d", 1, SH_T(x3), SH_L(2, 1));
+    SH_CHECK("replication_pad2d", 1, SH_T(x4), SH_L(3, 1, 0, 2));
+    SH_CHECK("replication_pad3d", 1, SH_T(x4), SH_L(1, 2, 1, 0, 2, 1));
+    SH_CHECK("reflection_pad1d_backward", 1, SH_T(sh_rand(CT_DIMS(2, 6), 10)), SH_T(a), SH_L(2, 1));
+    SH_CHECK("reflection_pad2d_backward", 1, SH_T(sh_rand(CT_DIMS(2, 6, 7), 11)), SH_T(x3), SH_L(1, 2, 2, 1));
+    SH_CHECK("reflection_pad3d_backward", 1, SH_T(sh_rand(CT_DIMS(1, 2, 6, 5, 6), 12)), SH_T(x5), SH_L(1, 1, 2, 0, 1, 2));
+    SH_CHECK("replication_pad1d_backward", 1, SH_T(sh_rand(CT_DIMS(2, 3, 7), 13)), SH_T(x3), SH_L(2, 1));
+    SH_CHECK("replication_pad2d_backward", 1, SH_T(sh_rand(CT_DIMS(1, 2, 5, 8), 14)), SH_T(x4), SH_L(3, 1, 0, 2));
+    SH_CHECK("replication_pad3d_backward", 1, SH_T(sh_rand(CT_DIMS(1, 5, 4, 7), 15)), SH_T(x4), SH_L(1, 2, 1, 0, 2, 1));
+    SH_CHECK("tril", 1, SH_T(x3), SH_I(1));
+    SH_CHECK("triu", 1, SH_T(at), SH_I(-1));
+    SH_CHECK("gather", 1, SH_T(a), SH_I(1), SH_T(i2), SH_B(false));
+    SH_CHECK("scatter.src", 1, SH_T(a), SH_I(0), SH_T(iu), SH_T(src));
+    SH_CHECK("scatter.value", 1, SH_T(a), SH_I(0), SH_T(iu), SH_S(ct_float(2.5)));
+    SH_CHECK("scatter_add", 1, SH_T(a), SH_I(1), SH_T(i2), SH_T(src));
+    SH_CHECK("index_select", 1, SH_T(x3), SH_I(1), SH_T(v2));
+    SH_CHECK("index_add", 1, SH_T(at), SH_I(1), SH_T(sh_long(3, (const int64_t[]){1, 0, 1})), SH_T(sh_rand(CT_DIMS(2, 3), 16)),
+             SH_S(ct_float(1.5)));
+    SH_CHECK("index_copy", 1, SH_T(x3), SH_I(2), SH_T(sh_long(2, (const int64_t[]){3, 0})), SH_T(sh_rand(CT_DIMS(2, 3, 2), 17)));
+    SH_CHECK("index_fill.int_Scalar", 1, SH_T(x3), SH_I(-1), SH_T(v2), SH_S(ct_int(-3)));
+    SH_CHECK("index.Tensor", 1, SH_T(x3), SH_TL(i01, sh_long(2, (const int64_t[]){-1, 0})));
+    SH_CHECK("index_put", 1, SH_T(x3), SH_TL(sh_long(1, (const int64_t[]){1})), SH_T(sh_rand(CT_DIMS(3, 4), 18)), SH_B(false));
+    SH_CHECK("index_put", 1, SH_T(x3), SH_TL(i01), SH_T(sh_rand(CT_DIMS(4), 19)), SH_B(true));
+    SH_CHECK("one_hot", 0, SH_T(i2), SH_I(4));
+    /* padding_idx and scale_grad_by_freq change the gradient on purpose: gradcheck only without them */
+    SH_CHECK("embedding", 1, SH_T(w), SH_T(ids), SH_I(-1), SH_B(false), SH_B(false));
+    SH_CHECK("embedding", 0, SH_T(w), SH_T(ids), SH_I(1), SH_B(true), SH_B(false));
+    SH_CHECK("embedding_dense_backward", 1, SH_T(sh_rand(CT_DIMS(2, 2, 3), 20)), SH_T(ids), SH_I(5), SH_I(1), SH_B(true));
+  }
+}
+
+/* cat records CatBackward0 by hand: gradients are narrows of grad, and create_graph works */
+TEST(shape_cat_autograd) {
+  CT_SCOPE {
+    ct_tensor *a = sh_rand(CT_DIMS(2, 3), 21), *b = sh_rand(CT_DIMS(2, 1), 22), *e = ct_zeros(CT_DIMS(0), CT_F64), *r;
+    ct_tensor *in[3], *g[3];
+    ct_backward_desc d;
+    CHECK_OK(ct_set_requires_grad(a, true));
+    CHECK_OK(ct_set_requires_grad(e, true));
+    in[0] = a, in[1] = b, in[2] = e;
+    r = ct_cat(3, in, 1);
+    CHECK(r && ct_grad_fn_name(r) && !strcmp(ct_grad_fn_name(r), "CatBackward0"));
+    r = ct_sum(ct_mul(r, r));
+    memset(&d, 0, sizeof d);
+    d.num_outputs = 1, d.outputs = &r, d.create_graph = true;
+    in[1] = e;
+    CHECK_OK(ct_autograd_grad(&d, 2, in, g));
+    CHECK(g[0] && g[1] && g[1]->ndim == 1 && g[1]->sizes[0] == 0);
+    if (g[0]) CHECK_NEAR(ct_get(g[0], 4), 2 * ct_get(a, 4), 1e-12);
+    if (g[0]) CHECK(ct_requires_grad(g[0]));
+    ct_release(g[0]), ct_release(g[1]);
+    CT_NO_GRAD { CHECK(ct_grad_fn_name(ct_cat(2, in, 0)) == NULL); }
+  }
+}
+
+/* ct_opcheck does not look into Tensor[] arguments yet: cat and stack get gradcheck,
+ * gradgradcheck and the out= variant here, meta in shape_meta */
+static ct_tensor *sh_cat_fn(ct_tensor *const *in, void *ctx) { return ct_cat(3, in, *(const int64_t *)ctx); }
+static ct_tensor *sh_stack_fn(ct_tensor *const *in, void *ctx) { return ct_stack_tensors(2, in, *(const int64_t *)ctx); }
+TEST(shape_cat_stack_gradcheck) {
+  CT_SCOPE {
+    ct_tensor *in[3];
+    int64_t d1 = 1, dm = -1;
+    in[0] = sh_rand(CT_DIMS(2, 3), 31), in[1] = ct_t(sh_rand(CT_DIMS(2, 2), 32)), in[2] = sh_rand(CT_DIMS(0), 33);
+    CHECK_OK(ct_set_requires_grad(in[0], true));
+    CHECK_OK(ct_set_requires_grad(in[2], true));
+    CHECK_OK(ct_gradcheck(sh_cat_fn, &d1, 3, in, NULL));
+    CHECK_OK(ct_gradgradcheck(sh_cat_fn, &d1, 3, in, NULL));
+    in[1] = ct_t(sh_rand(CT_DIMS(3, 2), 34));
+    CHECK_OK(ct_set_requires_grad(in[1], true));
+    CHECK_OK(ct_gradcheck(sh_stack_fn, &dm, 2, in, NULL));
+    CHECK_OK(ct_gradgradcheck(sh_stack_fn, &dm, 2, in, NULL));
+    {
+      ct_tensor *o = ct_empty(CT_DIMS(0), CT_F64), *r;
+      CT_NO_GRAD {
+        CHECK_OK(ct_stack_tensors_out(o, 2, in, 1));
+        r = ct_stack_tensors(2, in, 1);
+        CHECK(r && ct_same_shape(o, r) && ct_get(o, 3) == ct_get(r, 3) && r->sizes[1] == 2);
+      }
+    }
+  }
+}
+
+/* index_put_ through copy_: autograd flows to values; leaves refuse in-place */
+TEST(shape_index_put_inplace) {
+  CT_SCOPE {
+    ct_tensor *x = ct_zeros(CT_DIMS(3, 2), CT_F64), *v = sh_rand(CT_DIMS(2), 23), *i = sh_long(2, (const int64_t[]){2, 0}), *y;
+    ct_tensor *i0 = sh_long(1, (const int64_t[]){0});
+    static const double want[] = {2, 2, 0, 0, 2, 2};
+    CHECK_OK(ct_set_requires_grad(v, true));
+    y = ct_mul_scalar(x, ct_int(1));
+    CHECK_OK(ct_index_put_(y, 1, &i, v, true));
+    CHECK_OK(ct_backward(ct_sum(ct_mul_scalar(y, ct_int(2)))));
+    CHECK(ct_grad(v) && ct_get(ct_grad(v), 0) == 4 && ct_get(ct_grad(v), 1) == 4);
+    CHECK_OK(ct_index_put_(x, 1, &i, ct_full(CT_DIMS(1), ct_int(2), CT_F64), false));
+    CHECK(sh_equals(ct_index_put(x, 1, &i, ct_full(CT_DIMS(1), ct_int(2), CT_F64), true), (const double[]){4, 4, 0, 0, 4, 4}, 6));
+    CHECK(sh_equals(x, want, 6));
+    CHECK_ERR(ct_index_put_(v, 1, &i0, ct_zeros(CT_DIMS(1), CT_F64), false), CT_ERR_STATE, "leaf");
+  }
+}
+
+TEST(shape_meta) {
+  CT_SCOPE {
+    ct_tensor *m = ct_empty_opts(CT_DIMS(2, 3, 4), ct_opts(CT_F32, ct_device_make(CT_DEVICE_META, 0))), *r;
+    r = ct_cat(2, (ct_tensor *const[]){m, m}, -1);
+    CHECK(r && r->ndim == 3 && r->sizes[2] == 8 && r->device.type == CT_DEVICE_META);
+    r = ct_repeat(m, CT_DIMS(2, 1, 1, 2));
+    CHECK(r && r->ndim == 4 && r->sizes[0] == 2 && r->sizes[3] == 8);
+    r = ct_index(m, 1, (ct_tensor *const[]){ct_zeros(CT_DIMS(5, 1), CT_I64)});
+    CHECK(r && r->ndim == 4 && r->sizes[0] == 5 && r->sizes[1] == 1 && r->sizes[2] == 3);
+    CHECK_ERR(ct_one_hot(ct_empty_opts(CT_DIMS(2), ct_opts(CT_I64, ct_device_make(CT_DEVICE_META, 0))), -1), CT_ERR_UNSUPPORTED, "meta");
+  }
+}
+
+TEST(shape_zero_size_and_0dim) {
+  CT_SCOPE {
+    ct_tensor *z = ct_zeros(CT_DIMS(0, 3), CT_F32), *s = ct_scalar_tensor(ct_float(2.5), CT_F32), *r;
+    r = ct_flip(z, CT_DIMS(0, 1));
+    CHECK(r && r->numel == 0 && r->sizes[1] == 3);
+    r = ct_roll(z, CT_DIMS(2), CT_DIMS(0));
+    CHECK(r && r->numel == 0);
+    r = ct_repeat(s, CT_DIMS(2, 2));
+    CHECK(r && r->numel == 4 && ct_get(r, 3) == 2.5);
+    r = ct_flip(s, 0, NULL);
+    CHECK(r && r->ndim == 0 && ct_get(r, 0) == 2.5);
+    r = ct_gather(s, 0, ct_scalar_tensor(ct_int(0), CT_I64));
+    CHECK(r && r->ndim == 0 && ct_get(r, 0) == 2.5);
+    r = ct_index_select(s, 0, sh_long(1, (const int64_t[]){0}));
+    CHECK(r && r->ndim == 0 && ct_get(r, 0) == 2.5);
+    r = ct_constant_pad_nd(z, CT_DIMS(1, 0), ct_int(1));
+    CHECK(r && r->sizes[0] == 0 && r->sizes[1] == 4);
+    r = ct_cat(2, (ct_tensor *const[]){ct_zeros(CT_DIMS(0), CT_F32), ct_zeros(CT_DIMS(0), CT_F32)}, 0);
+    CHECK(r && r->ndim == 1 && r->sizes[0] == 0);
+  }
+}
+
+TEST(shape_dtypes) {
+  CT_SCOPE {
+    ct_tensor *i = sh_arange(CT_DIMS(2, 2), CT_I32), *f = sh_arange(CT_DIMS(2, 2), CT_F64), *h = sh_arange(CT_DIMS(2, 2), CT_F16), *r;
+    ct_tensor *bo = ct_to_dtype(i, CT_BOOL), *bf = sh_arange(CT_DIMS(2, 2), CT_BF16);
+    r = ct_cat(2, (ct_tensor *const[]){i, f}, 0);
+    CHECK(r && r->dtype == CT_F64 && ct_get(r, 7) == 3);
+    r = ct_cat(2, (ct_tensor *const[]){bo, i}, 1);
+    CHECK(r && r->dtype == CT_I32 && ct_get(r, 2) == 0 && ct_get(r, 3) == 1);
+    r = ct_flip(h, CT_DIMS(0));
+    CHECK(r && r->dtype == CT_F16 && ct_get(r, 0) == 2);
+    r = ct_scatter_add(bf, 0, ct_from_array(CT_DIMS(1, 2), CT_I64, (const int64_t[]){1, 1}), bf);
+    CHECK(r && r->dtype == CT_BF16 && ct_get(r, 2) == 2 && ct_get(r, 3) == 4);
+    r = ct_index_add(i, 0, sh_long(2, (const int64_t[]){0, 0}), i);
+    CHECK(r && r->dtype == CT_I32 && ct_get(r, 0) == 2 && ct_get(r, 1) == 5);
+    r = ct_tril(bo, -1);
+    CHECK(r && r->dtype == CT_BOOL && ct_get(r, 1) == 0 && ct_get(r, 2) == 1);
+    r = ct_one_hot(sh_long(3, (const int64_t[]){0, 2, 1}), -1);
+    CHECK(sh_equals(r, (const double[]){1, 0, 0, 0, 0, 1, 0, 1, 0}, 9) && r->dtype == CT_I64);
+    r = ct_embedding(f, ct_to_dtype(sh_long(2, (const int64_t[]){1, 0}), CT_I32));
+    CHECK(sh_equals(r, (const double[]){2, 3, 0, 1}, 4));
+  }
+}
+
+TEST(shape_out_and_inplace) {
+  CT_SCOPE {
+    ct_tensor *a = sh_arange(CT_DIMS(2, 3), CT_F32), *o = ct_empty(CT_DIMS(0), CT_F32), *o64 = ct_empty(CT_DIMS(1), CT_F64);
+    CHECK_OK(ct_cat_out(o64, 2, (ct_tensor *const[]){a, a}, 1)); /* cat casts into out */
+    CHECK(o64->ndim == 2 && o64->sizes[1] == 6 && ct_get(o64, 6) == 3);
+    CHECK_ERR(ct_flip_out(o64, a, CT_DIMS(0)), CT_ERR_DTYPE, "Expected out tensor to have dtype");
+    CHECK_ERR(ct_cat_out(ct_empty(CT_DIMS(1), CT_I64), 1, &a, 0), CT_ERR_DTYPE, "can't be cast");
+    CHECK_OK(ct_flip_out(o, a, CT_DIMS(1)));
+    CHECK(o->ndim == 2 && ct_get(o, 0) == 2);
+    CHECK_OK(ct_flip_out(a, a, CT_DIMS(1))); /* out aliases self */
+    CHECK(ct_get(a, 0) == 2 && ct_get(a, 2) == 0);
+    CHECK_OK(ct_triu_(a, 1));
+    CHECK(ct_get(a, 0) == 0 && ct_get(a, 1) == 1 && ct_get(a, 3) == 0);
+    CHECK_ERR(ct_tril_(ct_expand(ct_zeros(CT_DIMS(1, 3), CT_F32), CT_DIMS(3, 3)), 0), CT_ERR_INVALID, "single memory location");
+  }
+}
+
+TEST(shape_errors) {
+  CT_SCOPE {
+    ct_tensor *a = sh_arange(CT_DIMS(2, 3), CT_F32), *b = sh_arange(CT_DIMS(3, 3), CT_F32), *s = ct_scalar_tensor(ct_int(1), CT_F32);
+    ct_tensor *i32 = ct_to_dtype(sh_long(1, (const int64_t[]){0}), CT_I32), *big = sh_long(1, (const int64_t[]){5});
+    ct_tensor *neg = ct_from_array(CT_DIMS(1, 1), CT_I64, (const int64_t[]){-1});
+    CHECK_ERR(ct_cat(2, (ct_tensor *const[]){a, b}, 1), CT_ERR_SHAPE, "Expected size 2 but got size 3 for tensor number 1");
+    CHECK_ERR(ct_cat(2, (ct_tensor *const[]){a, sh_arange(CT_DIMS(3), CT_F32)}, 0), CT_ERR_SHAPE, "same number of dimensions");
+    CHECK_ERR(ct_cat(2, (ct_tensor *const[]){a, s}, 0), CT_ERR_RANK, "zero-dimensional tensor (at position 1)");
+    CHECK(ct_cat(0, NULL, 0) == NULL); /* the dispatcher finds no backend key first */
+    ct_clear_error();
+    CHECK_ERR(ct_cat(2, (ct_tensor *const[]){a, NULL}, 0), CT_ERR_NULL, "");
+    CHECK_ERR(ct_cat(1, &a, 2), CT_ERR_INDEX, "dimension out of range");
+    CHECK_ERR(ct_stack_tensors(2, (ct_tensor *const[]){a, b}, 0), CT_ERR_SHAPE, "equal size");
+    CHECK_ERR(ct_flip(a, CT_DIMS(0, -2)), CT_ERR_INVALID, "multiple times");
+    CHECK_ERR(ct_roll(a, CT_DIMS(1, 2), CT_DIMS(0)), CT_ERR_INVALID, "align");
+    CHECK_ERR(ct_repeat(a, CT_DIMS(2)), CT_ERR_INVALID, "can not be smaller");
+    CHECK_ERR(ct_repeat(a, CT_DIMS(-1, 2)), CT_ERR_INVALID, "negative");
+    CHECK_ERR(ct_constant_pad_nd(a, CT_DIMS(1), ct_int(0)), CT_ERR_INVALID, "even");
+    CHECK_ERR(ct_constant_pad_nd(a, CT_DIMS(1, 1, 1, 1, 1, 1), ct_int(0)), CT_ERR_INVALID, "no more than twice");
+    CHECK_ERR(ct_constant_pad_nd(a, CT_DIMS(-2, -2), ct_int(0)), CT_ERR_INVALID, "negative output size");
+    CHECK_ERR(ct_reflection_pad1d(a, CT_DIMS(3, 0)), CT_ERR_INVALID, "Padding size should be less");
+    CHECK_ERR(ct_reflection_pad2d(a, CT_DIMS(1, 1, 1, 1)), CT_ERR_RANK, "3D or 4D");
+    CHECK_ERR(ct_reflection_pad1d(a, CT_DIMS(1, 1, 1)), CT_ERR_INVALID, "padding size is expected to be 2");
+    CHECK_ERR(ct_replication_pad1d(ct_zeros(CT_DIMS(2, 3), CT_I64), CT_DIMS(1, 1)), CT_ERR_DTYPE, "not implemented for 'Long'");
+    CHECK_ERR(ct_tril(sh_arange(CT_DIMS(3), CT_F32), 0), CT_ERR_RANK, "at least 2 dimensions");
+    CHECK_ERR(ct_gather(a, 0, ct_to_dtype(neg, CT_I32)), CT_ERR_DTYPE, "Expected dtype int64 for index");
+    CHECK_ERR(ct_gather(a, 0, neg), CT_ERR_INDEX, "index -1 is out of bounds for dimension 0 with size 2");
+    CHECK_ERR(ct_gather(a, 2, neg), CT_ERR_INDEX, "dimension out of range");
+    CHECK_ERR(ct_gather(a, 0, big), CT_ERR_SHAPE, "same number of dimensions");
+    CHECK_ERR(ct_gather(a, 0, ct_zeros(CT_DIMS(1, 4), CT_I64)), CT_ERR_SHAPE, "Size does not match at dimension 1");
+    CHECK_ERR(ct_scatter(a, 0, neg, ct_to_dtype(a, CT_F64)), CT_ERR_DTYPE, "self.dtype to be equal to src.dtype");
+    CHECK_ERR(ct_scatter_add(a, 1, ct_zeros(CT_DIMS(1, 4), CT_I64), a), CT_ERR_SHAPE, "smaller size than src");
+    CHECK_ERR(ct_index_select(a, 1, big), CT_ERR_INDEX, "index out of range in self");
+    CHECK_ERR(ct_index_select(a, 0, ct_zeros(CT_DIMS(1, 1), CT_I64)), CT_ERR_SHAPE, "vector");
+    CHECK_ERR(ct_index_select(a, 0, ct_zeros(CT_DIMS(1), CT_F32)), CT_ERR_DTYPE, "int32 or int64");
+    CHECK_ERR(ct_index_copy(a, 0, i32, ct_zeros(CT_DIMS(1, 3), CT_F32)), CT_ERR_DTYPE, "int64");
+    CHECK_ERR(ct_index_add(a, 0, i32, ct_zeros(CT_DIMS(2, 3), CT_F32)), CT_ERR_SHAPE, "Number of indices (1)");
+    CHECK_ERR(ct_index_add(a, 0, i32, ct_zeros(CT_DIMS(1, 3), CT_F64)), CT_ERR_DTYPE, "same scalar type");
+    CHECK_ERR(ct_index_fill(a, 1, big, ct_int(0)), CT_ERR_INDEX, "index 5 is out of bounds for dimension 1 with size 3");
+    CHECK_ERR(ct_index(a, 1, &i32), CT_ERR_DTYPE, "long, byte or bool");
+    CHECK_ERR(ct_index(a, 1, &big), CT_ERR_INDEX, "index 5 is out of bounds for dimension 0 with size 2");
+    CHECK_ERR(ct_index(a, 3, (ct_tensor *const[]){big, big, big}), CT_ERR_INDEX, "too many indices");
+    CHECK_ERR(ct_index(a, 2, (ct_tensor *const[]){sh_long(2, (const int64_t[]){0, 1}), sh_long(3, (const int64_t[]){0, 1, 2})}),
+              CT_ERR_INDEX, "could not be broadcast");
+    CHECK_ERR(ct_index(a, 2, (ct_tensor *const[]){big, NULL}), CT_ERR_NULL, "");
+    CHECK_ERR(ct_index(a, 1, (ct_tensor *const[]){ct_zeros(CT_DIMS(3), CT_BOOL)}), CT_ERR_INDEX, "shape of the mask");
+    CHECK_ERR(ct_index_put(a, 1, &i32, s, false), CT_ERR_DTYPE, "long, byte or bool");
+    CHECK_ERR(ct_index_put(a, 1, &big, ct_zeros(CT_DIMS(3), CT_F64), false), CT_ERR_DTYPE, "dtypes match");
+    CHECK_ERR(ct_index_put(a, 1, (ct_tensor *const[]){sh_long(1, (const int64_t[]){0})}, ct_zeros(CT_DIMS(4), CT_F32), false),
+              CT_ERR_SHAPE, "cannot be broadcast to indexing result of shape [1, 3]");
+    CHECK_ERR(ct_one_hot(i32, 3), CT_ERR_DTYPE, "index tensor");
+    CHECK_ERR(ct_one_hot(big, 3), CT_ERR_INDEX, "smaller than num_classes");
+    CHECK_ERR(ct_one_hot(ct_zeros(CT_DIMS(0), CT_I64), -1), CT_ERR_INVALID, "empty tensor");
+    CHECK_ERR(ct_embedding(a, ct_zeros(CT_DIMS(2), CT_F32)), CT_ERR_DTYPE, "Long, Int");
+    CHECK_ERR(ct_embedding(a, big), CT_ERR_INDEX, "index out of range in self");
+    CHECK_ERR(ct_embedding(sh_arange(CT_DIMS(3), CT_F32), big), CT_ERR_RANK, "2-D");
+  }
+}
+
+/* bool masks select their true positions; masks and index tensors combine */
+TEST(shape_index_masks) {
+  CT_SCOPE {
+    ct_tensor *a = sh_arange(CT_DIMS(2, 3), CT_F32);
+    ct_tensor *m = ct_from_array(CT_DIMS(2, 3), CT_BOOL, (const bool[]){true, false, true, false, false, true});
+    ct_tensor *m1 = ct_from_array(CT_DIMS(2), CT_BOOL, (const bool[]){false, true}), *r;
+    r = ct_index(a, 1, &m);
+    CHECK(sh_equals(r, (const double[]){0, 2, 5}, 3) && r->ndim == 1);
+    r = ct_index(a, 2, (ct_tensor *const[]){m1, sh_long(2, (const int64_t[]){2, 0})});
+    CHECK(sh_equals(r, (const double[]){5, 3}, 2));
+    r = ct_index_put(a, 1, &m, ct_scalar_tensor(ct_int(-1), CT_F32), false);
+    CHECK(sh_equals(r, (const double[]){-1, 1, -1, 3, 4, -1}, 6));
+  }
+}
