@@ -1637,6 +1637,27 @@ CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, 
 CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
 /* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
+ * reduce "add" or "multiply" (no derivative, as PyTorch) */
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
+ * reduce "sum", "prod", "mean" (integers: floor), "amax", "amin"; derivative not implemented (str arguments cannot reach formulas) */
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
 /* index_select(Tensor self, int dim, Tensor index) -> Tensor */
 CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index);
 /* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
@@ -6931,7 +6952,39 @@ static int ct__shape_nonempty(const ct_tensor *t, int64_t *sizes, int64_t *strid
 }
 
 /* ---- gather / scatter: out[i] = self[i with dim := index[i]] and its transposes ---- */
-enum { CT__SG_GATHER, CT__SG_SCATTER, CT__SG_ADD, CT__SG_FILL };
+enum { CT__SG_GATHER, CT__SG_SCATTER, CT__SG_ADD, CT__SG_FILL, CT__SG_REDUCE };
+/* scatter reductions (scatter.reduce, scatter_reduce.two) */
+enum { CT__RED_SUM, CT__RED_PROD, CT__RED_MEAN, CT__RED_AMAX, CT__RED_AMIN };
+typedef struct ct__shape_red {
+  int kind;
+  int64_t *count; /* per element of the (fresh, contiguous) result: values combined so far */
+} ct__shape_red;
+/* *d = combine(*d, *s); integers in wrapping int64, floats in double */
+static void ct__shape_red1(char *d, const char *s, ct_dtype dt, int kind, int first) {
+  if (ct_dtype_is_floating(dt)) {
+    double a = ct__load_double(d, dt), b = ct__load_double(s, dt), r;
+    if (first) r = b;
+    else if (kind == CT__RED_PROD) r = a * b;
+    else if (kind == CT__RED_AMAX) r = a != a || a > b ? a : b;
+    else if (kind == CT__RED_AMIN) r = a != a || a < b ? a : b;
+    else r = a + b;
+    ct__store_double(d, dt, r);
+  } else {
+    int64_t a = 0, b = 0, r;
+    memcpy(&a, d, 0); /* silence maybe-uninitialized on some compilers */
+    a = dt == CT_I64 ? *(int64_t *)d : dt == CT_I32 ? *(int32_t *)d : dt == CT_U8 ? *(uint8_t *)d : *(bool *)d;
+    b = dt == CT_I64 ? *(const int64_t *)s : dt == CT_I32 ? *(const int32_t *)s : dt == CT_U8 ? *(const uint8_t *)s : *(const bool *)s;
+    if (first) r = b;
+    else if (kind == CT__RED_PROD) r = (int64_t)((uint64_t)a * (uint64_t)b);
+    else if (kind == CT__RED_AMAX) r = a > b ? a : b;
+    else if (kind == CT__RED_AMIN) r = a < b ? a : b;
+    else r = (int64_t)((uint64_t)a + (uint64_t)b);
+    if (dt == CT_I64) *(int64_t *)d = r;
+    else if (dt == CT_I32) *(int32_t *)d = (int32_t)(uint32_t)(uint64_t)r;
+    else if (dt == CT_U8) *(uint8_t *)d = (uint8_t)(uint64_t)r;
+    else *(bool *)d = r != 0;
+  }
+}
 static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src) {
   int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], cs[CT_MAX_DIMS], cst[CT_MAX_DIMS];
   int ns, ni, nc = 0, k;
@@ -6959,7 +7012,7 @@ static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *di
 }
 /* Walk index: GATHER: other[i] = self[..]; SCATTER: self[..] = other[i]; ADD: +=; FILL: self[..] = value */
 static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
-                                   const char *value) {
+                                   const char *value, const ct__shape_red *red) {
   int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], os[CT_MAX_DIMS], ot[CT_MAX_DIMS];
   int64_t idx[CT_MAX_DIMS] = {0};
   int nd = ct__shape_nonempty(self, ss, st), k;
@@ -6984,6 +7037,12 @@ static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, in
     case CT__SG_GATHER: ct__shape_copy1(op_ + ooff, sp + soff, es); break;
     case CT__SG_SCATTER: ct__shape_copy1(sp + soff, op_ + ooff, es); break;
     case CT__SG_ADD: ct__shape_acc1(sp + soff, op_ + ooff, dt); break;
+    case CT__SG_REDUCE: { /* self is fresh and contiguous: soff / es is the element */
+      int64_t *c = &red->count[soff / (int64_t)es];
+      ct__shape_red1(sp + soff, other ? op_ + ooff : value, dt, red->kind, *c == 0);
+      ++*c;
+      break;
+    }
     default: ct__shape_copy1(sp + soff, value, es); break;
     }
   } while (ct__shape_next(idx, nd, is));
@@ -7000,7 +7059,7 @@ static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
   (void)sparse_grad;
   if (ct__shape_sg_check("gather", self, &dim, index, NULL) != CT_OK) return NULL;
   r = ct__shape_fresh("gather", index->ndim, index->sizes, self);
-  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL) != CT_OK) ct_release(r), r = NULL;
+  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL, NULL) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
@@ -7013,7 +7072,7 @@ static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, i
   if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
-  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v) != CT_OK) ct_release(r), r = NULL;
+  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 static ct_tensor *ct__k_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -7045,6 +7104,97 @@ static ct_status ct__k_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, 
 }
 static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
   return ct__shape_out("scatter_add", out, ct__k_scatter_add(ks, self, dim, index, src));
+}
+
+/* scatter with a reduction: legacy scatter.reduce ("add", "multiply") and scatter_reduce.two
+ * ("sum", "prod", "mean", "amax", "amin"; include_self=False ignores self where something is scattered) */
+static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_scalar value,
+                                          int kind, int include_self) {
+  ct__shape_red red;
+  ct_tensor *r;
+  char v[8];
+  int64_t k;
+  ct_status st;
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
+  if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
+  red.kind = kind;
+  red.count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)r->numel);
+  if (!red.count) return ct_release(r), ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  for (k = 0; k < r->numel; k++) red.count[k] = include_self ? 1 : 0;
+  st = ct__shape_sg_loop(op, CT__SG_REDUCE, r, dim, index, src, v, &red);
+  if (st == CT_OK && kind == CT__RED_MEAN) {
+    ct_dtype dt = (ct_dtype)r->dtype;
+    size_t es = ct_dtype_size(dt);
+    char *p = (char *)r->storage->data;
+    for (k = 0; k < r->numel; k++) {
+      if (red.count[k] <= 1) continue;
+      if (ct_dtype_is_floating(dt)) {
+        ct__store_double(p + k * (int64_t)es, dt, ct__load_double(p + k * (int64_t)es, dt) / (double)red.count[k]);
+      } else { /* integers: floor division, as PyTorch */
+        int64_t a = (int64_t)ct__load_double(p + k * (int64_t)es, dt), q = a / red.count[k];
+        if ((a % red.count[k] != 0) && (a < 0)) q--;
+        if (dt == CT_I64) {
+          int64_t exact = *(int64_t *)(p + k * 8);
+          q = exact / red.count[k];
+          if ((exact % red.count[k] != 0) && (exact < 0)) q--;
+          *(int64_t *)(p + k * 8) = q;
+        } else {
+          ct__store_double(p + k * (int64_t)es, dt, (double)q);
+        }
+      }
+    }
+  }
+  CT_FREE(red.count);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static int ct__shape_legacy_reduce(const char *op, const char *reduce) {
+  if (reduce && !strcmp(reduce, "add")) return CT__RED_SUM;
+  if (reduce && !strcmp(reduce, "multiply")) return CT__RED_PROD;
+  ct_fail(CT_ERR_INVALID, op, "reduce argument must be either add or multiply.");
+  return -1;
+}
+static ct_tensor *ct__k_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  int kind = ct__shape_legacy_reduce("scatter", reduce);
+  (void)ks;
+  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, src, ct_int(0), kind, 1);
+}
+static ct_status ct__k_scatter_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+}
+static ct_status ct__k_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
+                                          ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+}
+static ct_tensor *ct__k_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                             const char *reduce) {
+  int kind = ct__shape_legacy_reduce("scatter", reduce);
+  (void)ks;
+  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, NULL, value, kind, 1);
+}
+static ct_status ct__k_scatter_value_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                             const char *reduce) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_value_reduce(ks, self, dim, index, value, reduce));
+}
+static ct_tensor *ct__k_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                           const char *reduce, bool include_self) {
+  static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
+  int kind;
+  (void)ks;
+  for (kind = 0; kind < 5 && !(reduce && !strcmp(reduce, names[kind])); kind++) {
+  }
+  if (kind == 5)
+    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
+  return ct__shape_scatter_reduce("scatter_reduce", self, dim, index, src, ct_int(0), kind, include_self);
+}
+static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                           const char *reduce, bool include_self) {
+  return ct__shape_inplace("scatter_reduce_", self, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+}
+static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                              const char *reduce, bool include_self, ct_tensor *out) {
+  return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
 }
 
 /* scatter's derivative for src: grad gathered at index, zero-padded to src's shape where src is larger */
@@ -7682,6 +7832,14 @@ static struct {
   ct_op *scatter_add;
   ct_op *scatter_add_;
   ct_op *scatter_add_out;
+  ct_op *scatter_reduce;
+  ct_op *scatter__reduce;
+  ct_op *scatter_reduce_out;
+  ct_op *scatter_value_reduce;
+  ct_op *scatter__value_reduce;
+  ct_op *scatter_reduce_two;
+  ct_op *scatter_reduce__two;
+  ct_op *scatter_reduce_two_out;
   ct_op *index_select;
   ct_op *index_select_out;
   ct_op *index_add;
@@ -9863,6 +10021,179 @@ static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int
   ct__tls.depth--;
   return r;
 }
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *op = ct__op.scatter_reduce;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *op = ct__op.scatter__reduce;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  const ct_op *op = ct__op.scatter_reduce_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, dim, index, src, reduce, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *op = ct__op.scatter_value_reduce;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_string(reduce);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *op = ct__op.scatter__value_reduce;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_string(reduce);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *op = ct__op.scatter_reduce_two;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    v[5] = ct_value_bool(include_self);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *op = ct__op.scatter_reduce__two;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    v[5] = ct_value_bool(include_self);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  const ct_op *op = ct__op.scatter_reduce_two_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))k->unboxed)(ks, self, dim, index, src, reduce, include_self, out);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    v[5] = ct_value_bool(include_self);
+    v[6] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* index_select(Tensor self, int dim, Tensor index) -> Tensor */
 static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
   const ct_op *op = ct__op.index_select;
@@ -11352,6 +11683,95 @@ CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
   keys |= out->keys;
   return ct__dispatch_scatter_add_out(ct__call_keys(keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce", "src"), (ct_tensor *)NULL;
+  keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce(ct__call_keys(keys), self, dim, index, src, reduce));
+}
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.reduce", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.reduce", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.reduce", "src"), ct_last_error();
+  keys |= src->keys;
+  return ct__dispatch_scatter__reduce(ct__call_keys(keys), self, dim, index, src, reduce);
+}
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce_out", "src"), ct_last_error();
+  keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.reduce_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_scatter_reduce_out(ct__call_keys(keys), self, dim, index, src, reduce, out);
+}
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_reduce", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_reduce", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value_reduce(ct__call_keys(keys), self, dim, index, value, reduce));
+}
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value_reduce", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value_reduce", "index"), ct_last_error();
+  keys |= index->keys;
+  return ct__dispatch_scatter__value_reduce(ct__call_keys(keys), self, dim, index, value, reduce);
+}
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two", "src"), (ct_tensor *)NULL;
+  keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce_two(ct__call_keys(keys), self, dim, index, src, reduce, include_self));
+}
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce_.two", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce_.two", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce_.two", "src"), ct_last_error();
+  keys |= src->keys;
+  return ct__dispatch_scatter_reduce__two(ct__call_keys(keys), self, dim, index, src, reduce, include_self);
+}
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex_(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two_out", "src"), ct_last_error();
+  keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_reduce.two_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_scatter_reduce_two_out(ct__call_keys(keys), self, dim, index, src, reduce, include_self, out);
+}
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_out_ex(out, self, dim, index, src, reduce, true);
 }
 CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index) {
   ct_keyset keys = 0;
@@ -15060,6 +15480,167 @@ static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int
   return r;
 }
 
+/* ---- scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "scatter.reduce";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+    ct__node_set_input(n, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!n) return ct_last_error();
+    ((ct__not_impl_node *)n)->op = "scatter_.reduce";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+    ct__node_set_input(n, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, n, 0);
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.reduce_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "scatter.value_reduce";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!n) return ct_last_error();
+    ((ct__not_impl_node *)n)->op = "scatter_.value_reduce";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, n, 0);
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "scatter_reduce.two";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+    ct__node_set_input(n, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!n) return ct_last_error();
+    ((ct__not_impl_node *)n)->op = "scatter_reduce_.two";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+    ct__node_set_input(n, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, n, 0);
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_reduce.two_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- index_select(Tensor self, int dim, Tensor index) -> Tensor ---- */
 typedef struct ct__node_index_select {
   ct_node base;
@@ -16038,6 +16619,91 @@ static ct_status ct__adapt_TiTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,i,T,T,s->T */
+static ct_status ct__adapt_TiTTs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s->Tw */
+static ct_status ct__adapt_TwiTTs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,Tw->Tw */
+static ct_status ct__adapt_TiTTsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,s->T */
+static ct_status ct__adapt_TiTSs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S,s->Tw */
+static ct_status ct__adapt_TwiTSs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b->T */
+static ct_status ct__adapt_TiTTsb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s,b->Tw */
+static ct_status ct__adapt_TwiTTsb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b,Tw->Tw */
+static ct_status ct__adapt_TiTTsbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,i,T->T */
 static ct_status ct__adapt_TiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -16191,6 +16857,14 @@ static const struct {
     {"T,i,T,S->T", ct__adapt_TiTS_T},
     {"Tw,i,T,S->Tw", ct__adapt_TwiTS_Tw},
     {"T,i,T,S,Tw->Tw", ct__adapt_TiTSTw_Tw},
+    {"T,i,T,T,s->T", ct__adapt_TiTTs_T},
+    {"Tw,i,T,T,s->Tw", ct__adapt_TwiTTs_Tw},
+    {"T,i,T,T,s,Tw->Tw", ct__adapt_TiTTsTw_Tw},
+    {"T,i,T,S,s->T", ct__adapt_TiTSs_T},
+    {"Tw,i,T,S,s->Tw", ct__adapt_TwiTSs_Tw},
+    {"T,i,T,T,s,b->T", ct__adapt_TiTTsb_T},
+    {"Tw,i,T,T,s,b->Tw", ct__adapt_TwiTTsb_Tw},
+    {"T,i,T,T,s,b,Tw->Tw", ct__adapt_TiTTsbTw_Tw},
     {"T,i,T->T", ct__adapt_TiT_T},
     {"T,i,T,Tw->Tw", ct__adapt_TiTTw_Tw},
     {"T,i,T,T,S->T", ct__adapt_TiTTS_T},
@@ -16716,6 +17390,43 @@ static ct_status ct__frontend_scatter_add_out(const ct_value *a, ct_tensor **r) 
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_scatter_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_legacy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value_reduce(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value_reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_reduce_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_reduce__two(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_index_select(const ct_value *a, ct_tensor **r) {
   *r = ct_index_select(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
   return *r ? CT_OK : ct_last_error();
@@ -16910,6 +17621,14 @@ static const struct {
     {&ct__op.scatter_add, "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_add},
     {&ct__op.scatter_add_, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter_add_},
     {&ct__op.scatter_add_out, "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_add_out},
+    {&ct__op.scatter_reduce, "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", ct__frontend_scatter_reduce},
+    {&ct__op.scatter__reduce, "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__reduce},
+    {&ct__op.scatter_reduce_out, "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_out},
+    {&ct__op.scatter_value_reduce, "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", ct__frontend_scatter_value_reduce},
+    {&ct__op.scatter__value_reduce, "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__value_reduce},
+    {&ct__op.scatter_reduce_two, "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", ct__frontend_scatter_reduce_two},
+    {&ct__op.scatter_reduce__two, "scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", ct__frontend_scatter_reduce__two},
+    {&ct__op.scatter_reduce_two_out, "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_two_out},
     {&ct__op.index_select, "index_select(Tensor self, int dim, Tensor index) -> Tensor", ct__frontend_index_select},
     {&ct__op.index_select_out, "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_select_out},
     {&ct__op.index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", ct__frontend_index_add},
@@ -17242,6 +17961,30 @@ static const struct {
     {"scatter_add.out", CT_KEY_CPU, CT_FN(ct__k_scatter_add_out), "reference"},
     {"scatter_add.out", CT_KEY_META, CT_FN(ct__k_scatter_add_out), "reference"},
     {"scatter_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_out), "autograd"},
+    {"scatter.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce), "autograd"},
+    {"scatter_.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__reduce), "autograd"},
+    {"scatter.reduce_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_out), "autograd"},
+    {"scatter.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_reduce), "autograd"},
+    {"scatter_.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value_reduce), "autograd"},
+    {"scatter_reduce.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two), "autograd"},
+    {"scatter_reduce_.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce__two), "autograd"},
+    {"scatter_reduce.two_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two_out), "autograd"},
     {"index_select", CT_KEY_CPU, CT_FN(ct__k_index_select), "reference"},
     {"index_select", CT_KEY_META, CT_FN(ct__k_index_select), "reference"},
     {"index_select", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select), "autograd"},

@@ -337,3 +337,33 @@ TEST(shape_index_masks) {
     CHECK(sh_equals(r, (const double[]){-1, 1, -1, 3, 4, -1}, 6));
   }
 }
+
+/* scatter reductions against values from torch 1.13 */
+TEST(shape_scatter_reduce) {
+  CT_SCOPE {
+    ct_tensor *x = sh_arange(CT_DIMS(2, 3), CT_F32), *xi = sh_arange(CT_DIMS(2, 3), CT_I64);
+    ct_tensor *i0 = ct_zeros(CT_DIMS(2, 3), CT_I64), *s = ct_from_array(CT_DIMS(2, 3), CT_F32, (const float[]){2, 3, 4, 5, 6, 7});
+    ct_tensor *si = ct_from_array(CT_DIMS(2, 3), CT_I64, (const int64_t[]){2, 3, 4, 5, 6, 8});
+    ct_tensor *i1 = ct_from_array(CT_DIMS(1, 3), CT_I64, (const int64_t[]){0, 0, 1});
+    static const double sum_t[] = {7, 10, 13, 3, 4, 5}, sum_f[] = {7, 9, 11, 3, 4, 5}, prod_t[] = {0, 18, 56, 3, 4, 5};
+    static const double prod_f[] = {10, 18, 28, 3, 4, 5}, mean_f[] = {3.5, 4.5, 5.5, 3, 4, 5}, amax[] = {5, 6, 7, 3, 4, 5};
+    static const double amin_t[] = {0, 1, 2, 3, 4, 5}, amin_f[] = {2, 3, 4, 3, 4, 5}, mean_i[] = {2, 3, 4, 3, 4, 5};
+    static const double mult[] = {0, 3, 2, 3, 4, 20}, addv[] = {2, 3, 2, 3, 4, 7};
+    CHECK(sh_equals(ct_scatter_reduce_ex(x, 0, i0, s, "sum", true), sum_t, 6));
+    CHECK(sh_equals(ct_scatter_reduce_ex(x, 0, i0, s, "sum", false), sum_f, 6));
+    CHECK(sh_equals(ct_scatter_reduce_ex(x, 0, i0, s, "prod", true), prod_t, 6));
+    CHECK(sh_equals(ct_scatter_reduce_ex(x, 0, i0, s, "prod", false), prod_f, 6));
+    CHECK(sh_equals(ct_scatter_reduce_ex(x, 0, i0, s, "mean", false), mean_f, 6));
+    CHECK(sh_equals(ct_scatter_reduce_ex(x, 0, i0, s, "amax", true), amax, 6));
+    CHECK(sh_equals(ct_scatter_reduce_ex(x, 0, i0, s, "amin", true), amin_t, 6));
+    CHECK(sh_equals(ct_scatter_reduce_ex(x, 0, i0, s, "amin", false), amin_f, 6));
+    CHECK(sh_equals(ct_scatter_reduce(xi, 0, i0, si, "mean"), mean_i, 6));
+    CHECK(sh_equals(ct_scatter_reduce_legacy(x, 0, i1, s, "multiply"), mult, 6));
+    CHECK(sh_equals(ct_scatter_value_reduce(x, 0, i1, ct_float(2), "add"), addv, 6));
+    CHECK_ERR(ct_scatter_reduce(x, 0, i0, s, "max"), CT_ERR_INVALID, "sum, prod, mean, amax or amin");
+    CHECK_ERR(ct_scatter_reduce_legacy(x, 0, i0, s, "mean"), CT_ERR_INVALID, "add or multiply");
+    SH_CHECK("scatter_reduce.two", 0, SH_T(x), SH_I(0), SH_T(i0), SH_T(s), ct_value_string("mean"), SH_B(false));
+    SH_CHECK("scatter.reduce", 0, SH_T(x), SH_I(0), SH_T(i1), SH_T(s), ct_value_string("multiply"));
+    SH_CHECK("scatter.value_reduce", 0, SH_T(x), SH_I(0), SH_T(i1), SH_S(ct_int(3)), ct_value_string("add"));
+  }
+}

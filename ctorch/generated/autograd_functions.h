@@ -3532,6 +3532,167 @@ static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int
   return r;
 }
 
+/* ---- scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "scatter.reduce";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+    ct__node_set_input(n, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!n) return ct_last_error();
+    ((ct__not_impl_node *)n)->op = "scatter_.reduce";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+    ct__node_set_input(n, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, n, 0);
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.reduce_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "scatter.value_reduce";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!n) return ct_last_error();
+    ((ct__not_impl_node *)n)->op = "scatter_.value_reduce";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, n, 0);
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!n) return NULL;
+    ((ct__not_impl_node *)n)->op = "scatter_reduce.two";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+    ct__node_set_input(n, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_node *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
+    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!n) return ct_last_error();
+    ((ct__not_impl_node *)n)->op = "scatter_reduce_.two";
+    ct__node_set_input(n, 0, self);
+    ct__node_set_input(n, 1, index);
+    ct__node_set_input(n, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, n, 0);
+    ct__node_release(n);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_reduce.two_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- index_select(Tensor self, int dim, Tensor index) -> Tensor ---- */
 typedef struct ct__node_index_select {
   ct_node base;

@@ -300,6 +300,27 @@ CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, 
 CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
 /* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
+ * reduce "add" or "multiply" (no derivative, as PyTorch) */
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
+ * reduce "sum", "prod", "mean" (integers: floor), "amax", "amin"; derivative not implemented (str arguments cannot reach formulas) */
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
 /* index_select(Tensor self, int dim, Tensor index) -> Tensor */
 CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index);
 /* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
@@ -468,6 +489,14 @@ static struct {
   ct_op *scatter_add;
   ct_op *scatter_add_;
   ct_op *scatter_add_out;
+  ct_op *scatter_reduce;
+  ct_op *scatter__reduce;
+  ct_op *scatter_reduce_out;
+  ct_op *scatter_value_reduce;
+  ct_op *scatter__value_reduce;
+  ct_op *scatter_reduce_two;
+  ct_op *scatter_reduce__two;
+  ct_op *scatter_reduce_two_out;
   ct_op *index_select;
   ct_op *index_select_out;
   ct_op *index_add;
@@ -2649,6 +2678,179 @@ static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int
   ct__tls.depth--;
   return r;
 }
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *op = ct__op.scatter_reduce;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *op = ct__op.scatter__reduce;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  const ct_op *op = ct__op.scatter_reduce_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, dim, index, src, reduce, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *op = ct__op.scatter_value_reduce;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_string(reduce);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *op = ct__op.scatter__value_reduce;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_string(reduce);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *op = ct__op.scatter_reduce_two;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    v[5] = ct_value_bool(include_self);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *op = ct__op.scatter_reduce__two;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    v[5] = ct_value_bool(include_self);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  const ct_op *op = ct__op.scatter_reduce_two_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))k->unboxed)(ks, self, dim, index, src, reduce, include_self, out);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(src);
+    v[4] = ct_value_string(reduce);
+    v[5] = ct_value_bool(include_self);
+    v[6] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* index_select(Tensor self, int dim, Tensor index) -> Tensor */
 static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
   const ct_op *op = ct__op.index_select;
@@ -4138,6 +4340,95 @@ CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim,
   if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
   keys |= out->keys;
   return ct__dispatch_scatter_add_out(ct__call_keys(keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce", "src"), (ct_tensor *)NULL;
+  keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce(ct__call_keys(keys), self, dim, index, src, reduce));
+}
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.reduce", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.reduce", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.reduce", "src"), ct_last_error();
+  keys |= src->keys;
+  return ct__dispatch_scatter__reduce(ct__call_keys(keys), self, dim, index, src, reduce);
+}
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce_out", "src"), ct_last_error();
+  keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.reduce_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_scatter_reduce_out(ct__call_keys(keys), self, dim, index, src, reduce, out);
+}
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_reduce", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_reduce", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value_reduce(ct__call_keys(keys), self, dim, index, value, reduce));
+}
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value_reduce", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value_reduce", "index"), ct_last_error();
+  keys |= index->keys;
+  return ct__dispatch_scatter__value_reduce(ct__call_keys(keys), self, dim, index, value, reduce);
+}
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two", "src"), (ct_tensor *)NULL;
+  keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce_two(ct__call_keys(keys), self, dim, index, src, reduce, include_self));
+}
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce_.two", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce_.two", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce_.two", "src"), ct_last_error();
+  keys |= src->keys;
+  return ct__dispatch_scatter_reduce__two(ct__call_keys(keys), self, dim, index, src, reduce, include_self);
+}
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex_(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two_out", "src"), ct_last_error();
+  keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_reduce.two_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_scatter_reduce_two_out(ct__call_keys(keys), self, dim, index, src, reduce, include_self, out);
+}
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_out_ex(out, self, dim, index, src, reduce, true);
 }
 CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index) {
   ct_keyset keys = 0;

@@ -473,6 +473,91 @@ static ct_status ct__adapt_TiTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,i,T,T,s->T */
+static ct_status ct__adapt_TiTTs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s->Tw */
+static ct_status ct__adapt_TwiTTs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,Tw->Tw */
+static ct_status ct__adapt_TiTTsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,s->T */
+static ct_status ct__adapt_TiTSs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S,s->Tw */
+static ct_status ct__adapt_TwiTSs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b->T */
+static ct_status ct__adapt_TiTTsb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s,b->Tw */
+static ct_status ct__adapt_TwiTTsb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b,Tw->Tw */
+static ct_status ct__adapt_TiTTsbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,i,T->T */
 static ct_status ct__adapt_TiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -626,6 +711,14 @@ static const struct {
     {"T,i,T,S->T", ct__adapt_TiTS_T},
     {"Tw,i,T,S->Tw", ct__adapt_TwiTS_Tw},
     {"T,i,T,S,Tw->Tw", ct__adapt_TiTSTw_Tw},
+    {"T,i,T,T,s->T", ct__adapt_TiTTs_T},
+    {"Tw,i,T,T,s->Tw", ct__adapt_TwiTTs_Tw},
+    {"T,i,T,T,s,Tw->Tw", ct__adapt_TiTTsTw_Tw},
+    {"T,i,T,S,s->T", ct__adapt_TiTSs_T},
+    {"Tw,i,T,S,s->Tw", ct__adapt_TwiTSs_Tw},
+    {"T,i,T,T,s,b->T", ct__adapt_TiTTsb_T},
+    {"Tw,i,T,T,s,b->Tw", ct__adapt_TwiTTsb_Tw},
+    {"T,i,T,T,s,b,Tw->Tw", ct__adapt_TiTTsbTw_Tw},
     {"T,i,T->T", ct__adapt_TiT_T},
     {"T,i,T,Tw->Tw", ct__adapt_TiTTw_Tw},
     {"T,i,T,T,S->T", ct__adapt_TiTTS_T},
@@ -1151,6 +1244,43 @@ static ct_status ct__frontend_scatter_add_out(const ct_value *a, ct_tensor **r) 
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_scatter_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_legacy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value_reduce(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value_reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_reduce_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_reduce__two(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_index_select(const ct_value *a, ct_tensor **r) {
   *r = ct_index_select(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
   return *r ? CT_OK : ct_last_error();
@@ -1345,6 +1475,14 @@ static const struct {
     {&ct__op.scatter_add, "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_add},
     {&ct__op.scatter_add_, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter_add_},
     {&ct__op.scatter_add_out, "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_add_out},
+    {&ct__op.scatter_reduce, "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", ct__frontend_scatter_reduce},
+    {&ct__op.scatter__reduce, "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__reduce},
+    {&ct__op.scatter_reduce_out, "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_out},
+    {&ct__op.scatter_value_reduce, "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", ct__frontend_scatter_value_reduce},
+    {&ct__op.scatter__value_reduce, "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__value_reduce},
+    {&ct__op.scatter_reduce_two, "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", ct__frontend_scatter_reduce_two},
+    {&ct__op.scatter_reduce__two, "scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", ct__frontend_scatter_reduce__two},
+    {&ct__op.scatter_reduce_two_out, "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_two_out},
     {&ct__op.index_select, "index_select(Tensor self, int dim, Tensor index) -> Tensor", ct__frontend_index_select},
     {&ct__op.index_select_out, "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_select_out},
     {&ct__op.index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", ct__frontend_index_add},
@@ -1677,6 +1815,30 @@ static const struct {
     {"scatter_add.out", CT_KEY_CPU, CT_FN(ct__k_scatter_add_out), "reference"},
     {"scatter_add.out", CT_KEY_META, CT_FN(ct__k_scatter_add_out), "reference"},
     {"scatter_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_out), "autograd"},
+    {"scatter.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce), "autograd"},
+    {"scatter_.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__reduce), "autograd"},
+    {"scatter.reduce_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_out), "autograd"},
+    {"scatter.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_reduce), "autograd"},
+    {"scatter_.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value_reduce), "autograd"},
+    {"scatter_reduce.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two), "autograd"},
+    {"scatter_reduce_.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce__two), "autograd"},
+    {"scatter_reduce.two_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two_out), "autograd"},
     {"index_select", CT_KEY_CPU, CT_FN(ct__k_index_select), "reference"},
     {"index_select", CT_KEY_META, CT_FN(ct__k_index_select), "reference"},
     {"index_select", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select), "autograd"},

@@ -664,7 +664,42 @@ static int ct__shape_nonempty(const ct_tensor *t, int64_t *sizes, int64_t *strid
 }
 
 /* ---- gather / scatter: out[i] = self[i with dim := index[i]] and its transposes ---- */
-enum { CT__SG_GATHER, CT__SG_SCATTER, CT__SG_ADD, CT__SG_FILL };
+enum { CT__SG_GATHER, CT__SG_SCATTER, CT__SG_ADD, CT__SG_FILL, CT__SG_REDUCE };
+/* scatter reductions (scatter.reduce, scatter_reduce.two) */
+enum { CT__RED_SUM, CT__RED_PROD, CT__RED_MEAN, CT__RED_AMAX, CT__RED_AMIN };
+typedef struct ct__shape_red {
+  int kind;
+  int64_t *count; /* per element of the (fresh, contiguous) result: values combined so far */
+} ct__shape_red;
+static int64_t ct__shape_load_i64(const char *p, ct_dtype dt) {
+  return dt == CT_I64 ? *(const int64_t *)p : dt == CT_I32 ? *(const int32_t *)p : dt == CT_U8 ? *(const uint8_t *)p : *(const bool *)p;
+}
+static void ct__shape_store_i64(char *p, ct_dtype dt, int64_t v) {
+  if (dt == CT_I64) *(int64_t *)p = v;
+  else if (dt == CT_I32) *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v;
+  else if (dt == CT_U8) *(uint8_t *)p = (uint8_t)(uint64_t)v;
+  else *(bool *)p = v != 0;
+}
+/* *d = combine(*d, *s) (or *s for the first value); integers in wrapping int64, floats in double */
+static void ct__shape_red1(char *d, const char *s, ct_dtype dt, int kind, int first) {
+  if (ct_dtype_is_floating(dt)) {
+    double a = ct__load_double(d, dt), b = ct__load_double(s, dt), r;
+    if (first) r = b;
+    else if (kind == CT__RED_PROD) r = a * b;
+    else if (kind == CT__RED_AMAX) r = a != a || a > b ? a : b;
+    else if (kind == CT__RED_AMIN) r = a != a || a < b ? a : b;
+    else r = a + b;
+    ct__store_double(d, dt, r);
+  } else {
+    int64_t a = ct__shape_load_i64(d, dt), b = ct__shape_load_i64(s, dt), r;
+    if (first) r = b;
+    else if (kind == CT__RED_PROD) r = (int64_t)((uint64_t)a * (uint64_t)b);
+    else if (kind == CT__RED_AMAX) r = a > b ? a : b;
+    else if (kind == CT__RED_AMIN) r = a < b ? a : b;
+    else r = (int64_t)((uint64_t)a + (uint64_t)b);
+    ct__shape_store_i64(d, dt, r);
+  }
+}
 static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src) {
   int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], cs[CT_MAX_DIMS], cst[CT_MAX_DIMS];
   int ns, ni, nc = 0, k;
@@ -692,7 +727,7 @@ static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *di
 }
 /* Walk index: GATHER: other[i] = self[..]; SCATTER: self[..] = other[i]; ADD: +=; FILL: self[..] = value */
 static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
-                                   const char *value) {
+                                   const char *value, const ct__shape_red *red) {
   int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], os[CT_MAX_DIMS], ot[CT_MAX_DIMS];
   int64_t idx[CT_MAX_DIMS] = {0};
   int nd = ct__shape_nonempty(self, ss, st), k;
@@ -717,6 +752,12 @@ static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, in
     case CT__SG_GATHER: ct__shape_copy1(op_ + ooff, sp + soff, es); break;
     case CT__SG_SCATTER: ct__shape_copy1(sp + soff, op_ + ooff, es); break;
     case CT__SG_ADD: ct__shape_acc1(sp + soff, op_ + ooff, dt); break;
+    case CT__SG_REDUCE: { /* self is fresh and contiguous: soff / es is the element */
+      int64_t *c = &red->count[soff / (int64_t)es];
+      ct__shape_red1(sp + soff, other ? op_ + ooff : value, dt, red->kind, *c == 0);
+      ++*c;
+      break;
+    }
     default: ct__shape_copy1(sp + soff, value, es); break;
     }
   } while (ct__shape_next(idx, nd, is));
@@ -733,7 +774,7 @@ static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_te
   (void)sparse_grad;
   if (ct__shape_sg_check("gather", self, &dim, index, NULL) != CT_OK) return NULL;
   r = ct__shape_fresh("gather", index->ndim, index->sizes, self);
-  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL) != CT_OK) ct_release(r), r = NULL;
+  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL, NULL) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
@@ -746,7 +787,7 @@ static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, i
   if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
   if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
   if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
-  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v) != CT_OK) ct_release(r), r = NULL;
+  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 static ct_tensor *ct__k_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
@@ -778,6 +819,90 @@ static ct_status ct__k_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, 
 }
 static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
   return ct__shape_out("scatter_add", out, ct__k_scatter_add(ks, self, dim, index, src));
+}
+
+/* scatter with a reduction: legacy scatter.reduce ("add", "multiply") and scatter_reduce.two
+ * ("sum", "prod", "mean", "amax", "amin"; include_self=False ignores self where something is scattered) */
+static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_scalar value,
+                                          int kind, int include_self) {
+  ct__shape_red red;
+  ct_tensor *r;
+  char v[8];
+  int64_t k;
+  ct_status st;
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
+  if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
+  red.kind = kind;
+  red.count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)r->numel);
+  if (!red.count) return ct_release(r), ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  for (k = 0; k < r->numel; k++) red.count[k] = include_self ? 1 : 0;
+  st = ct__shape_sg_loop(op, CT__SG_REDUCE, r, dim, index, src, v, &red);
+  if (st == CT_OK && kind == CT__RED_MEAN) {
+    ct_dtype dt = (ct_dtype)r->dtype;
+    size_t es = ct_dtype_size(dt);
+    char *p = (char *)r->storage->data;
+    for (k = 0; k < r->numel; k++) {
+      if (red.count[k] <= 1) continue;
+      if (ct_dtype_is_floating(dt)) {
+        ct__store_double(p + k * (int64_t)es, dt, ct__load_double(p + k * (int64_t)es, dt) / (double)red.count[k]);
+      } else { /* integers: floor division, as PyTorch */
+        int64_t a = ct__shape_load_i64(p + k * (int64_t)es, dt), q = a / red.count[k];
+        if (a % red.count[k] != 0 && a < 0) q--;
+        ct__shape_store_i64(p + k * (int64_t)es, dt, q);
+      }
+    }
+  }
+  CT_FREE(red.count);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static int ct__shape_legacy_reduce(const char *op, const char *reduce) {
+  if (reduce && !strcmp(reduce, "add")) return CT__RED_SUM;
+  if (reduce && !strcmp(reduce, "multiply")) return CT__RED_PROD;
+  ct_fail(CT_ERR_INVALID, op, "reduce argument must be either add or multiply.");
+  return -1;
+}
+static ct_tensor *ct__k_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  int kind = ct__shape_legacy_reduce("scatter", reduce);
+  (void)ks;
+  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, src, ct_int(0), kind, 1);
+}
+static ct_status ct__k_scatter_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+}
+static ct_status ct__k_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
+                                          ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+}
+static ct_tensor *ct__k_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                             const char *reduce) {
+  int kind = ct__shape_legacy_reduce("scatter", reduce);
+  (void)ks;
+  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, NULL, value, kind, 1);
+}
+static ct_status ct__k_scatter_value_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                             const char *reduce) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_value_reduce(ks, self, dim, index, value, reduce));
+}
+static ct_tensor *ct__k_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                           const char *reduce, bool include_self) {
+  static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
+  int kind;
+  (void)ks;
+  for (kind = 0; kind < 5 && !(reduce && !strcmp(reduce, names[kind])); kind++) {
+  }
+  if (kind == 5)
+    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
+  return ct__shape_scatter_reduce("scatter_reduce", self, dim, index, src, ct_int(0), kind, include_self);
+}
+static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                           const char *reduce, bool include_self) {
+  return ct__shape_inplace("scatter_reduce_", self, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+}
+static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                              const char *reduce, bool include_self, ct_tensor *out) {
+  return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
 }
 
 /* scatter's derivative for src: grad gathered at index, zero-padded to src's shape where src is larger */
