@@ -7018,7 +7018,16 @@ typedef struct ct__shape_red {
   int kind;
   int64_t *count; /* per element of the (fresh, contiguous) result: values combined so far */
 } ct__shape_red;
-/* *d = combine(*d, *s); integers in wrapping int64, floats in double */
+static int64_t ct__shape_load_i64(const char *p, ct_dtype dt) {
+  return dt == CT_I64 ? *(const int64_t *)p : dt == CT_I32 ? *(const int32_t *)p : dt == CT_U8 ? *(const uint8_t *)p : *(const bool *)p;
+}
+static void ct__shape_store_i64(char *p, ct_dtype dt, int64_t v) {
+  if (dt == CT_I64) *(int64_t *)p = v;
+  else if (dt == CT_I32) *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v;
+  else if (dt == CT_U8) *(uint8_t *)p = (uint8_t)(uint64_t)v;
+  else *(bool *)p = v != 0;
+}
+/* *d = combine(*d, *s) (or *s for the first value); integers in wrapping int64, floats in double */
 static void ct__shape_red1(char *d, const char *s, ct_dtype dt, int kind, int first) {
   if (ct_dtype_is_floating(dt)) {
     double a = ct__load_double(d, dt), b = ct__load_double(s, dt), r;
@@ -7029,19 +7038,13 @@ static void ct__shape_red1(char *d, const char *s, ct_dtype dt, int kind, int fi
     else r = a + b;
     ct__store_double(d, dt, r);
   } else {
-    int64_t a = 0, b = 0, r;
-    memcpy(&a, d, 0); /* silence maybe-uninitialized on some compilers */
-    a = dt == CT_I64 ? *(int64_t *)d : dt == CT_I32 ? *(int32_t *)d : dt == CT_U8 ? *(uint8_t *)d : *(bool *)d;
-    b = dt == CT_I64 ? *(const int64_t *)s : dt == CT_I32 ? *(const int32_t *)s : dt == CT_U8 ? *(const uint8_t *)s : *(const bool *)s;
+    int64_t a = ct__shape_load_i64(d, dt), b = ct__shape_load_i64(s, dt), r;
     if (first) r = b;
     else if (kind == CT__RED_PROD) r = (int64_t)((uint64_t)a * (uint64_t)b);
     else if (kind == CT__RED_AMAX) r = a > b ? a : b;
     else if (kind == CT__RED_AMIN) r = a < b ? a : b;
     else r = (int64_t)((uint64_t)a + (uint64_t)b);
-    if (dt == CT_I64) *(int64_t *)d = r;
-    else if (dt == CT_I32) *(int32_t *)d = (int32_t)(uint32_t)(uint64_t)r;
-    else if (dt == CT_U8) *(uint8_t *)d = (uint8_t)(uint64_t)r;
-    else *(bool *)d = r != 0;
+    ct__shape_store_i64(d, dt, r);
   }
 }
 static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src) {
@@ -7191,16 +7194,9 @@ static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int6
       if (ct_dtype_is_floating(dt)) {
         ct__store_double(p + k * (int64_t)es, dt, ct__load_double(p + k * (int64_t)es, dt) / (double)red.count[k]);
       } else { /* integers: floor division, as PyTorch */
-        int64_t a = (int64_t)ct__load_double(p + k * (int64_t)es, dt), q = a / red.count[k];
-        if ((a % red.count[k] != 0) && (a < 0)) q--;
-        if (dt == CT_I64) {
-          int64_t exact = *(int64_t *)(p + k * 8);
-          q = exact / red.count[k];
-          if ((exact % red.count[k] != 0) && (exact < 0)) q--;
-          *(int64_t *)(p + k * 8) = q;
-        } else {
-          ct__store_double(p + k * (int64_t)es, dt, (double)q);
-        }
+        int64_t a = ct__shape_load_i64(p + k * (int64_t)es, dt), q = a / red.count[k];
+        if (a % red.count[k] != 0 && a < 0) q--;
+        ct__shape_store_i64(p + k * (int64_t)es, dt, q);
       }
     }
   }
@@ -9171,7 +9167,7 @@ static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t
   const ct_op *op = ct__op.cat;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, tensors, dim);
@@ -9208,7 +9204,7 @@ static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64
   const ct_op *op = ct__op.stack;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, tensors, dim);
@@ -9245,7 +9241,7 @@ static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list d
   const ct_op *op = ct__op.flip;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
@@ -9282,7 +9278,7 @@ static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list s
   const ct_op *op = ct__op.roll;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))k->unboxed)(ks, self, shifts, dims);
@@ -9321,7 +9317,7 @@ static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list
   const ct_op *op = ct__op.repeat;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, repeats);
@@ -9358,7 +9354,7 @@ static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list d
   const ct_op *op = ct__op.tile;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
@@ -9376,7 +9372,7 @@ static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct
   const ct_op *op = ct__op.constant_pad_nd;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))k->unboxed)(ks, self, pad, value);
@@ -9415,7 +9411,7 @@ static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, c
   const ct_op *op = ct__op.reflection_pad1d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -9452,7 +9448,7 @@ static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor
   const ct_op *op = ct__op.reflection_pad1d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -9471,7 +9467,7 @@ static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, c
   const ct_op *op = ct__op.reflection_pad2d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -9508,7 +9504,7 @@ static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor
   const ct_op *op = ct__op.reflection_pad2d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -9527,7 +9523,7 @@ static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, c
   const ct_op *op = ct__op.reflection_pad3d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -9564,7 +9560,7 @@ static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor
   const ct_op *op = ct__op.reflection_pad3d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -9583,7 +9579,7 @@ static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, 
   const ct_op *op = ct__op.replication_pad1d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -9620,7 +9616,7 @@ static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tenso
   const ct_op *op = ct__op.replication_pad1d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -9639,7 +9635,7 @@ static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, 
   const ct_op *op = ct__op.replication_pad2d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -9676,7 +9672,7 @@ static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tenso
   const ct_op *op = ct__op.replication_pad2d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -9695,7 +9691,7 @@ static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, 
   const ct_op *op = ct__op.replication_pad3d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -9732,7 +9728,7 @@ static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tenso
   const ct_op *op = ct__op.replication_pad3d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -9751,7 +9747,7 @@ static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diago
   const ct_op *op = ct__op.tril;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, diagonal);
@@ -9806,7 +9802,7 @@ static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diago
   const ct_op *op = ct__op.triu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, diagonal);
@@ -9861,7 +9857,7 @@ static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim
   const ct_op *op = ct__op.gather;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, self, dim, index, sparse_grad);
@@ -9902,7 +9898,7 @@ static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.scatter_src;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src);
@@ -9963,7 +9959,7 @@ static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int6
   const ct_op *op = ct__op.scatter_value;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, value);
@@ -10024,7 +10020,7 @@ static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.scatter_add;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src);
@@ -10085,7 +10081,7 @@ static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int
   const ct_op *op = ct__op.scatter_reduce;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, dim, index, src, reduce);
@@ -10149,7 +10145,7 @@ static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *sel
   const ct_op *op = ct__op.scatter_value_reduce;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, dim, index, value, reduce);
@@ -10191,7 +10187,7 @@ static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.scatter_reduce_two;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, self, dim, index, src, reduce, include_self);
@@ -10258,7 +10254,7 @@ static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64
   const ct_op *op = ct__op.index_select;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, index);
@@ -10297,7 +10293,7 @@ static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t 
   const ct_op *op = ct__op.index_add;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, source, alpha);
@@ -10361,7 +10357,7 @@ static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t
   const ct_op *op = ct__op.index_copy;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, source);
@@ -10422,7 +10418,7 @@ static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *se
   const ct_op *op = ct__op.index_fill_int_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, value);
@@ -10462,7 +10458,7 @@ static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_te
   const ct_op *op = ct__op.index_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))k->unboxed)(ks, self, indices);
@@ -10480,7 +10476,7 @@ static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tenso
   const ct_op *op = ct__op.index_put;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, self, indices, values, accumulate);
@@ -10520,7 +10516,7 @@ static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t nu
   const ct_op *op = ct__op.one_hot;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, num_classes);
@@ -10538,7 +10534,7 @@ static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
   const ct_op *op = ct__op.embedding;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse);
@@ -10559,7 +10555,7 @@ static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor 
   const ct_op *op = ct__op.embedding_dense_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))k->unboxed)(ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);

@@ -1769,7 +1769,7 @@ static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t
   const ct_op *op = ct__op.cat;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, tensors, dim);
@@ -1806,7 +1806,7 @@ static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64
   const ct_op *op = ct__op.stack;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, tensors, dim);
@@ -1843,7 +1843,7 @@ static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list d
   const ct_op *op = ct__op.flip;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
@@ -1880,7 +1880,7 @@ static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list s
   const ct_op *op = ct__op.roll;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))k->unboxed)(ks, self, shifts, dims);
@@ -1919,7 +1919,7 @@ static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list
   const ct_op *op = ct__op.repeat;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, repeats);
@@ -1956,7 +1956,7 @@ static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list d
   const ct_op *op = ct__op.tile;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
@@ -1974,7 +1974,7 @@ static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct
   const ct_op *op = ct__op.constant_pad_nd;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))k->unboxed)(ks, self, pad, value);
@@ -2013,7 +2013,7 @@ static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, c
   const ct_op *op = ct__op.reflection_pad1d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -2050,7 +2050,7 @@ static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor
   const ct_op *op = ct__op.reflection_pad1d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -2069,7 +2069,7 @@ static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, c
   const ct_op *op = ct__op.reflection_pad2d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -2106,7 +2106,7 @@ static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor
   const ct_op *op = ct__op.reflection_pad2d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -2125,7 +2125,7 @@ static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, c
   const ct_op *op = ct__op.reflection_pad3d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -2162,7 +2162,7 @@ static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor
   const ct_op *op = ct__op.reflection_pad3d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -2181,7 +2181,7 @@ static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, 
   const ct_op *op = ct__op.replication_pad1d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -2218,7 +2218,7 @@ static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tenso
   const ct_op *op = ct__op.replication_pad1d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -2237,7 +2237,7 @@ static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, 
   const ct_op *op = ct__op.replication_pad2d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -2274,7 +2274,7 @@ static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tenso
   const ct_op *op = ct__op.replication_pad2d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -2293,7 +2293,7 @@ static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, 
   const ct_op *op = ct__op.replication_pad3d;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, padding);
@@ -2330,7 +2330,7 @@ static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tenso
   const ct_op *op = ct__op.replication_pad3d_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, grad_output, self, padding);
@@ -2349,7 +2349,7 @@ static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diago
   const ct_op *op = ct__op.tril;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, diagonal);
@@ -2404,7 +2404,7 @@ static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diago
   const ct_op *op = ct__op.triu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, diagonal);
@@ -2459,7 +2459,7 @@ static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim
   const ct_op *op = ct__op.gather;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, self, dim, index, sparse_grad);
@@ -2500,7 +2500,7 @@ static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.scatter_src;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src);
@@ -2561,7 +2561,7 @@ static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int6
   const ct_op *op = ct__op.scatter_value;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, value);
@@ -2622,7 +2622,7 @@ static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.scatter_add;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, src);
@@ -2683,7 +2683,7 @@ static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int
   const ct_op *op = ct__op.scatter_reduce;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, dim, index, src, reduce);
@@ -2747,7 +2747,7 @@ static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *sel
   const ct_op *op = ct__op.scatter_value_reduce;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, dim, index, value, reduce);
@@ -2789,7 +2789,7 @@ static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.scatter_reduce_two;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, self, dim, index, src, reduce, include_self);
@@ -2856,7 +2856,7 @@ static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64
   const ct_op *op = ct__op.index_select;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, index);
@@ -2895,7 +2895,7 @@ static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t 
   const ct_op *op = ct__op.index_add;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, source, alpha);
@@ -2959,7 +2959,7 @@ static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t
   const ct_op *op = ct__op.index_copy;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, source);
@@ -3020,7 +3020,7 @@ static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *se
   const ct_op *op = ct__op.index_fill_int_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, self, dim, index, value);
@@ -3060,7 +3060,7 @@ static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_te
   const ct_op *op = ct__op.index_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))k->unboxed)(ks, self, indices);
@@ -3078,7 +3078,7 @@ static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tenso
   const ct_op *op = ct__op.index_put;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, self, indices, values, accumulate);
@@ -3118,7 +3118,7 @@ static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t nu
   const ct_op *op = ct__op.one_hot;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, num_classes);
@@ -3136,7 +3136,7 @@ static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
   const ct_op *op = ct__op.embedding;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse);
@@ -3157,7 +3157,7 @@ static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor 
   const ct_op *op = ct__op.embedding_dense_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))k->unboxed)(ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
