@@ -1713,6 +1713,26 @@ CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]
+ * pieces of split_size along dim (the last may be smaller); returns the count, writes the views to out when out != NULL */
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out);
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]
+ * the sizes must sum to self.size(dim) */
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out);
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]
+ * at most chunks pieces of ceil(size / chunks) */
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out);
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[]
+ * self.select(dim, i) for every i */
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out);
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor
+ * torch.nn.functional.pad: "constant" (constant_pad_nd), "reflect" / "replicate" (reflection_/replication_pad1d-3d, over the last 1-3 dims of a batched or unbatched input), "circular" (cat of slices) */
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value);
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+ * gather along dim after broadcasting self and indices in the other dims; dim None: over the flattened tensors */
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -7738,6 +7758,162 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
   return ct_mul(rows, w);
 }
 
+/* ================= split / chunk / unbind: views (CompositeImplicitAutograd) =================
+ * n pieces along dim: piece i is sizes[i] long, or split_size long (the last
+ * one shorter) when sizes is NULL; select: unbind's select(dim, i). Returns n;
+ * writes owned views to out when out != NULL (cap >= n). */
+static int64_t ct__shape_pieces(const char *op, ct_tensor *self, int64_t dim, int64_t n, const int64_t *sizes, int64_t split_size,
+                                int select, int64_t cap, ct_tensor **out) {
+  int64_t i, start = 0;
+  if (!out) return n;
+  if (cap < n) return ct_fail(CT_ERR_INVALID, op, "out has room for %lld tensors, %s returns %lld", (long long)cap, op, (long long)n), (int64_t)-1;
+  for (i = 0; i < n; i++) {
+    int64_t len = sizes ? sizes[i] : self->sizes[dim] - start < split_size ? self->sizes[dim] - start : split_size;
+    out[i] = select ? ct_select(self, dim, i) : ct_narrow(self, dim, start, len);
+    if (!out[i]) {
+      while (i > 0) ct_release(out[--i]);
+      return -1;
+    }
+    start += len;
+  }
+  return n;
+}
+static int64_t ct__shape_split_dim(const char *op, ct_tensor *self, int64_t *dim) {
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "%s expects at least a 1-dimensional tensor", op), (int64_t)-1;
+  return *dim = ct__wrap_dim(op, *dim, self->ndim);
+}
+static int64_t ct__k_split(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t size;
+  (void)ks;
+  if (ct__shape_split_dim("split", self, &dim) < 0) return -1;
+  size = self->sizes[dim];
+  if (split_size < 0)
+    return ct_fail(CT_ERR_INVALID, "split", "split expects split_size be non-negative, but got split_size=%lld", (long long)split_size),
+           (int64_t)-1;
+  if (split_size == 0 && size != 0)
+    return ct_fail(CT_ERR_INVALID, "split", "split_size can only be 0 if dimension size is 0, but got dimension size of %lld",
+                   (long long)size),
+           (int64_t)-1;
+  return ct__shape_pieces("split", self, dim, size == 0 ? 1 : (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+}
+static int64_t ct__k_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t i, sum = 0, n = split_sizes.n < 0 ? 0 : split_sizes.n;
+  (void)ks;
+  if (ct__shape_split_dim("split_with_sizes", self, &dim) < 0) return -1;
+  for (i = 0; i < n; i++) {
+    if (split_sizes.data[i] < 0)
+      return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_with_sizes expects split_sizes have only non-negative entries, but "
+                     "got split_sizes[%lld]=%lld", (long long)i, (long long)split_sizes.data[i]),
+             (int64_t)-1;
+    sum += split_sizes.data[i] < INT64_MAX - sum ? split_sizes.data[i] : INT64_MAX - sum;
+  }
+  if (sum != self->sizes[dim])
+    return ct_fail(CT_ERR_SHAPE, "split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size "
+                   "at dimension %lld), but got split_sizes summing to %lld", (long long)self->sizes[dim], (long long)dim, (long long)sum),
+           (int64_t)-1;
+  return ct__shape_pieces("split_with_sizes", self, dim, n, split_sizes.data, 0, 0, cap, out);
+}
+static int64_t ct__k_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t size, split_size;
+  (void)ks;
+  if (ct__shape_split_dim("chunk", self, &dim) < 0) return -1;
+  if (chunks <= 0)
+    return ct_fail(CT_ERR_INVALID, "chunk", "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks), (int64_t)-1;
+  size = self->sizes[dim];
+  split_size = size == 0 ? 0 : (size - 1) / chunks + 1;
+  if (size == 0) /* chunks pieces of size 0: split would give one */
+    return ct__shape_pieces("chunk", self, dim, chunks, NULL, 0, 0, cap, out);
+  return ct__shape_pieces("chunk", self, dim, (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+}
+static int64_t ct__k_unbind(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, "unbind", "Dimension specified as 0 but tensor has no dimensions"), (int64_t)-1;
+  if ((dim = ct__wrap_dim("unbind", dim, self->ndim)) < 0) return -1;
+  return ct__shape_pieces("unbind", self, dim, self->sizes[dim], NULL, 0, 1, cap, out);
+}
+
+/* ================= pad and take_along_dim (CompositeImplicitAutograd) ================= */
+static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
+  int64_t k, np = pad.n / 2;
+  ct_tensor *x = self;
+  if (self->ndim < np + 1)
+    return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
+                   (long long)(np + 1), self->ndim),
+           (ct_tensor *)NULL;
+  for (k = 0; k < np && x; k++) {
+    int64_t d = self->ndim - 1 - k, l = pad.data[2 * k], r = pad.data[2 * k + 1], n = self->sizes[d];
+    ct_tensor *parts[3];
+    if (l < 0 || r < 0) return ct_fail(CT_ERR_UNSUPPORTED, "pad", "negative circular padding is not supported"), (ct_tensor *)NULL;
+    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    parts[0] = ct_narrow(x, d, n - l, l);
+    parts[1] = x;
+    parts[2] = ct_narrow(x, d, 0, r);
+    x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+  }
+  return x;
+}
+static ct_tensor *ct__k_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  ct_tensor *r = NULL;
+  int64_t np = pad.n / 2;
+  (void)ks;
+  if (!mode || !strcmp(mode, "constant"))
+    return ct_constant_pad_nd(self, (int)pad.n, pad.data, value != value ? ct_int(0) : ct_float(value));
+  if (strcmp(mode, "reflect") && strcmp(mode, "replicate") && strcmp(mode, "circular"))
+    return ct_fail(CT_ERR_INVALID, "pad", "Unrecognised padding mode %s", mode), (ct_tensor *)NULL;
+  if (value == value)
+    return ct_fail(CT_ERR_INVALID, "pad", "Padding mode \"%s\" doesn't take in value argument", mode), (ct_tensor *)NULL;
+  if (pad.n % 2 || np > 3 || np < 1 || (self->ndim != np + 1 && self->ndim != np + 2))
+    return ct_fail(CT_ERR_INVALID, "pad", "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                   "(got a %dD input and a pad of length %lld)", self->ndim, (long long)pad.n),
+           (ct_tensor *)NULL;
+  if (!strcmp(mode, "circular")) {
+    CT_SCOPE { r = ct_keep(ct__shape_pad_circular(self, pad)); }
+    return r;
+  }
+  if (!strcmp(mode, "reflect"))
+    return np == 1 ? ct_reflection_pad1d(self, 2, pad.data) : np == 2 ? ct_reflection_pad2d(self, 4, pad.data) : ct_reflection_pad3d(self, 6, pad.data);
+  return np == 1 ? ct_replication_pad1d(self, 2, pad.data) : np == 2 ? ct_replication_pad2d(self, 4, pad.data) : ct_replication_pad3d(self, 6, pad.data);
+}
+static ct_tensor *ct__shape_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  static const char *op = "take_along_dim";
+  int64_t s1[CT_MAX_DIMS], s2[CT_MAX_DIMS], b1[CT_MAX_DIMS], b2[CT_MAX_DIMS], minus1 = -1;
+  ct_tensor *r = NULL;
+  int n1, n2;
+  if (indices->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.take_along_dim(): dtype of indices should be Long but got %s",
+                   ct__dtype_torch_name((ct_dtype)indices->dtype)),
+           (ct_tensor *)NULL;
+  if (dim == CT_INT_NONE) {
+    CT_SCOPE { r = ct_keep(ct_gather(ct_reshape(self, 1, &minus1), 0, ct_reshape(indices, 1, &minus1))); }
+    return r;
+  }
+  if ((dim = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+  if (self->ndim != indices->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                   "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim),
+           (ct_tensor *)NULL;
+  if (self->ndim == 0) {
+    CT_SCOPE { r = ct_keep(ct_gather(self, 0, indices)); }
+    return r;
+  }
+  memcpy(s1, self->sizes, sizeof s1);
+  s1[dim] = indices->sizes[dim];
+  memcpy(s2, indices->sizes, sizeof s2);
+  s2[dim] = self->sizes[dim];
+  if ((n1 = ct_broadcast_shapes(op, self->ndim, s1, indices->ndim, indices->sizes, b1)) < 0) return NULL;
+  if ((n2 = ct_broadcast_shapes(op, indices->ndim, s2, self->ndim, self->sizes, b2)) < 0) return NULL;
+  CT_SCOPE { r = ct_keep(ct_gather(ct_broadcast_to(self, n2, b2), dim, ct_broadcast_to(indices, n1, b1))); }
+  return r;
+}
+static ct_tensor *ct__k_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  (void)ks;
+  return ct__shape_take_along_dim(self, indices, dim);
+}
+static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
 /* ---- ctorch/ops/nn.h: implementation ---- */
@@ -7911,6 +8087,13 @@ static struct {
   ct_op *one_hot;
   ct_op *embedding;
   ct_op *embedding_dense_backward;
+  ct_op *split_Tensor;
+  ct_op *split_with_sizes;
+  ct_op *chunk;
+  ct_op *unbind_int;
+  ct_op *pad;
+  ct_op *take_along_dim;
+  ct_op *take_along_dim_out;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -10571,6 +10754,125 @@ static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor 
   ct__tls.depth--;
   return r;
 }
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *op = ct__op.split_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  int64_t r;
+  if (CT_UNLIKELY(!k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, self, split_size, dim, cap, out);
+  } else {
+    r = ct__finish_list(op);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *op = ct__op.split_with_sizes;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  int64_t r;
+  if (CT_UNLIKELY(!k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, self, split_sizes, dim, cap, out);
+  } else {
+    r = ct__finish_list(op);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *op = ct__op.chunk;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  int64_t r;
+  if (CT_UNLIKELY(!k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, self, chunks, dim, cap, out);
+  } else {
+    r = ct__finish_list(op);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *op = ct__op.unbind_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  int64_t r;
+  if (CT_UNLIKELY(!k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, self, dim, cap, out);
+  } else {
+    r = ct__finish_list(op);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor */
+static ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  const ct_op *op = ct__op.pad;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))k->unboxed)(ks, self, pad, mode, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    v[2] = ct_value_string(mode);
+    v[3] = value != value ? ct_value_none() : ct_value_double(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  const ct_op *op = ct__op.take_along_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, indices, dim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(indices);
+    v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.take_along_dim_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, indices, dim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(indices);
+    v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -12008,6 +12310,82 @@ CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
   keys |= indices->keys;
   return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
+}
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.Tensor", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split.Tensor", "self"), (int64_t)-1;
+  keys |= self->keys;
+  ct__n = ct__dispatch_split_Tensor(ct__call_keys(keys), self, split_size, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_int_list split_sizes_l;
+  ct_keyset keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split_with_sizes", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split_with_sizes", "self"), (int64_t)-1;
+  keys |= self->keys;
+  if (CT_UNLIKELY(split_sizes_len > 0 && !split_sizes)) return ct__fail_null("split_with_sizes", "split_sizes"), (int64_t)-1;
+  if (CT_UNLIKELY(split_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_sizes: negative length %d", split_sizes_len), (int64_t)-1;
+  split_sizes_l.data = split_sizes;
+  split_sizes_l.n = split_sizes_len;
+  ct__n = ct__dispatch_split_with_sizes(ct__call_keys(keys), self, split_sizes_l, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("chunk", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("chunk", "self"), (int64_t)-1;
+  keys |= self->keys;
+  ct__n = ct__dispatch_chunk(ct__call_keys(keys), self, chunks, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("unbind.int", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("unbind.int", "self"), (int64_t)-1;
+  keys |= self->keys;
+  ct__n = ct__dispatch_unbind_int(ct__call_keys(keys), self, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value) {
+  ct_int_list pad_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pad", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("pad", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "pad", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_pad(ct__call_keys(keys), self, pad_l, mode, value));
+}
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  return ct__track(ct__dispatch_take_along_dim(ct__call_keys(keys), self, indices, dim));
+}
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim.out", "indices"), ct_last_error();
+  keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_take_along_dim_out(ct__call_keys(keys), self, indices, dim, out);
 }
 
 CT_EXTERN_C_END
@@ -16205,6 +16583,17 @@ static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor 
   return r;
 }
 
+/* ---- take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("take_along_dim.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take_along_dim_out(ks & CT__BELOW_AUTOGRAD, self, indices, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -16863,6 +17252,91 @@ static ct_status ct__adapt_TTiib_T(const ct_kernel *k, const ct_op *op, ct_keyse
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,i,i->L */
+static ct_status ct__adapt_Tii_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,i->L */
+static ct_status ct__adapt_TIi_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,i->L */
+static ct_status ct__adapt_Ti_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 2), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, n, items);
+  ct_stack_drop(s, 2);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,s,f?->T */
+static ct_status ct__adapt_TIsfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?->T */
+static ct_status ct__adapt_TTio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?,Tw->Tw */
+static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 
 static const struct {
   const char *signature;
@@ -16930,6 +17404,12 @@ static const struct {
     {"Tw,L,T,b->Tw", ct__adapt_TwLTb_Tw},
     {"T,T,i,b,b->T", ct__adapt_TTibb_T},
     {"T,T,i,i,b->T", ct__adapt_TTiib_T},
+    {"T,i,i->L", ct__adapt_Tii_L},
+    {"T,I,i->L", ct__adapt_TIi_L},
+    {"T,i->L", ct__adapt_Ti_L},
+    {"T,I,s,f?->T", ct__adapt_TIsfo_T},
+    {"T,T,i?->T", ct__adapt_TTio_T},
+    {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -17553,6 +18033,19 @@ static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_ten
   *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_pad(const ct_value *a, ct_tensor **r) {
+  *r = ct_pad(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_take_along_dim(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_take_along_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -17700,6 +18193,13 @@ static const struct {
     {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
     {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
     {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
+    {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.chunk, "chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.unbind_int, "unbind.int(Tensor(a) self, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad},
+    {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim},
+    {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -18081,6 +18581,15 @@ static const struct {
     {"embedding_dense_backward", CT_KEY_CPU, CT_FN(ct__k_embedding_dense_backward), "reference"},
     {"embedding_dense_backward", CT_KEY_META, CT_FN(ct__k_embedding_dense_backward), "reference"},
     {"embedding_dense_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},
+    {"split.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split), "composite"},
+    {"split_with_sizes", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split_with_sizes), "composite"},
+    {"chunk", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_chunk), "composite"},
+    {"unbind.int", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_unbind), "composite"},
+    {"pad", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pad), "composite"},
+    {"take_along_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_take_along_dim), "composite"},
+    {"take_along_dim.out", CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
 };
 
 CT_EXTERN_C_END

@@ -362,6 +362,26 @@ CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]
+ * pieces of split_size along dim (the last may be smaller); returns the count, writes the views to out when out != NULL */
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out);
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]
+ * the sizes must sum to self.size(dim) */
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out);
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]
+ * at most chunks pieces of ceil(size / chunks) */
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out);
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[]
+ * self.select(dim, i) for every i */
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out);
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor
+ * torch.nn.functional.pad: "constant" (constant_pad_nd), "reflect" / "replicate" (reflection_/replication_pad1d-3d, over the last 1-3 dims of a batched or unbatched input), "circular" (cat of slices) */
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value);
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+ * gather along dim after broadcasting self and indices in the other dims; dim None: over the flattened tensors */
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -513,6 +533,13 @@ static struct {
   ct_op *one_hot;
   ct_op *embedding;
   ct_op *embedding_dense_backward;
+  ct_op *split_Tensor;
+  ct_op *split_with_sizes;
+  ct_op *chunk;
+  ct_op *unbind_int;
+  ct_op *pad;
+  ct_op *take_along_dim;
+  ct_op *take_along_dim_out;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -3173,6 +3200,125 @@ static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor 
   ct__tls.depth--;
   return r;
 }
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *op = ct__op.split_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  int64_t r;
+  if (CT_UNLIKELY(!k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, self, split_size, dim, cap, out);
+  } else {
+    r = ct__finish_list(op);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *op = ct__op.split_with_sizes;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  int64_t r;
+  if (CT_UNLIKELY(!k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, self, split_sizes, dim, cap, out);
+  } else {
+    r = ct__finish_list(op);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *op = ct__op.chunk;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  int64_t r;
+  if (CT_UNLIKELY(!k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, self, chunks, dim, cap, out);
+  } else {
+    r = ct__finish_list(op);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *op = ct__op.unbind_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  int64_t r;
+  if (CT_UNLIKELY(!k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, self, dim, cap, out);
+  } else {
+    r = ct__finish_list(op);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor */
+static ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  const ct_op *op = ct__op.pad;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))k->unboxed)(ks, self, pad, mode, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    v[2] = ct_value_string(mode);
+    v[3] = value != value ? ct_value_none() : ct_value_double(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  const ct_op *op = ct__op.take_along_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, indices, dim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(indices);
+    v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.take_along_dim_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, indices, dim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(indices);
+    v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -4610,6 +4756,82 @@ CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *
   if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
   keys |= indices->keys;
   return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
+}
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.Tensor", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split.Tensor", "self"), (int64_t)-1;
+  keys |= self->keys;
+  ct__n = ct__dispatch_split_Tensor(ct__call_keys(keys), self, split_size, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_int_list split_sizes_l;
+  ct_keyset keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split_with_sizes", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split_with_sizes", "self"), (int64_t)-1;
+  keys |= self->keys;
+  if (CT_UNLIKELY(split_sizes_len > 0 && !split_sizes)) return ct__fail_null("split_with_sizes", "split_sizes"), (int64_t)-1;
+  if (CT_UNLIKELY(split_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_sizes: negative length %d", split_sizes_len), (int64_t)-1;
+  split_sizes_l.data = split_sizes;
+  split_sizes_l.n = split_sizes_len;
+  ct__n = ct__dispatch_split_with_sizes(ct__call_keys(keys), self, split_sizes_l, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("chunk", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("chunk", "self"), (int64_t)-1;
+  keys |= self->keys;
+  ct__n = ct__dispatch_chunk(ct__call_keys(keys), self, chunks, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("unbind.int", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("unbind.int", "self"), (int64_t)-1;
+  keys |= self->keys;
+  ct__n = ct__dispatch_unbind_int(ct__call_keys(keys), self, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value) {
+  ct_int_list pad_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pad", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("pad", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "pad", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_pad(ct__call_keys(keys), self, pad_l, mode, value));
+}
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  return ct__track(ct__dispatch_take_along_dim(ct__call_keys(keys), self, indices, dim));
+}
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim.out", "indices"), ct_last_error();
+  keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_take_along_dim_out(ct__call_keys(keys), self, indices, dim, out);
 }
 
 CT_EXTERN_C_END

@@ -662,6 +662,91 @@ static ct_status ct__adapt_TTiib_T(const ct_kernel *k, const ct_op *op, ct_keyse
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,i,i->L */
+static ct_status ct__adapt_Tii_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,i->L */
+static ct_status ct__adapt_TIi_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,i->L */
+static ct_status ct__adapt_Ti_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 2), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, n, items);
+  ct_stack_drop(s, 2);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,s,f?->T */
+static ct_status ct__adapt_TIsfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?->T */
+static ct_status ct__adapt_TTio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?,Tw->Tw */
+static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 
 static const struct {
   const char *signature;
@@ -729,6 +814,12 @@ static const struct {
     {"Tw,L,T,b->Tw", ct__adapt_TwLTb_Tw},
     {"T,T,i,b,b->T", ct__adapt_TTibb_T},
     {"T,T,i,i,b->T", ct__adapt_TTiib_T},
+    {"T,i,i->L", ct__adapt_Tii_L},
+    {"T,I,i->L", ct__adapt_TIi_L},
+    {"T,i->L", ct__adapt_Ti_L},
+    {"T,I,s,f?->T", ct__adapt_TIsfo_T},
+    {"T,T,i?->T", ct__adapt_TTio_T},
+    {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -1352,6 +1443,19 @@ static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_ten
   *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_pad(const ct_value *a, ct_tensor **r) {
+  *r = ct_pad(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_take_along_dim(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_take_along_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -1499,6 +1603,13 @@ static const struct {
     {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
     {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
     {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
+    {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.chunk, "chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.unbind_int, "unbind.int(Tensor(a) self, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad},
+    {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim},
+    {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -1880,6 +1991,15 @@ static const struct {
     {"embedding_dense_backward", CT_KEY_CPU, CT_FN(ct__k_embedding_dense_backward), "reference"},
     {"embedding_dense_backward", CT_KEY_META, CT_FN(ct__k_embedding_dense_backward), "reference"},
     {"embedding_dense_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},
+    {"split.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split), "composite"},
+    {"split_with_sizes", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split_with_sizes), "composite"},
+    {"chunk", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_chunk), "composite"},
+    {"unbind.int", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_unbind), "composite"},
+    {"pad", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pad), "composite"},
+    {"take_along_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_take_along_dim), "composite"},
+    {"take_along_dim.out", CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
 };
 
 CT_EXTERN_C_END

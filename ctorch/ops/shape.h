@@ -1391,5 +1391,161 @@ static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor
   return ct_mul(rows, w);
 }
 
+/* ================= split / chunk / unbind: views (CompositeImplicitAutograd) =================
+ * n pieces along dim: piece i is sizes[i] long, or split_size long (the last
+ * one shorter) when sizes is NULL; select: unbind's select(dim, i). Returns n;
+ * writes owned views to out when out != NULL (cap >= n). */
+static int64_t ct__shape_pieces(const char *op, ct_tensor *self, int64_t dim, int64_t n, const int64_t *sizes, int64_t split_size,
+                                int select, int64_t cap, ct_tensor **out) {
+  int64_t i, start = 0;
+  if (!out) return n;
+  if (cap < n) return ct_fail(CT_ERR_INVALID, op, "out has room for %lld tensors, %s returns %lld", (long long)cap, op, (long long)n), (int64_t)-1;
+  for (i = 0; i < n; i++) {
+    int64_t len = sizes ? sizes[i] : self->sizes[dim] - start < split_size ? self->sizes[dim] - start : split_size;
+    out[i] = select ? ct_select(self, dim, i) : ct_narrow(self, dim, start, len);
+    if (!out[i]) {
+      while (i > 0) ct_release(out[--i]);
+      return -1;
+    }
+    start += len;
+  }
+  return n;
+}
+static int64_t ct__shape_split_dim(const char *op, ct_tensor *self, int64_t *dim) {
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "%s expects at least a 1-dimensional tensor", op), (int64_t)-1;
+  return *dim = ct__wrap_dim(op, *dim, self->ndim);
+}
+static int64_t ct__k_split(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t size;
+  (void)ks;
+  if (ct__shape_split_dim("split", self, &dim) < 0) return -1;
+  size = self->sizes[dim];
+  if (split_size < 0)
+    return ct_fail(CT_ERR_INVALID, "split", "split expects split_size be non-negative, but got split_size=%lld", (long long)split_size),
+           (int64_t)-1;
+  if (split_size == 0 && size != 0)
+    return ct_fail(CT_ERR_INVALID, "split", "split_size can only be 0 if dimension size is 0, but got dimension size of %lld",
+                   (long long)size),
+           (int64_t)-1;
+  return ct__shape_pieces("split", self, dim, size == 0 ? 1 : (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+}
+static int64_t ct__k_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t i, sum = 0, n = split_sizes.n < 0 ? 0 : split_sizes.n;
+  (void)ks;
+  if (ct__shape_split_dim("split_with_sizes", self, &dim) < 0) return -1;
+  for (i = 0; i < n; i++) {
+    if (split_sizes.data[i] < 0)
+      return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_with_sizes expects split_sizes have only non-negative entries, but "
+                     "got split_sizes[%lld]=%lld", (long long)i, (long long)split_sizes.data[i]),
+             (int64_t)-1;
+    sum += split_sizes.data[i] < INT64_MAX - sum ? split_sizes.data[i] : INT64_MAX - sum;
+  }
+  if (sum != self->sizes[dim])
+    return ct_fail(CT_ERR_SHAPE, "split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size "
+                   "at dimension %lld), but got split_sizes summing to %lld", (long long)self->sizes[dim], (long long)dim, (long long)sum),
+           (int64_t)-1;
+  return ct__shape_pieces("split_with_sizes", self, dim, n, split_sizes.data, 0, 0, cap, out);
+}
+static int64_t ct__k_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t size, split_size;
+  (void)ks;
+  if (ct__shape_split_dim("chunk", self, &dim) < 0) return -1;
+  if (chunks <= 0)
+    return ct_fail(CT_ERR_INVALID, "chunk", "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks), (int64_t)-1;
+  size = self->sizes[dim];
+  split_size = size == 0 ? 0 : (size - 1) / chunks + 1;
+  if (size == 0) /* chunks pieces of size 0: split would give one */
+    return ct__shape_pieces("chunk", self, dim, chunks, NULL, 0, 0, cap, out);
+  return ct__shape_pieces("chunk", self, dim, (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+}
+static int64_t ct__k_unbind(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, "unbind", "Dimension specified as 0 but tensor has no dimensions"), (int64_t)-1;
+  if ((dim = ct__wrap_dim("unbind", dim, self->ndim)) < 0) return -1;
+  return ct__shape_pieces("unbind", self, dim, self->sizes[dim], NULL, 0, 1, cap, out);
+}
+
+/* ================= pad and take_along_dim (CompositeImplicitAutograd) ================= */
+static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
+  int64_t k, np = pad.n / 2;
+  ct_tensor *x = self;
+  if (self->ndim < np + 1)
+    return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
+                   (long long)(np + 1), self->ndim),
+           (ct_tensor *)NULL;
+  for (k = 0; k < np && x; k++) {
+    int64_t d = self->ndim - 1 - k, l = pad.data[2 * k], r = pad.data[2 * k + 1], n = self->sizes[d];
+    ct_tensor *parts[3];
+    if (l < 0 || r < 0) return ct_fail(CT_ERR_UNSUPPORTED, "pad", "negative circular padding is not supported"), (ct_tensor *)NULL;
+    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    parts[0] = ct_narrow(x, d, n - l, l);
+    parts[1] = x;
+    parts[2] = ct_narrow(x, d, 0, r);
+    x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+  }
+  return x;
+}
+static ct_tensor *ct__k_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  ct_tensor *r = NULL;
+  int64_t np = pad.n / 2;
+  (void)ks;
+  if (!mode || !strcmp(mode, "constant"))
+    return ct_constant_pad_nd(self, (int)pad.n, pad.data, value != value ? ct_int(0) : ct_float(value));
+  if (strcmp(mode, "reflect") && strcmp(mode, "replicate") && strcmp(mode, "circular"))
+    return ct_fail(CT_ERR_INVALID, "pad", "Unrecognised padding mode %s", mode), (ct_tensor *)NULL;
+  if (value == value)
+    return ct_fail(CT_ERR_INVALID, "pad", "Padding mode \"%s\" doesn't take in value argument", mode), (ct_tensor *)NULL;
+  if (pad.n % 2 || np > 3 || np < 1 || (self->ndim != np + 1 && self->ndim != np + 2))
+    return ct_fail(CT_ERR_INVALID, "pad", "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                   "(got a %dD input and a pad of length %lld)", self->ndim, (long long)pad.n),
+           (ct_tensor *)NULL;
+  if (!strcmp(mode, "circular")) {
+    CT_SCOPE { r = ct_keep(ct__shape_pad_circular(self, pad)); }
+    return r;
+  }
+  if (!strcmp(mode, "reflect"))
+    return np == 1 ? ct_reflection_pad1d(self, 2, pad.data) : np == 2 ? ct_reflection_pad2d(self, 4, pad.data) : ct_reflection_pad3d(self, 6, pad.data);
+  return np == 1 ? ct_replication_pad1d(self, 2, pad.data) : np == 2 ? ct_replication_pad2d(self, 4, pad.data) : ct_replication_pad3d(self, 6, pad.data);
+}
+static ct_tensor *ct__shape_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  static const char *op = "take_along_dim";
+  int64_t s1[CT_MAX_DIMS], s2[CT_MAX_DIMS], b1[CT_MAX_DIMS], b2[CT_MAX_DIMS], minus1 = -1;
+  ct_tensor *r = NULL;
+  int n1, n2;
+  if (indices->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.take_along_dim(): dtype of indices should be Long but got %s",
+                   ct__dtype_torch_name((ct_dtype)indices->dtype)),
+           (ct_tensor *)NULL;
+  if (dim == CT_INT_NONE) {
+    CT_SCOPE { r = ct_keep(ct_gather(ct_reshape(self, 1, &minus1), 0, ct_reshape(indices, 1, &minus1))); }
+    return r;
+  }
+  if ((dim = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+  if (self->ndim != indices->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                   "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim),
+           (ct_tensor *)NULL;
+  if (self->ndim == 0) {
+    CT_SCOPE { r = ct_keep(ct_gather(self, 0, indices)); }
+    return r;
+  }
+  memcpy(s1, self->sizes, sizeof s1);
+  s1[dim] = indices->sizes[dim];
+  memcpy(s2, indices->sizes, sizeof s2);
+  s2[dim] = self->sizes[dim];
+  if ((n1 = ct_broadcast_shapes(op, self->ndim, s1, indices->ndim, indices->sizes, b1)) < 0) return NULL;
+  if ((n2 = ct_broadcast_shapes(op, indices->ndim, s2, self->ndim, self->sizes, b2)) < 0) return NULL;
+  CT_SCOPE { r = ct_keep(ct_gather(ct_broadcast_to(self, n2, b2), dim, ct_broadcast_to(indices, n1, b1))); }
+  return r;
+}
+static ct_tensor *ct__k_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  (void)ks;
+  return ct__shape_take_along_dim(self, indices, dim);
+}
+static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
