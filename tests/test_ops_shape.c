@@ -367,3 +367,51 @@ TEST(shape_scatter_reduce) {
     SH_CHECK("scatter.value_reduce", 0, SH_T(x), SH_I(0), SH_T(i1), SH_S(ct_int(3)), ct_value_string("add"));
   }
 }
+
+/* split / chunk / unbind return views: count with out = NULL, a clear error when cap is too small,
+ * gradients (and second order) through the views */
+static ct_tensor *sh_split_fn(ct_tensor *const *in, void *ctx) {
+  ct_tensor *p[4], *acc;
+  int64_t n = ct_split(in[0], 2, 1, 4, p), i;
+  (void)ctx;
+  if (n < 0) return NULL;
+  acc = ct_mul(p[0], p[0]);
+  for (i = 1; i < n && acc; i++) acc = ct_add(acc, ct_sum(ct_mul_scalar(p[i], ct_int(i + 1))));
+  return acc;
+}
+static ct_tensor *sh_unbind_fn(ct_tensor *const *in, void *ctx) {
+  ct_tensor *p[3];
+  int64_t n = ct_unbind(in[0], -1, 3, p);
+  (void)ctx;
+  return n == 3 ? ct_add(ct_mul(p[0], p[2]), p[1]) : NULL;
+}
+TEST(shape_split_views) {
+  CT_SCOPE {
+    ct_tensor *x = sh_rand(CT_DIMS(3, 5), 41), *p[4];
+    CHECK(ct_split(x, 2, 1, 0, NULL) == 3);
+    CHECK(ct_chunk(x, 2, 1, 0, NULL) == 2);
+    CHECK(ct_chunk(ct_zeros(CT_DIMS(0, 2), CT_F32), 3, 0, 0, NULL) == 3);
+    CHECK(ct_unbind(x, 0, 0, NULL) == 3);
+    CHECK(ct_split_with_sizes(x, CT_DIMS(2, 0, 3), 1, 0, NULL) == 3);
+    CHECK_ERR(ct_split(x, 2, 1, 2, p), CT_ERR_INVALID, "room for 2 tensors");
+    CHECK(ct_split(x, 2, 1, 4, p) == 3 && p[2]->sizes[1] == 1 && p[0]->storage == x->storage);
+    CHECK(ct_chunk(x, 2, 1, 4, p) == 2 && p[0]->sizes[1] == 3 && p[1]->sizes[1] == 2);
+    CHECK_ERR(ct_chunk(x, 0, 1, 4, p), CT_ERR_INVALID, "greater than 0");
+    CHECK_ERR(ct_unbind(ct_scalar_tensor(ct_int(1), CT_F32), 0, 4, p), CT_ERR_RANK, "no dimensions");
+    CHECK_OK(ct_set_requires_grad(x, true));
+    CHECK_OK(ct_gradcheck(sh_split_fn, NULL, 1, &x, NULL));
+    CHECK_OK(ct_gradgradcheck(sh_split_fn, NULL, 1, &x, NULL));
+    x = sh_rand(CT_DIMS(2, 3), 42);
+    CHECK_OK(ct_set_requires_grad(x, true));
+    CHECK_OK(ct_gradcheck(sh_unbind_fn, NULL, 1, &x, NULL));
+    CHECK_OK(ct_gradgradcheck(sh_unbind_fn, NULL, 1, &x, NULL));
+    { /* meta */
+      ct_tensor *m = ct_empty_opts(CT_DIMS(4, 6), ct_opts(CT_F32, ct_device_make(CT_DEVICE_META, 0)));
+      CHECK(ct_chunk(m, 4, -1, 4, p) == 3 && p[2]->device.type == CT_DEVICE_META && p[2]->sizes[1] == 2);
+      m = ct_pad(m, CT_DIMS(1, 2), "reflect", NAN);
+      CHECK(m && m->device.type == CT_DEVICE_META && m->sizes[1] == 9);
+      m = ct_take_along_dim(m, ct_empty_opts(CT_DIMS(2, 1), ct_opts(CT_I64, ct_device_make(CT_DEVICE_META, 0))), 0);
+      CHECK(m && m->device.type == CT_DEVICE_META && m->sizes[0] == 2 && m->sizes[1] == 9);
+    }
+  }
+}
