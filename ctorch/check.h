@@ -242,7 +242,7 @@ static int ct__close(const ct_tensor *a, const ct_tensor *b, double atol, double
   if (a->device.type == CT_DEVICE_META || b->device.type == CT_DEVICE_META) return 1;
   for (k = 0; k < a->numel; k++) {
     double x = ct_get(a, k), y = ct_get(b, k);
-    if (x != x && y != y) continue;
+    if ((x != x && y != y) || x == y) continue; /* NaN matches NaN; infinities match exactly */
     if (!(fabs(x - y) <= atol + rtol * fabs(y))) {
       snprintf(why, cap, "element %lld differs: %.10g vs %.10g", (long long)k, x, y);
       return 0;

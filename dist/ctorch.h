@@ -1251,6 +1251,31 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/unary.spec and their derivatives in
  * gen/derivatives/unary.spec; the frontends are generated (docs/ops.md).
+ *
+ * One mechanism serves every op: a descriptor (ct__unary_def) names the
+ * op, its dtype rule and two vector functions, one over doubles (floating
+ * results) and one over int64 (integer and bool results); one strided loop
+ * (ct__unary_loop, run by ct_iter_foreach) loads a chunk of any input dtype
+ * into a buffer, calls the function and stores the chunk in the result's
+ * dtype. f32, f16 and bf16 are computed in double and rounded once; f16
+ * and bf16 results pass through float32 on the way.
+ *
+ * dtype rules (PyTorch's):
+ *   TO_FLOAT   exp, sin, sqrt, sigmoid, ...: integers and bool give float32;
+ *              out= may be any dtype the result can be cast to.
+ *   KEEP       neg, abs, sign, square, relu, hardtanh, floor/ceil/round/trunc,
+ *              nan_to_num: integers keep their dtype (floor & co. return the
+ *              values), bool as the descriptor says; out= must match.
+ *   FLOAT_ONLY leaky_relu, elu, gelu, silu, softplus, mish, round.decimals:
+ *              floating only; out= must match.
+ * In-place on an integer tensor with a float result fails as in PyTorch
+ * ("result type Float can't be cast to the desired output type Long").
+ *
+ * gelu's kernels are those of _gelu_int (approximate as 0 / 1): the
+ * generator cannot save a str argument for a derivative yet, so gelu,
+ * gelu_ and gelu.out are CompositeImplicitAutograd wrappers over it.
+ * relu6 is hardtanh(0, 6), composite as in PyTorch. The derivative helpers
+ * (ct__unary_*_backward, at the end) use only ct ops: double backward works.
  */
 #ifndef CT_OPS_UNARY_H
 #define CT_OPS_UNARY_H
@@ -1415,38 +1440,9 @@ CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other);
 /* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
-/* neg(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_neg(ct_tensor *self);
-/* neg_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_neg_(ct_tensor *self);
-/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
-/* relu(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_relu(ct_tensor *self);
-/* relu_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_relu_(ct_tensor *self);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
-/* exp(Tensor self) -> Tensor
- * integers give float32 */
-CTDEF ct_tensor *ct_exp(ct_tensor *self);
-/* exp_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_exp_(ct_tensor *self);
-/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self);
-/* tanh(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_tanh(ct_tensor *self);
-/* tanh_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_tanh_(ct_tensor *self);
-/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self);
-/* sigmoid(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
-/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_sigmoid_(ct_tensor *self);
-/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
@@ -1538,6 +1534,241 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* neg(Tensor self) -> Tensor
+ * integers wrap; bool is an error */
+CTDEF ct_tensor *ct_neg(ct_tensor *self);
+/* neg_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_neg_(ct_tensor *self);
+/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
+/* abs(Tensor self) -> Tensor
+ * integers keep their dtype (abs of the minimum wraps); bool is an error */
+CTDEF ct_tensor *ct_abs(ct_tensor *self);
+/* abs_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_abs_(ct_tensor *self);
+/* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self);
+/* sign(Tensor self) -> Tensor
+ * -1, 0 or 1 (0 for NaN); bool stays bool */
+CTDEF ct_tensor *ct_sign(ct_tensor *self);
+/* sign_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sign_(ct_tensor *self);
+/* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self);
+/* square(Tensor self) -> Tensor
+ * self * self; integers wrap, bool gives int64 (PyTorch: pow(self, 2)) */
+CTDEF ct_tensor *ct_square(ct_tensor *self);
+/* square_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_square_(ct_tensor *self);
+/* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self);
+/* exp(Tensor self) -> Tensor
+ * integers and bool give float32 */
+CTDEF ct_tensor *ct_exp(ct_tensor *self);
+/* exp_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_exp_(ct_tensor *self);
+/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self);
+/* exp2(Tensor self) -> Tensor
+ * 2^self */
+CTDEF ct_tensor *ct_exp2(ct_tensor *self);
+/* exp2_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_exp2_(ct_tensor *self);
+/* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self);
+/* log(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_log(ct_tensor *self);
+/* log_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log_(ct_tensor *self);
+/* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self);
+/* log2(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_log2(ct_tensor *self);
+/* log2_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log2_(ct_tensor *self);
+/* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self);
+/* log1p(Tensor self) -> Tensor
+ * log(1 + self), accurate near 0 */
+CTDEF ct_tensor *ct_log1p(ct_tensor *self);
+/* log1p_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log1p_(ct_tensor *self);
+/* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self);
+/* expm1(Tensor self) -> Tensor
+ * exp(self) - 1, accurate near 0 */
+CTDEF ct_tensor *ct_expm1(ct_tensor *self);
+/* expm1_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_expm1_(ct_tensor *self);
+/* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self);
+/* sqrt(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_sqrt(ct_tensor *self);
+/* sqrt_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sqrt_(ct_tensor *self);
+/* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self);
+/* rsqrt(Tensor self) -> Tensor
+ * 1 / sqrt(self) */
+CTDEF ct_tensor *ct_rsqrt(ct_tensor *self);
+/* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_rsqrt_(ct_tensor *self);
+/* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self);
+/* reciprocal(Tensor self) -> Tensor
+ * 1 / self */
+CTDEF ct_tensor *ct_reciprocal(ct_tensor *self);
+/* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_reciprocal_(ct_tensor *self);
+/* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self);
+/* sin(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_sin(ct_tensor *self);
+/* sin_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sin_(ct_tensor *self);
+/* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self);
+/* cos(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_cos(ct_tensor *self);
+/* cos_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_cos_(ct_tensor *self);
+/* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self);
+/* tan(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_tan(ct_tensor *self);
+/* tan_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_tan_(ct_tensor *self);
+/* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self);
+/* tanh(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_tanh(ct_tensor *self);
+/* tanh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_tanh_(ct_tensor *self);
+/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self);
+/* erf(Tensor self) -> Tensor
+ * the error function */
+CTDEF ct_tensor *ct_erf(ct_tensor *self);
+/* erf_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_erf_(ct_tensor *self);
+/* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self);
+/* sigmoid(Tensor self) -> Tensor
+ * 1 / (1 + exp(-self)) */
+CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
+/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sigmoid_(ct_tensor *self);
+/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
+/* relu(Tensor self) -> Tensor
+ * max(self, 0); NaN stays NaN; integers keep their dtype */
+CTDEF ct_tensor *ct_relu(ct_tensor *self);
+/* relu_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_relu_(ct_tensor *self);
+/* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self);
+/* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor
+ * clamp to [min_val, max_val]; integer tensors take the bounds truncated to integers */
+CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
+CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* relu6(Tensor self) -> Tensor
+ * hardtanh(self, 0, 6) */
+CTDEF ct_tensor *ct_relu6(ct_tensor *self);
+/* relu6_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_relu6_(ct_tensor *self);
+/* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor
+ * self if self > 0 else self * negative_slope */
+CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope);
+/* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
+CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope);
+/* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope);
+/* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor
+ * scale * self if self > 0 else scale * alpha * (exp(self * input_scale) - 1) */
+CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
+CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* gelu(Tensor self, *, str approximate='none') -> Tensor
+ * self * Phi(self) (approximate "none" or NULL, with erf) or its tanh approximation ("tanh"); ct_gelu_ex takes approximate */
+CTDEF ct_tensor *ct_gelu(ct_tensor *self);
+CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate);
+/* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
+CTDEF ct_status ct_gelu_(ct_tensor *self);
+CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate);
+/* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate);
+/* _gelu_int(Tensor self, int approximate) -> Tensor
+ * gelu's kernel, approximate 0 ("none") or 1 ("tanh"): the derivative cannot save a str yet */
+CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate);
+/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
+CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate);
+/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate);
+/* silu(Tensor self) -> Tensor
+ * self * sigmoid(self) */
+CTDEF ct_tensor *ct_silu(ct_tensor *self);
+/* silu_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_silu_(ct_tensor *self);
+/* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self);
+/* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
+ * log(1 + exp(beta * self)) / beta; self where beta * self > threshold */
+CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold);
+/* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta, ct_scalar threshold);
+/* mish(Tensor self) -> Tensor
+ * self * tanh(softplus(self)) */
+CTDEF ct_tensor *ct_mish(ct_tensor *self);
+/* mish_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_mish_(ct_tensor *self);
+/* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self);
+/* floor(Tensor self) -> Tensor
+ * integers: the values themselves */
+CTDEF ct_tensor *ct_floor(ct_tensor *self);
+/* floor_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_floor_(ct_tensor *self);
+/* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self);
+/* ceil(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_ceil(ct_tensor *self);
+/* ceil_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_ceil_(ct_tensor *self);
+/* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self);
+/* round(Tensor self) -> Tensor
+ * half to even */
+CTDEF ct_tensor *ct_round(ct_tensor *self);
+/* round_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_round_(ct_tensor *self);
+/* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self);
+/* round.decimals(Tensor self, *, int decimals) -> Tensor
+ * half to even at 10^-decimals, in the tensor's precision; floating tensors only */
+CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals);
+/* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
+CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals);
+/* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals);
+/* trunc(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_trunc(ct_tensor *self);
+/* trunc_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_trunc_(ct_tensor *self);
+/* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self);
+/* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+ * NaN -> nan (0), +inf -> posinf, -inf -> neginf (None, NaN in C: the dtype's largest finite values) */
+CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf);
+/* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
+CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
+/* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -5672,119 +5903,7 @@ CT__BINARY_KERNELS(div, CT__DIV)
 CT__NOALPHA_KERNELS(mul)
 CT__NOALPHA_KERNELS(div)
 
-/* ---- unary ---- */
-enum { CT__NEG, CT__RELU, CT__EXP, CT__TANH, CT__SIGMOID, CT__NUM_UNARY };
-#define CT__UNARY_LOOP(NAME, T, ACC, LOAD, STORE, EXPR)                     \
-  static void NAME(char **d, const int64_t *s, int64_t n, void *ctx) {      \
-    int64_t i;                                                              \
-    (void)ctx;                                                              \
-    if (s[0] == (int64_t)sizeof(T) && s[1] == (int64_t)sizeof(T)) {         \
-      T *o = (T *)d[0];                                         \
-      const T *x = (const T *)d[1];                             \
-      for (i = 0; i < n; i++) {                                             \
-        ACC a = (ACC)LOAD(x[i]);                                            \
-        o[i] = STORE(EXPR);                                                 \
-      }                                                                     \
-    } else {                                                                \
-      for (i = 0; i < n; i++) {                                             \
-        ACC a = (ACC)LOAD(*(const T *)(d[1] + i * s[1]));                   \
-        *(T *)(d[0] + i * s[0]) = STORE(EXPR);                              \
-      }                                                                     \
-    }                                                                       \
-  }
-#define CT__DEF_FLOAT_UNARY(sfx, T, ACC, LOAD, STORE)                                  \
-  CT__UNARY_LOOP(ct__neg_##sfx, T, ACC, LOAD, STORE, (ACC)(-a))                        \
-  CT__UNARY_LOOP(ct__relu_##sfx, T, ACC, LOAD, STORE, (ACC)(a > 0 || a != a ? a : 0))  \
-  CT__UNARY_LOOP(ct__exp_##sfx, T, ACC, LOAD, STORE, (ACC)exp((double)a))                \
-  CT__UNARY_LOOP(ct__tanh_##sfx, T, ACC, LOAD, STORE, (ACC)tanh((double)a))              \
-  CT__UNARY_LOOP(ct__sigmoid_##sfx, T, ACC, LOAD, STORE, (ACC)(1.0 / (1.0 + exp(-(double)a))))
-CT__FLOAT_TYPES(CT__DEF_FLOAT_UNARY)
-#define CT__DEF_INT_UNARY(sfx, T, U)                                                             \
-  CT__UNARY_LOOP(ct__neg_##sfx, T, U, CT__LOAD_ID, CT__STORE_ID, (T)(U)(0 - (U)a))              \
-  CT__UNARY_LOOP(ct__relu_##sfx, T, T, CT__LOAD_ID, CT__STORE_ID, (T)(a > 0 ? a : 0))
-CT__INT_TYPES(CT__DEF_INT_UNARY)
-
-static const ct_loop_fn ct__unary_loops[CT__NUM_UNARY][CT_DTYPE_NUM] = {
-    {ct__neg_f32, ct__neg_f64, ct__neg_f16, ct__neg_bf16, ct__neg_i64, ct__neg_i32, ct__neg_u8, NULL},
-    {ct__relu_f32, ct__relu_f64, ct__relu_f16, ct__relu_bf16, ct__relu_i64, ct__relu_i32, ct__relu_u8, NULL},
-    {ct__exp_f32, ct__exp_f64, ct__exp_f16, ct__exp_bf16, NULL, NULL, NULL, NULL},
-    {ct__tanh_f32, ct__tanh_f64, ct__tanh_f16, ct__tanh_bf16, NULL, NULL, NULL, NULL},
-    {ct__sigmoid_f32, ct__sigmoid_f64, ct__sigmoid_f16, ct__sigmoid_bf16, NULL, NULL, NULL, NULL},
-};
-static const char *const ct__unary_names[CT__NUM_UNARY] = {"neg", "relu", "exp", "tanh", "sigmoid"};
-
-static ct_status ct__unary(int kind, ct_tensor *out, ct_tensor *a, ct_tensor **result) {
-  const char *op = ct__unary_names[kind];
-  ct_dtype common = (ct_dtype)a->dtype, out_dtype;
-  ct_tensor *ca = NULL, *dst = NULL, *ops[2];
-  ct_status st = CT_OK;
-  int to_float = kind == CT__EXP || kind == CT__TANH || kind == CT__SIGMOID;
-  if (to_float && !ct_dtype_is_floating(common)) common = CT_F32; /* int_to_float */
-  if (kind == CT__NEG && common == CT_BOOL)
-    return ct_fail(CT_ERR_DTYPE, op, "negation, the `-` operator, on a bool tensor is not supported; if you are trying "
-                                     "to invert a mask, use the `~` or logical_not() operator instead");
-  if (!ct__unary_loops[kind][common])
-    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", op, ct__dtype_torch_name(common));
-  out_dtype = out ? (ct_dtype)out->dtype : common;
-  if (out && !to_float && out_dtype != common) /* like PyTorch: only float ops cast to out= */
-    return ct_fail(CT_ERR_DTYPE, op, "found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
-                   ct__dtype_torch_name(common));
-  if (out && !ct_can_cast(common, out_dtype))
-    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name(common),
-                   ct__dtype_torch_name(out_dtype));
-  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
-  if (out && out != a) {
-    if (!ct__same_device(op, out, a)) return ct_last_error();
-    if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
-  }
-  dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, a->device) : ct_retain(out);
-  if (!dst) return ct_last_error();
-  if (!ct__is_meta(dst) && dst->numel) {
-    ca = a->dtype == common ? ct_retain(a) : ct__empty_like(op, a, common);
-    if (!ca || (ca != a && (st = ct__copy_impl(ca, a)) != CT_OK)) {
-      st = ct_last_error();
-    } else {
-      ops[0] = dst;
-      ops[1] = ca;
-      ct_iter_foreach(ct__unary_loops[kind][common], NULL, 2, ops, a->ndim, a->sizes);
-      if (out && dst != out) st = ct__copy_impl(out, dst);
-    }
-    ct_release(ca);
-  }
-  if (st == CT_OK && !out) {
-    *result = dst;
-    return CT_OK;
-  }
-  ct_release(dst);
-  if (out && st == CT_OK) ct__bump_version(out);
-  return st;
-}
-
-#define CT__UNARY_KERNELS(name, KIND)                                                          \
-  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *a) {                                 \
-    ct_tensor *r = NULL;                                                                       \
-    (void)ks;                                                                                  \
-    ct__unary(KIND, NULL, a, &r);                                                              \
-    return r;                                                                                  \
-  }                                                                                            \
-  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self) {                            \
-    (void)ks;                                                                                  \
-    return ct__unary(KIND, self, self, NULL);                                                  \
-  }
-#define CT__UNARY_OUT_KERNEL(name, KIND)                                                       \
-  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *a, ct_tensor *out) {            \
-    (void)ks;                                                                                  \
-    return ct__unary(KIND, out, a, NULL);                                                      \
-  }
-CT__UNARY_KERNELS(neg, CT__NEG)
-CT__UNARY_KERNELS(relu, CT__RELU)
-CT__UNARY_KERNELS(exp, CT__EXP)
-CT__UNARY_KERNELS(tanh, CT__TANH)
-CT__UNARY_KERNELS(sigmoid, CT__SIGMOID)
-CT__UNARY_OUT_KERNEL(neg, CT__NEG)
-CT__UNARY_OUT_KERNEL(exp, CT__EXP)
-CT__UNARY_OUT_KERNEL(tanh, CT__TANH)
-CT__UNARY_OUT_KERNEL(sigmoid, CT__SIGMOID)
+/* ---- unary ops: ctorch/ops/unary.h ---- */
 
 /* ---- sum: an iteration whose accumulator has stride 0 on reduced dims ----
  * Floating inputs accumulate in float64 and integers in int64 (wrapping),
@@ -6349,8 +6468,625 @@ CT_EXTERN_C_END
 /* ---- ctorch/ops/unary.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_UNARY_IMPL)
 #define CT__OPS_UNARY_IMPL
+#include <float.h>
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+/* ---- the mechanism ---- */
+enum { CT__UNARY_TO_FLOAT, CT__UNARY_KEEP, CT__UNARY_FLOAT_ONLY };
+
+/* An op's arguments, as its vector functions read them. */
+typedef struct ct__unary_params {
+  double a, b, c;    /* e.g. negative_slope; alpha, scale, input_scale; beta, threshold; min, max */
+  int64_t ia, ib;    /* integer forms: hardtanh's bounds on integer tensors; round's decimals */
+  int has_a, has_b, has_c; /* nan_to_num: which replacements were given */
+  ct_dtype dtype;    /* the compute (result) dtype, set by the driver */
+} ct__unary_params;
+
+typedef void (*ct__unary_ffn)(double *v, int64_t n, const ct__unary_params *p);
+typedef void (*ct__unary_ifn)(int64_t *v, int64_t n, const ct__unary_params *p);
+
+typedef struct ct__unary_def {
+  const char *name;     /* the op, in error messages */
+  int kind;             /* CT__UNARY_TO_FLOAT, _KEEP, _FLOAT_ONLY */
+  ct__unary_ffn f;      /* floating results */
+  ct__unary_ifn i;      /* integer results (KEEP); NULL: integers are not supported */
+  ct_dtype bool_dtype;  /* KEEP: the result dtype of a bool input, CT_DTYPE_NONE: not supported */
+  const char *bool_msg; /* the error for a bool input, NULL: the generic one */
+} ct__unary_def;
+
+/* Vector functions: v[i] = EXPR(x), x = v[i]; p is the op's parameters. */
+#define CT__UNARY_F(name, EXPR)                                                       \
+  static void ct__unary_f_##name(double *v, int64_t n, const ct__unary_params *p) {   \
+    int64_t i;                                                                        \
+    (void)p;                                                                          \
+    for (i = 0; i < n; i++) {                                                         \
+      double x = v[i];                                                                \
+      v[i] = (EXPR);                                                                  \
+    }                                                                                 \
+  }
+/* Integer ones get x (int64) and u (its uint64 twin, for wrapping arithmetic). */
+#define CT__UNARY_I(name, EXPR)                                                       \
+  static void ct__unary_i_##name(int64_t *v, int64_t n, const ct__unary_params *p) {  \
+    int64_t i;                                                                        \
+    (void)p;                                                                          \
+    for (i = 0; i < n; i++) {                                                         \
+      int64_t x = v[i];                                                               \
+      uint64_t u = (uint64_t)x;                                                       \
+      (void)u;                                                                        \
+      v[i] = (EXPR);                                                                  \
+    }                                                                                 \
+  }
+#define CT__UNARY_SQRT1_2 0.70710678118654752440
+#define CT__UNARY_LN2 0.69314718055994530942
+#define CT__UNARY_2_SQRTPI 1.12837916709551257390
+#define CT__UNARY_SQRT_2_PI 0.79788456080286535588 /* sqrt(2 / pi) */
+
+static double ct__unary_sigmoid1(double x) { return 1.0 / (1.0 + exp(-x)); }
+static double ct__unary_softplus1(double x, double beta, double threshold) {
+  return x * beta > threshold ? x : log1p(exp(x * beta)) / beta;
+}
+static double ct__unary_gelu1(double x, int tanh_approx) {
+  if (tanh_approx) return 0.5 * x * (1.0 + tanh(CT__UNARY_SQRT_2_PI * (x + 0.044715 * x * x * x)));
+  return 0.5 * x * (1.0 + erf(x * CT__UNARY_SQRT1_2));
+}
+/* v rounded to dt's precision: float32 and bfloat16 arithmetic step by step */
+static double ct__unary_round_to(double v, ct_dtype dt) {
+  return dt == CT_F64 ? v : dt == CT_BF16 ? (double)ct_bf16_to_f32(ct_f32_to_bf16((float)v)) : (double)(float)v;
+}
+/* round(x, decimals) as PyTorch: each step in the tensor's precision (float16,
+ * which PyTorch's CPU kernel lacks, in float32) */
+static double ct__unary_round_dec1(double x, int64_t decimals, ct_dtype dt) {
+  int neg = decimals < 0;
+  double ten = ct__unary_round_to(pow(10.0, (double)(neg ? -decimals : decimals)), dt);
+  if (neg) return ct__unary_round_to(nearbyint(ct__unary_round_to(x / ten, dt)) * ten, dt);
+  return ct__unary_round_to(nearbyint(ct__unary_round_to(x * ten, dt)) / ten, dt);
+}
+static double ct__unary_max_of(ct_dtype dt) {
+  return dt == CT_F64 ? DBL_MAX : dt == CT_F16 ? 65504.0 : dt == CT_BF16 ? 3.3895313892515355e38 : (double)FLT_MAX;
+}
+static double ct__unary_nan_to_num1(double x, const ct__unary_params *p) {
+  double big = ct__unary_max_of(p->dtype);
+  if (x != x) return p->has_a ? p->a : 0.0;
+  if (x == HUGE_VAL) return p->has_b ? p->b : big;
+  if (x == -HUGE_VAL) return p->has_c ? p->c : -big;
+  return x;
+}
+
+CT__UNARY_F(neg, -x)
+CT__UNARY_F(abs, fabs(x))
+CT__UNARY_F(sign, (double)((0.0 < x) - (x < 0.0)))
+CT__UNARY_F(exp, exp(x))
+CT__UNARY_F(exp2, exp2(x))
+CT__UNARY_F(log, log(x))
+CT__UNARY_F(log2, log2(x))
+CT__UNARY_F(log1p, log1p(x))
+CT__UNARY_F(expm1, expm1(x))
+CT__UNARY_F(sqrt, sqrt(x))
+CT__UNARY_F(rsqrt, 1.0 / sqrt(x))
+CT__UNARY_F(reciprocal, 1.0 / x)
+CT__UNARY_F(square, x * x)
+CT__UNARY_F(sin, sin(x))
+CT__UNARY_F(cos, cos(x))
+CT__UNARY_F(tan, tan(x))
+CT__UNARY_F(tanh, tanh(x))
+CT__UNARY_F(sigmoid, ct__unary_sigmoid1(x))
+CT__UNARY_F(relu, x > 0 || x != x ? x : 0.0)
+CT__UNARY_F(hardtanh, x != x ? x : x < p->a ? (p->a > p->b ? p->b : p->a) : x > p->b ? p->b : x)
+CT__UNARY_F(leaky_relu, x > 0 ? x : x * p->a)
+CT__UNARY_F(elu, x <= 0 ? expm1(x * p->c) * p->a * p->b : x * p->b)
+CT__UNARY_F(gelu, ct__unary_gelu1(x, p->ia != 0))
+CT__UNARY_F(silu, x * ct__unary_sigmoid1(x))
+CT__UNARY_F(softplus, ct__unary_softplus1(x, p->a, p->b))
+CT__UNARY_F(mish, x * tanh(log1p(exp(x))))
+CT__UNARY_F(erf, erf(x))
+CT__UNARY_F(floor, floor(x))
+CT__UNARY_F(ceil, ceil(x))
+CT__UNARY_F(round, nearbyint(x)) /* the default rounding mode: half to even */
+CT__UNARY_F(round_dec, ct__unary_round_dec1(x, p->ia, p->dtype))
+CT__UNARY_F(trunc, trunc(x))
+CT__UNARY_F(nan_to_num, ct__unary_nan_to_num1(x, p))
+
+CT__UNARY_I(neg, (int64_t)(0 - u))
+CT__UNARY_I(abs, x < 0 ? (int64_t)(0 - u) : x)
+CT__UNARY_I(sign, (int64_t)((x > 0) - (x < 0)))
+CT__UNARY_I(square, (int64_t)(u * u))
+CT__UNARY_I(relu, x > 0 ? x : 0)
+CT__UNARY_I(hardtanh, x < p->ia ? (p->ia > p->ib ? p->ib : p->ia) : x > p->ib ? p->ib : x)
+CT__UNARY_I(copy, x) /* floor, ceil, round, trunc and nan_to_num of integers */
+
+/* one descriptor per op */
+#define CT__UNARY_DEF(op, kind, f, i, bool_dtype, bool_msg) \
+  static const ct__unary_def ct__unary_def_##op = {#op, kind, f, i, bool_dtype, bool_msg};
+#define CT__UNARY_DEF_FLOAT(op) CT__UNARY_DEF(op, CT__UNARY_TO_FLOAT, ct__unary_f_##op, NULL, CT_DTYPE_NONE, NULL)
+#define CT__UNARY_DEF_ACT(op) CT__UNARY_DEF(op, CT__UNARY_FLOAT_ONLY, ct__unary_f_##op, NULL, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(neg, CT__UNARY_KEEP, ct__unary_f_neg, ct__unary_i_neg, CT_DTYPE_NONE,
+              "negation, the `-` operator, on a bool tensor is not supported; if you are trying to invert a mask, use "
+              "the `~` or logical_not() operator instead")
+CT__UNARY_DEF(abs, CT__UNARY_KEEP, ct__unary_f_abs, ct__unary_i_abs, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(sign, CT__UNARY_KEEP, ct__unary_f_sign, ct__unary_i_sign, CT_BOOL, NULL)
+CT__UNARY_DEF(square, CT__UNARY_KEEP, ct__unary_f_square, ct__unary_i_square, CT_I64, NULL)
+CT__UNARY_DEF(relu, CT__UNARY_KEEP, ct__unary_f_relu, ct__unary_i_relu, CT_DTYPE_NONE, "\"relu\" is not implemented for 'Bool' (Boolean inputs not supported for relu)")
+CT__UNARY_DEF(hardtanh, CT__UNARY_KEEP, ct__unary_f_hardtanh, ct__unary_i_hardtanh, CT_DTYPE_NONE,
+              "Bool inputs not supported for hardtanh")
+CT__UNARY_DEF(floor, CT__UNARY_KEEP, ct__unary_f_floor, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(ceil, CT__UNARY_KEEP, ct__unary_f_ceil, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(round, CT__UNARY_KEEP, ct__unary_f_round, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(round_dec, CT__UNARY_FLOAT_ONLY, ct__unary_f_round_dec, NULL, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(trunc, CT__UNARY_KEEP, ct__unary_f_trunc, ct__unary_i_copy, CT_DTYPE_NONE, NULL)
+CT__UNARY_DEF(nan_to_num, CT__UNARY_KEEP, ct__unary_f_nan_to_num, ct__unary_i_copy, CT_BOOL, NULL)
+CT__UNARY_DEF_FLOAT(exp)
+CT__UNARY_DEF_FLOAT(exp2)
+CT__UNARY_DEF_FLOAT(log)
+CT__UNARY_DEF_FLOAT(log2)
+CT__UNARY_DEF_FLOAT(log1p)
+CT__UNARY_DEF_FLOAT(expm1)
+CT__UNARY_DEF_FLOAT(sqrt)
+CT__UNARY_DEF_FLOAT(rsqrt)
+CT__UNARY_DEF_FLOAT(reciprocal)
+CT__UNARY_DEF_FLOAT(sin)
+CT__UNARY_DEF_FLOAT(cos)
+CT__UNARY_DEF_FLOAT(tan)
+CT__UNARY_DEF_FLOAT(tanh)
+CT__UNARY_DEF_FLOAT(sigmoid)
+CT__UNARY_DEF_FLOAT(erf)
+CT__UNARY_DEF_ACT(leaky_relu)
+CT__UNARY_DEF_ACT(elu)
+CT__UNARY_DEF_ACT(gelu)
+CT__UNARY_DEF_ACT(silu)
+CT__UNARY_DEF_ACT(softplus)
+CT__UNARY_DEF_ACT(mish)
+
+/* ---- the strided loop: chunks through a buffer ---- */
+#define CT__UNARY_CHUNK 256
+typedef struct ct__unary_ctx {
+  const ct__unary_def *def;
+  ct__unary_params p;
+  ct_dtype in, out;
+} ct__unary_ctx;
+
+#define CT__UNARY_GATHER(T, CONV)                                          \
+  if (s == (int64_t)sizeof(T)) /* contiguous: a loop the compiler vectorises */ \
+    for (i = 0; i < n; i++) buf[i] = CONV(((const T *)src)[i]);              \
+  else                                                                     \
+    for (i = 0; i < n; i++) buf[i] = CONV(*(const T *)(src + i * s))
+static void ct__unary_load_f(double *buf, const char *src, int64_t s, int64_t n, ct_dtype dt) {
+  int64_t i;
+  switch (dt) {
+  case CT_F32: CT__UNARY_GATHER(float, (double)); break;
+  case CT_F64: CT__UNARY_GATHER(double, (double)); break;
+  case CT_F16: CT__UNARY_GATHER(uint16_t, (double)ct_f16_to_f32); break;
+  case CT_BF16: CT__UNARY_GATHER(uint16_t, (double)ct_bf16_to_f32); break;
+  case CT_I64: CT__UNARY_GATHER(int64_t, (double)); break;
+  case CT_I32: CT__UNARY_GATHER(int32_t, (double)); break;
+  case CT_U8: CT__UNARY_GATHER(uint8_t, (double)); break;
+  default: CT__UNARY_GATHER(bool, (double)); break;
+  }
+}
+static void ct__unary_load_i(int64_t *buf, const char *src, int64_t s, int64_t n, ct_dtype dt) {
+  int64_t i;
+  switch (dt) {
+  case CT_I64: CT__UNARY_GATHER(int64_t, (int64_t)); break;
+  case CT_I32: CT__UNARY_GATHER(int32_t, (int64_t)); break;
+  case CT_U8: CT__UNARY_GATHER(uint8_t, (int64_t)); break;
+  default: CT__UNARY_GATHER(bool, (int64_t)); break;
+  }
+}
+#define CT__UNARY_SCATTER(T, CONV)                 \
+  if (s == (int64_t)sizeof(T))                     \
+    for (i = 0; i < n; i++) ((T *)dst)[i] = CONV(buf[i]); \
+  else                                             \
+    for (i = 0; i < n; i++) *(T *)(dst + i * s) = CONV(buf[i])
+static uint16_t ct__unary_to_f16(double x) { return ct_f32_to_f16((float)x); }
+static uint16_t ct__unary_to_bf16(double x) { return ct_f32_to_bf16((float)x); }
+static void ct__unary_store_f(char *dst, int64_t s, const double *buf, int64_t n, ct_dtype dt) {
+  int64_t i;
+  switch (dt) {
+  case CT_F32: CT__UNARY_SCATTER(float, (float)); break;
+  case CT_F64: CT__UNARY_SCATTER(double, (double)); break;
+  case CT_F16: CT__UNARY_SCATTER(uint16_t, ct__unary_to_f16); break;
+  default: CT__UNARY_SCATTER(uint16_t, ct__unary_to_bf16); break;
+  }
+}
+static void ct__unary_store_i(char *dst, int64_t s, const int64_t *buf, int64_t n, ct_dtype dt) {
+  int64_t i;
+  switch (dt) { /* integer results wrap like C casts through unsigned */
+  case CT_I64: CT__UNARY_SCATTER(int64_t, (int64_t)); break;
+  case CT_I32: CT__UNARY_SCATTER(int32_t, (int32_t)(uint32_t)(uint64_t)); break;
+  case CT_U8: CT__UNARY_SCATTER(uint8_t, (uint8_t)(uint64_t)); break;
+  default: CT__UNARY_SCATTER(bool, 0 !=); break;
+  }
+}
+
+static void ct__unary_loop(char **d, const int64_t *s, int64_t n, void *vctx) {
+  const ct__unary_ctx *c = (const ct__unary_ctx *)vctx;
+  double fbuf[CT__UNARY_CHUNK];
+  int64_t ibuf[CT__UNARY_CHUNK];
+  int64_t at, k;
+  int floating = ct_dtype_is_floating(c->out);
+  for (at = 0; at < n; at += k) {
+    k = n - at < CT__UNARY_CHUNK ? n - at : CT__UNARY_CHUNK;
+    if (floating) {
+      ct__unary_load_f(fbuf, d[1] + at * s[1], s[1], k, c->in);
+      c->def->f(fbuf, k, &c->p);
+      ct__unary_store_f(d[0] + at * s[0], s[0], fbuf, k, c->out);
+    } else {
+      ct__unary_load_i(ibuf, d[1] + at * s[1], s[1], k, c->in);
+      c->def->i(ibuf, k, &c->p);
+      ct__unary_store_i(d[0] + at * s[0], s[0], ibuf, k, c->out);
+    }
+  }
+}
+
+/* The result dtype of op on an input of dtype `in`, or CT_DTYPE_NONE after failing. */
+static ct_dtype ct__unary_result_dtype(const ct__unary_def *d, ct_dtype in) {
+  if (ct_dtype_is_floating(in)) return in;
+  if (in == CT_BOOL && d->bool_msg) return ct_fail(CT_ERR_DTYPE, d->name, "%s", d->bool_msg), CT_DTYPE_NONE;
+  if (d->kind == CT__UNARY_TO_FLOAT) return CT_F32; /* int_to_float: the default dtype */
+  if (d->kind == CT__UNARY_KEEP && in == CT_BOOL && d->bool_dtype != CT_DTYPE_NONE) return d->bool_dtype;
+  if (d->kind == CT__UNARY_KEEP && in != CT_BOOL && d->i) return in;
+  ct_fail(CT_ERR_DTYPE, d->name, "\"%s\" is not implemented for '%s'", d->name, ct__dtype_torch_name(in));
+  return CT_DTYPE_NONE;
+}
+
+/* The element range [lo, hi] of t in its storage. */
+static void ct__unary_extent(const ct_tensor *t, int64_t *lo, int64_t *hi) {
+  int i;
+  *lo = *hi = t->offset;
+  for (i = 0; i < t->ndim; i++) {
+    int64_t span = (t->sizes[i] - 1) * t->strides[i];
+    if (span < 0) *lo += span;
+    else *hi += span;
+  }
+}
+/* out= may be a itself (the same view) but no other view of a's elements:
+ * the chunked loop would read elements it has already written. */
+static ct_status ct__unary_check_overlap(const char *op, const ct_tensor *out, const ct_tensor *a) {
+  int64_t alo, ahi, olo, ohi;
+  if (out->storage != a->storage || !out->numel || !a->numel) return CT_OK;
+  if (out->offset == a->offset && ct_same_shape(out, a) &&
+      !memcmp(out->strides, a->strides, sizeof(int64_t) * (size_t)a->ndim))
+    return CT_OK;
+  ct__unary_extent(a, &alo, &ahi);
+  ct__unary_extent(out, &olo, &ohi);
+  if (olo > ahi || alo > ohi) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, op, "unsupported operation: some elements of the input tensor and the written-to tensor "
+                                     "refer to a single memory location; clone() the tensor before performing the operation");
+}
+
+/* out = op(a). `out` NULL: a new tensor in *result; out == a: in-place.
+ * Checks dtypes and devices, resizes out=, skips the arithmetic on meta. */
+static ct_status ct__unary_run(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *out, ct_tensor *a,
+                               ct_tensor **result) {
+  const char *op = d->name;
+  ct_dtype common = ct__unary_result_dtype(d, (ct_dtype)a->dtype), out_dtype;
+  ct__unary_ctx c;
+  ct_tensor *dst, *ops[2];
+  ct_status st = CT_OK;
+  if (common == CT_DTYPE_NONE) return ct_last_error();
+  out_dtype = out ? (ct_dtype)out->dtype : common;
+  if (out_dtype != common && d->kind != CT__UNARY_TO_FLOAT) /* like PyTorch: only float ops cast into out= */
+    return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name(out_dtype),
+                   ct__dtype_torch_name(common));
+  if (out_dtype != common && !ct_can_cast(common, out_dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
+                   ct__dtype_torch_name(common), ct__dtype_torch_name(out_dtype));
+  if (out && ct__check_writable(op, out) != CT_OK) return ct_last_error();
+  if (out && out != a) {
+    if (!ct__same_device(op, out, a) || ct__unary_check_overlap(op, out, a) != CT_OK) return ct_last_error();
+    if ((st = ct__resize_out(op, out, a->ndim, a->sizes)) != CT_OK) return st;
+  }
+  dst = (!out || out_dtype != common) ? ct__empty(op, a->ndim, a->sizes, common, out ? out->device : a->device)
+                                      : ct_retain(out);
+  if (!dst) return ct_last_error();
+  if (!ct__is_meta(dst) && dst->numel) {
+    if (ct__is_meta(a)) {
+      st = ct_fail(CT_ERR_DEVICE, op, "cannot compute into a %s tensor from a meta tensor",
+                   ct_device_type_name((ct_device_type)dst->device.type));
+    } else {
+      c.def = d;
+      c.p = *p;
+      c.p.dtype = common;
+      c.in = (ct_dtype)a->dtype;
+      c.out = common;
+      ops[0] = dst;
+      ops[1] = a;
+      ct_iter_foreach(ct__unary_loop, &c, 2, ops, a->ndim, a->sizes);
+      if (out && dst != out) st = ct__copy_impl(out, dst);
+    }
+  }
+  if (st == CT_OK && !out) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  if (out && st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+static ct_tensor *ct__unary_new(const ct__unary_def *d, const ct__unary_params *p, ct_tensor *a) {
+  ct_tensor *r = NULL;
+  return ct__unary_run(d, p, NULL, a, &r) == CT_OK ? r : NULL;
+}
+static ct__unary_params ct__unary_noparams(void) {
+  ct__unary_params p;
+  memset(&p, 0, sizeof p);
+  return p;
+}
+
+/* ---- kernels of the parameterless ops: functional, in-place, out= ---- */
+#define CT__UNARY_KERNELS(name, def)                                                  \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self) {                     \
+    ct__unary_params p = ct__unary_noparams();                                        \
+    (void)ks;                                                                         \
+    return ct__unary_new(&ct__unary_def_##def, &p, self);                             \
+  }                                                                                   \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self) {                   \
+    ct__unary_params p = ct__unary_noparams();                                        \
+    (void)ks;                                                                         \
+    return ct__unary_run(&ct__unary_def_##def, &p, self, self, NULL);                 \
+  }                                                                                   \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) { \
+    ct__unary_params p = ct__unary_noparams();                                        \
+    (void)ks;                                                                         \
+    return ct__unary_run(&ct__unary_def_##def, &p, out, self, NULL);                  \
+  }
+CT__UNARY_KERNELS(neg, neg)
+CT__UNARY_KERNELS(abs, abs)
+CT__UNARY_KERNELS(sign, sign)
+CT__UNARY_KERNELS(exp, exp)
+CT__UNARY_KERNELS(exp2, exp2)
+CT__UNARY_KERNELS(log, log)
+CT__UNARY_KERNELS(log2, log2)
+CT__UNARY_KERNELS(log1p, log1p)
+CT__UNARY_KERNELS(expm1, expm1)
+CT__UNARY_KERNELS(sqrt, sqrt)
+CT__UNARY_KERNELS(rsqrt, rsqrt)
+CT__UNARY_KERNELS(reciprocal, reciprocal)
+CT__UNARY_KERNELS(square, square)
+CT__UNARY_KERNELS(sin, sin)
+CT__UNARY_KERNELS(cos, cos)
+CT__UNARY_KERNELS(tan, tan)
+CT__UNARY_KERNELS(tanh, tanh)
+CT__UNARY_KERNELS(sigmoid, sigmoid)
+CT__UNARY_KERNELS(relu, relu)
+CT__UNARY_KERNELS(silu, silu)
+CT__UNARY_KERNELS(mish, mish)
+CT__UNARY_KERNELS(erf, erf)
+CT__UNARY_KERNELS(floor, floor)
+CT__UNARY_KERNELS(ceil, ceil)
+CT__UNARY_KERNELS(round, round)
+CT__UNARY_KERNELS(trunc, trunc)
+
+/* ---- parameterised ops: one params builder each, then the three forms ---- */
+#define CT__UNARY_PARAM_KERNELS(name, def, PARAMS, ARGS)                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self PARAMS) {                         \
+    ct__unary_params p;                                                                          \
+    (void)ks;                                                                                    \
+    if (ct__unary_p_##name(&p, self ARGS) != CT_OK) return NULL;                                 \
+    return ct__unary_new(&ct__unary_def_##def, &p, self);                                        \
+  }                                                                                              \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self PARAMS, ct_tensor *out) {    \
+    ct__unary_params p;                                                                          \
+    (void)ks;                                                                                    \
+    if (ct__unary_p_##name(&p, self ARGS) != CT_OK) return ct_last_error();                      \
+    return ct__unary_run(&ct__unary_def_##def, &p, out, self, NULL);                             \
+  }
+#define CT__UNARY_PARAM_INPLACE(name, def, PARAMS, ARGS)                                         \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self PARAMS) {                       \
+    ct__unary_params p;                                                                          \
+    (void)ks;                                                                                    \
+    if (ct__unary_p_##name(&p, self ARGS) != CT_OK) return ct_last_error();                      \
+    return ct__unary_run(&ct__unary_def_##def, &p, self, self, NULL);                            \
+  }
+#define CT__UNARY_COMMA ,
+
+/* hardtanh: clamp to [min_val, max_val]; integer tensors take integer bounds */
+static int64_t ct__unary_scalar_to_int(ct_scalar s) {
+  double v;
+  if (s.kind != CT_SCALAR_FLOAT) return ct_scalar_to_int(s);
+  v = s.v.f;
+  return v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v;
+}
+static ct_status ct__unary_p_hardtanh(ct__unary_params *p, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  *p = ct__unary_noparams();
+  p->a = ct_scalar_to_double(min_val);
+  p->b = ct_scalar_to_double(max_val);
+  p->ia = ct__unary_scalar_to_int(min_val);
+  p->ib = ct__unary_scalar_to_int(max_val);
+  if (self->dtype == CT_U8 && (p->a < 0 || p->b < 0))
+    return ct_fail(CT_ERR_INVALID, "hardtanh", "cannot do hardtanh on an unsigned type with negative limits");
+  return CT_OK;
+}
+CT__UNARY_PARAM_KERNELS(hardtanh, hardtanh, CT__UNARY_COMMA ct_scalar min_val CT__UNARY_COMMA ct_scalar max_val,
+                        CT__UNARY_COMMA min_val CT__UNARY_COMMA max_val)
+CT__UNARY_PARAM_INPLACE(hardtanh, hardtanh, CT__UNARY_COMMA ct_scalar min_val CT__UNARY_COMMA ct_scalar max_val,
+                        CT__UNARY_COMMA min_val CT__UNARY_COMMA max_val)
+
+/* relu6 = hardtanh(self, 0, 6), CompositeImplicitAutograd as in PyTorch */
+static ct_tensor *ct__k_relu6(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_hardtanh(self, ct_int(0), ct_int(6));
+}
+static ct_status ct__k_relu6_(ct_keyset ks, ct_tensor *self) {
+  (void)ks;
+  return ct_hardtanh_(self, ct_int(0), ct_int(6));
+}
+
+static ct_status ct__unary_p_leaky_relu(ct__unary_params *p, ct_tensor *self, ct_scalar negative_slope) {
+  (void)self;
+  *p = ct__unary_noparams();
+  p->a = ct_scalar_to_double(negative_slope);
+  return CT_OK;
+}
+CT__UNARY_PARAM_KERNELS(leaky_relu, leaky_relu, CT__UNARY_COMMA ct_scalar negative_slope, CT__UNARY_COMMA negative_slope)
+CT__UNARY_PARAM_INPLACE(leaky_relu, leaky_relu, CT__UNARY_COMMA ct_scalar negative_slope, CT__UNARY_COMMA negative_slope)
+
+static ct_status ct__unary_p_elu(ct__unary_params *p, ct_tensor *self, ct_scalar alpha, ct_scalar scale,
+                                 ct_scalar input_scale) {
+  (void)self;
+  *p = ct__unary_noparams();
+  p->a = ct_scalar_to_double(alpha);
+  p->b = ct_scalar_to_double(scale);
+  p->c = ct_scalar_to_double(input_scale);
+  return CT_OK;
+}
+#define CT__UNARY_ELU_PARAMS \
+  CT__UNARY_COMMA ct_scalar alpha CT__UNARY_COMMA ct_scalar scale CT__UNARY_COMMA ct_scalar input_scale
+#define CT__UNARY_ELU_ARGS CT__UNARY_COMMA alpha CT__UNARY_COMMA scale CT__UNARY_COMMA input_scale
+CT__UNARY_PARAM_KERNELS(elu, elu, CT__UNARY_ELU_PARAMS, CT__UNARY_ELU_ARGS)
+CT__UNARY_PARAM_INPLACE(elu, elu, CT__UNARY_ELU_PARAMS, CT__UNARY_ELU_ARGS)
+
+static ct_status ct__unary_p_softplus(ct__unary_params *p, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  (void)self;
+  *p = ct__unary_noparams();
+  p->a = ct_scalar_to_double(beta);
+  p->b = ct_scalar_to_double(threshold);
+  return CT_OK;
+}
+CT__UNARY_PARAM_KERNELS(softplus, softplus, CT__UNARY_COMMA ct_scalar beta CT__UNARY_COMMA ct_scalar threshold,
+                        CT__UNARY_COMMA beta CT__UNARY_COMMA threshold)
+
+/* gelu: approximate is "none" (x * Phi(x), with erf) or "tanh". The kernels are
+ * those of _gelu_int (approximate 0 or 1): a str argument cannot be saved for
+ * the derivative yet, so gelu itself is a CompositeImplicitAutograd wrapper. */
+static ct_status ct__unary_gelu_mode(const char *approximate, int64_t *mode) {
+  if (!approximate || !strcmp(approximate, "none")) *mode = 0;
+  else if (!strcmp(approximate, "tanh")) *mode = 1;
+  else return ct_fail(CT_ERR_INVALID, "gelu", "approximate argument must be either none or tanh, got '%s'", approximate);
+  return CT_OK;
+}
+static ct_status ct__unary_p_gelu_int(ct__unary_params *p, ct_tensor *self, int64_t approximate) {
+  (void)self;
+  *p = ct__unary_noparams();
+  if (approximate != 0 && approximate != 1)
+    return ct_fail(CT_ERR_INVALID, "gelu", "approximate must be 0 (none) or 1 (tanh), got %lld", (long long)approximate);
+  p->ia = approximate;
+  return CT_OK;
+}
+CT__UNARY_PARAM_KERNELS(gelu_int, gelu, CT__UNARY_COMMA int64_t approximate, CT__UNARY_COMMA approximate)
+CT__UNARY_PARAM_INPLACE(gelu_int, gelu, CT__UNARY_COMMA int64_t approximate, CT__UNARY_COMMA approximate)
+static ct_tensor *ct__k_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  int64_t m = 0;
+  (void)ks;
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int(self, m) : NULL;
+}
+static ct_status ct__k_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  int64_t m = 0;
+  (void)ks;
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int_(self, m) : ct_last_error();
+}
+static ct_status ct__k_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
+  int64_t m = 0;
+  (void)ks;
+  return ct__unary_gelu_mode(approximate, &m) == CT_OK ? ct__gelu_int_out(out, self, m) : ct_last_error();
+}
+
+/* round.decimals: floating tensors only (PyTorch's "round_cpu" has no integer kernel with decimals) */
+static ct_status ct__unary_p_round_decimals(ct__unary_params *p, ct_tensor *self, int64_t decimals) {
+  (void)self;
+  *p = ct__unary_noparams();
+  if (decimals > 400 || decimals < -400)
+    return ct_fail(CT_ERR_INVALID, "round", "decimals %lld is out of range [-400, 400]", (long long)decimals);
+  p->ia = decimals;
+  return CT_OK;
+}
+CT__UNARY_PARAM_KERNELS(round_decimals, round_dec, CT__UNARY_COMMA int64_t decimals, CT__UNARY_COMMA decimals)
+CT__UNARY_PARAM_INPLACE(round_decimals, round_dec, CT__UNARY_COMMA int64_t decimals, CT__UNARY_COMMA decimals)
+
+/* nan_to_num: None replaces NaN by 0 and +-inf by the dtype's largest finite values */
+static ct_status ct__unary_p_nan_to_num(ct__unary_params *p, ct_tensor *self, double nan, double posinf, double neginf) {
+  (void)self;
+  *p = ct__unary_noparams();
+  p->has_a = nan == nan, p->a = nan; /* float? None arrives as NaN */
+  p->has_b = posinf == posinf, p->b = posinf;
+  p->has_c = neginf == neginf, p->c = neginf;
+  return CT_OK;
+}
+#define CT__UNARY_NTN_PARAMS CT__UNARY_COMMA double nan CT__UNARY_COMMA double posinf CT__UNARY_COMMA double neginf
+#define CT__UNARY_NTN_ARGS CT__UNARY_COMMA nan CT__UNARY_COMMA posinf CT__UNARY_COMMA neginf
+CT__UNARY_PARAM_INPLACE(nan_to_num, nan_to_num, CT__UNARY_NTN_PARAMS, CT__UNARY_NTN_ARGS)
+static ct_tensor *ct__k_nan_to_num(ct_keyset ks, ct_tensor *self CT__UNARY_NTN_PARAMS) {
+  ct__unary_params p;
+  (void)ks;
+  ct__unary_p_nan_to_num(&p, self, nan, posinf, neginf);
+  return ct__unary_new(&ct__unary_def_nan_to_num, &p, self);
+}
+static ct_status ct__k_nan_to_num_out(ct_keyset ks, ct_tensor *self CT__UNARY_NTN_PARAMS, ct_tensor *out) {
+  ct__unary_params p;
+  (void)ks;
+  if (out->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, "nan_to_num", "nan_to_num: dtype of out: %s should be same as input: %s",
+                   ct__dtype_torch_name((ct_dtype)out->dtype), ct__dtype_torch_name((ct_dtype)self->dtype));
+  ct__unary_p_nan_to_num(&p, self, nan, posinf, neginf);
+  return ct__unary_run(&ct__unary_def_nan_to_num, &p, out, self, NULL);
+}
+
+/* ================= derivative helpers =================
+ * Used by gen/derivatives/unary.spec; written with ct ops so that
+ * create_graph records them (double backward). Masks come from
+ * threshold_backward: grad where x > t, else 0. */
+static ct_tensor *ct__unary_mul_num(ct_tensor *t, double v) { return ct_mul_scalar(t, ct_float(v)); }
+static ct_tensor *ct__unary_plus1(ct_tensor *t) { return ct_add_scalar(t, ct_int(1)); }
+static ct_tensor *ct__unary_one_minus(ct_tensor *t) { return ct_add_scalar(ct_neg(t), ct_int(1)); }
+/* grad where lo < x < hi (PyTorch's hardtanh_backward: 0 at and beyond the bounds) */
+static ct_tensor *ct__unary_hardtanh_backward(ct_tensor *grad, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  return ct_threshold_backward(ct_threshold_backward(grad, self, min_val), ct_neg(self), ct__neg_scalar(max_val));
+}
+/* grad for x > 0, grad * slope otherwise */
+static ct_tensor *ct__unary_leaky_relu_backward(ct_tensor *grad, ct_tensor *self, ct_scalar negative_slope) {
+  ct_tensor *pos = ct_threshold_backward(grad, self, ct_int(0));
+  return ct_add(pos, ct_mul_scalar(ct_sub(grad, pos), negative_slope));
+}
+/* x > 0: grad * scale; else grad * alpha * scale * input_scale * exp(x * input_scale), the
+ * exponent taken at min(x, 0) so that the branch not taken never overflows */
+static ct_tensor *ct__unary_elu_backward(ct_tensor *grad, ct_tensor *self, ct_scalar alpha, ct_scalar scale,
+                                         ct_scalar input_scale) {
+  double is = ct_scalar_to_double(input_scale), k = ct_scalar_to_double(alpha) * ct_scalar_to_double(scale) * is;
+  ct_tensor *pos = ct_threshold_backward(grad, self, ct_int(0));
+  ct_tensor *xneg = ct_neg(ct_relu(ct_neg(self)));
+  ct_tensor *dneg = ct__unary_mul_num(ct_exp(ct__unary_mul_num(xneg, is)), k);
+  return ct_add(ct_mul_scalar(pos, scale), ct_mul(ct_sub(grad, pos), dneg));
+}
+/* approximate 0 (exact): Phi(x) + x phi(x); 1 (tanh): PyTorch's GeluBackward formula */
+static ct_tensor *ct__unary_gelu_backward(ct_tensor *grad, ct_tensor *self, int64_t approximate) {
+  if (approximate) {
+    const double kappa = 0.044715;
+    ct_tensor *x2 = ct_mul(self, self);
+    ct_tensor *t = ct_tanh(ct__unary_mul_num(ct_add(self, ct__unary_mul_num(ct_mul(x2, self), kappa)), CT__UNARY_SQRT_2_PI));
+    ct_tensor *dleft = ct__unary_mul_num(ct__unary_plus1(t), 0.5);
+    ct_tensor *dinner = ct__unary_mul_num(ct__unary_plus1(ct__unary_mul_num(x2, 3 * kappa)), CT__UNARY_SQRT_2_PI);
+    ct_tensor *dright = ct_mul(ct_mul(ct__unary_mul_num(self, 0.5), ct__unary_one_minus(ct_mul(t, t))), dinner);
+    return ct_mul(grad, ct_add(dleft, dright));
+  } else {
+    ct_tensor *cdf = ct__unary_mul_num(ct__unary_plus1(ct_erf(ct__unary_mul_num(self, CT__UNARY_SQRT1_2))), 0.5);
+    ct_tensor *pdf = ct__unary_mul_num(ct_exp(ct__unary_mul_num(ct_mul(self, self), -0.5)),
+                                       0.5 * CT__UNARY_2_SQRTPI * CT__UNARY_SQRT1_2);
+    return ct_mul(grad, ct_add(cdf, ct_mul(self, pdf)));
+  }
+}
+/* d silu = s (1 + x (1 - s)), s = sigmoid(x) */
+static ct_tensor *ct__unary_silu_backward(ct_tensor *grad, ct_tensor *self) {
+  ct_tensor *s = ct_sigmoid(self);
+  return ct_mul(grad, ct_mul(s, ct__unary_plus1(ct_mul(self, ct__unary_one_minus(s)))));
+}
+/* grad where beta x > threshold (the linear part), else grad * sigmoid(beta x) */
+static ct_tensor *ct__unary_softplus_backward(ct_tensor *grad, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct_tensor *bx = ct_mul_scalar(self, beta);
+  ct_tensor *lin = ct_threshold_backward(grad, bx, threshold);
+  return ct_add(lin, ct_mul(ct_sub(grad, lin), ct_sigmoid(bx)));
+}
+/* d mish = t + x sigmoid(x) (1 - t^2), t = tanh(softplus(x)) */
+static ct_tensor *ct__unary_mish_backward(ct_tensor *grad, ct_tensor *self) {
+  ct_tensor *t = ct_tanh(ct_softplus(self, ct_int(1), ct_int(20)));
+  ct_tensor *d = ct_mul(ct_mul(self, ct_sigmoid(self)), ct__unary_one_minus(ct_mul(t, t)));
+  return ct_mul(grad, ct_add(t, d));
+}
+/* grad where self is finite, else 0: self - self is NaN exactly where it is not */
+static ct_tensor *ct__unary_nan_to_num_backward(ct_tensor *grad, ct_tensor *self) {
+  ct_tensor *nonfinite = ct_nan_to_num(ct_sub(self, self), 1.0, 1.0, 1.0);
+  return ct_mul(grad, ct__unary_one_minus(nonfinite));
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_UNARY_IMPL */
@@ -7967,21 +8703,7 @@ static struct {
   ct_op *div_out;
   ct_op *div_Scalar;
   ct_op *div__Scalar;
-  ct_op *neg;
-  ct_op *neg_;
-  ct_op *neg_out;
-  ct_op *relu;
-  ct_op *relu_;
   ct_op *threshold_backward;
-  ct_op *exp;
-  ct_op *exp_;
-  ct_op *exp_out;
-  ct_op *tanh;
-  ct_op *tanh_;
-  ct_op *tanh_out;
-  ct_op *sigmoid;
-  ct_op *sigmoid_;
-  ct_op *sigmoid_out;
   ct_op *sum;
   ct_op *sum_dim_IntList;
   ct_op *sum_IntList_out;
@@ -8015,6 +8737,109 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *neg;
+  ct_op *neg_;
+  ct_op *neg_out;
+  ct_op *abs;
+  ct_op *abs_;
+  ct_op *abs_out;
+  ct_op *sign;
+  ct_op *sign_;
+  ct_op *sign_out;
+  ct_op *square;
+  ct_op *square_;
+  ct_op *square_out;
+  ct_op *exp;
+  ct_op *exp_;
+  ct_op *exp_out;
+  ct_op *exp2;
+  ct_op *exp2_;
+  ct_op *exp2_out;
+  ct_op *log;
+  ct_op *log_;
+  ct_op *log_out;
+  ct_op *log2;
+  ct_op *log2_;
+  ct_op *log2_out;
+  ct_op *log1p;
+  ct_op *log1p_;
+  ct_op *log1p_out;
+  ct_op *expm1;
+  ct_op *expm1_;
+  ct_op *expm1_out;
+  ct_op *sqrt;
+  ct_op *sqrt_;
+  ct_op *sqrt_out;
+  ct_op *rsqrt;
+  ct_op *rsqrt_;
+  ct_op *rsqrt_out;
+  ct_op *reciprocal;
+  ct_op *reciprocal_;
+  ct_op *reciprocal_out;
+  ct_op *sin;
+  ct_op *sin_;
+  ct_op *sin_out;
+  ct_op *cos;
+  ct_op *cos_;
+  ct_op *cos_out;
+  ct_op *tan;
+  ct_op *tan_;
+  ct_op *tan_out;
+  ct_op *tanh;
+  ct_op *tanh_;
+  ct_op *tanh_out;
+  ct_op *erf;
+  ct_op *erf_;
+  ct_op *erf_out;
+  ct_op *sigmoid;
+  ct_op *sigmoid_;
+  ct_op *sigmoid_out;
+  ct_op *relu;
+  ct_op *relu_;
+  ct_op *relu_out;
+  ct_op *hardtanh;
+  ct_op *hardtanh_;
+  ct_op *hardtanh_out;
+  ct_op *relu6;
+  ct_op *relu6_;
+  ct_op *leaky_relu;
+  ct_op *leaky_relu_;
+  ct_op *leaky_relu_out;
+  ct_op *elu;
+  ct_op *elu_;
+  ct_op *elu_out;
+  ct_op *gelu;
+  ct_op *gelu_;
+  ct_op *gelu_out;
+  ct_op *_gelu_int;
+  ct_op *_gelu_int_;
+  ct_op *_gelu_int_out;
+  ct_op *silu;
+  ct_op *silu_;
+  ct_op *silu_out;
+  ct_op *softplus;
+  ct_op *softplus_out;
+  ct_op *mish;
+  ct_op *mish_;
+  ct_op *mish_out;
+  ct_op *floor;
+  ct_op *floor_;
+  ct_op *floor_out;
+  ct_op *ceil;
+  ct_op *ceil_;
+  ct_op *ceil_out;
+  ct_op *round;
+  ct_op *round_;
+  ct_op *round_out;
+  ct_op *round_decimals;
+  ct_op *round__decimals;
+  ct_op *round_decimals_out;
+  ct_op *trunc;
+  ct_op *trunc_;
+  ct_op *trunc_out;
+  ct_op *nan_to_num;
+  ct_op *nan_to_num_;
+  ct_op *nan_to_num_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -8470,92 +9295,6 @@ static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   ct__tls.depth--;
   return r;
 }
-/* neg(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.neg;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* neg_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.neg_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.neg_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* relu(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* relu_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
 static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   const ct_op *op = ct__op.threshold_backward;
@@ -8571,162 +9310,6 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     v[1] = ct_value_tensor(self);
     v[2] = ct_value_scalar(threshold);
     r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.exp_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tanh;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tanh_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.tanh_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sigmoid;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sigmoid_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.sigmoid_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
   }
   ct__tls.depth--;
   return r;
@@ -9341,6 +9924,1831 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
     ct_value v[1];
     v[0] = ct_value_tensor(self);
     r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.neg;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.neg_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.neg_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.abs;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_abs_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.abs_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.abs_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sign;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sign_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sign_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sign_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.square;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_square_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.square_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.square_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.exp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_exp2_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.exp2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log2_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log1p;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log1p_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log1p_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log1p_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.expm1;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_expm1_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.expm1_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.expm1_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sqrt;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sqrt_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sqrt_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sqrt_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.rsqrt;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_rsqrt_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.rsqrt_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.rsqrt_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.reciprocal;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_reciprocal_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.reciprocal_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.reciprocal_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sin_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sin_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.cos;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_cos_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.cos_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.cos_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tan;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_tan_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tan_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.tan_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tanh;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tanh_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.tanh_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.erf;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.erf_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.erf_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sigmoid;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sigmoid_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sigmoid_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.relu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
+static ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  const ct_op *op = ct__op.hardtanh;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
+static ct_status ct__dispatch_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  const ct_op *op = ct__op.hardtanh_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
+  const ct_op *op = ct__op.hardtanh_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min_val, max_val, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu6(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu6;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu6_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_relu6_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu6_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
+static ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  const ct_op *op = ct__op.leaky_relu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
+static ct_status ct__dispatch_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  const ct_op *op = ct__op.leaky_relu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
+  const ct_op *op = ct__op.leaky_relu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, negative_slope, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
+static ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  const ct_op *op = ct__op.elu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
+static ct_status ct__dispatch_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  const ct_op *op = ct__op.elu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
+  const ct_op *op = ct__op.elu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, alpha, scale, input_scale, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu(Tensor self, *, str approximate='none') -> Tensor */
+static ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  const ct_op *op = ct__op.gelu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
+static ct_status ct__dispatch_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  const ct_op *op = ct__op.gelu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
+  const ct_op *op = ct__op.gelu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, approximate, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int(Tensor self, int approximate) -> Tensor */
+static ct_tensor *ct__dispatch__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  const ct_op *op = ct__op._gelu_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
+static ct_status ct__dispatch__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  const ct_op *op = ct__op._gelu_int_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+  const ct_op *op = ct__op._gelu_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, approximate, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.silu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_silu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.silu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.silu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
+static ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  const ct_op *op = ct__op.softplus;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, beta, threshold);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(beta);
+    v[2] = ct_value_scalar(threshold);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
+  const ct_op *op = ct__op.softplus_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, beta, threshold, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(beta);
+    v[2] = ct_value_scalar(threshold);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.mish;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_mish_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.mish_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.mish_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.floor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.floor_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.floor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.ceil;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_ceil_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.ceil_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.ceil_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.round;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_round_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.round_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.round_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.decimals(Tensor self, *, int decimals) -> Tensor */
+static ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  const ct_op *op = ct__op.round_decimals;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
+static ct_status ct__dispatch_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  const ct_op *op = ct__op.round__decimals;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
+  const ct_op *op = ct__op.round_decimals_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, decimals, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.trunc;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_trunc_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.trunc_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.trunc_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
+static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  const ct_op *op = ct__op.nan_to_num;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
+static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  const ct_op *op = ct__op.nan_to_num_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
+  const ct_op *op = ct__op.nan_to_num_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, self, nan, posinf, neginf, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
   return r;
@@ -11057,38 +13465,6 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
   keys |= self->keys;
   return ct__dispatch_div__Scalar(ct__call_keys(keys), self, other);
 }
-CTDEF ct_tensor *ct_neg(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_neg(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_neg_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_neg_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_neg_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_relu(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_relu(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_relu_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_relu_(ct__call_keys(keys), self);
-}
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("threshold_backward", "grad_output"), (ct_tensor *)NULL;
@@ -11096,66 +13472,6 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_backward", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(keys), grad_output, self, threshold));
-}
-CTDEF ct_tensor *ct_exp(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_exp(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_exp_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_exp_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_exp_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_tanh(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_tanh_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_tanh_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_tanh_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sigmoid(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_sigmoid_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
 }
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset keys = 0;
@@ -11462,6 +13778,701 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_neg(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_neg(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_neg_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_neg_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_neg_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_abs(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_abs(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_abs_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_abs_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("abs.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_abs_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sign(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sign(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sign_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sign_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sign.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sign_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_square(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_square(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_square_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_square_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("square.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_square_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_exp(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_exp(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_exp_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_exp_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_exp_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_exp2(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_exp2(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_exp2_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_exp2_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("exp2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_exp2_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log2(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log2(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log2_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log2_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log2_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log1p(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log1p(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log1p_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log1p_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log1p.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log1p_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_expm1(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_expm1(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_expm1_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_expm1_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("expm1.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_expm1_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sqrt(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sqrt(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sqrt_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sqrt_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sqrt.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sqrt_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_rsqrt(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_rsqrt(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_rsqrt_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_rsqrt_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rsqrt.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_rsqrt_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_reciprocal(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_reciprocal(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_reciprocal_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_reciprocal_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reciprocal.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_reciprocal_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sin(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sin(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sin_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sin_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sin_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_cos(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cos(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_cos_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cos_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cos.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cos_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_tan(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_tan(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_tan_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_tan_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tan.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_tan_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_tanh(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_tanh_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_tanh_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_tanh_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_erf(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_erf(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_erf_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_erf_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("erf.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_erf_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sigmoid(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sigmoid_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_relu(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_relu(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_relu_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_relu_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("relu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_relu_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_hardtanh(ct__call_keys(keys), self, min_val, max_val));
+}
+CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_hardtanh_(ct__call_keys(keys), self, min_val, max_val);
+}
+CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardtanh.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_hardtanh_out(ct__call_keys(keys), self, min_val, max_val, out);
+}
+CTDEF ct_tensor *ct_relu6(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu6", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_relu6(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_relu6_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu6_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_relu6_(ct__call_keys(keys), self);
+}
+CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_leaky_relu(ct__call_keys(keys), self, negative_slope));
+}
+CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_leaky_relu_(ct__call_keys(keys), self, negative_slope);
+}
+CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("leaky_relu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_leaky_relu_out(ct__call_keys(keys), self, negative_slope, out);
+}
+CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_elu(ct__call_keys(keys), self, alpha, scale, input_scale));
+}
+CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_elu_(ct__call_keys(keys), self, alpha, scale, input_scale);
+}
+CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("elu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_elu_out(ct__call_keys(keys), self, alpha, scale, input_scale, out);
+}
+CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_gelu(ct__call_keys(keys), self, approximate));
+}
+CTDEF ct_tensor *ct_gelu(ct_tensor *self) {
+  return ct_gelu_ex(self, "none");
+}
+CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_gelu_(ct__call_keys(keys), self, approximate);
+}
+CTDEF ct_status ct_gelu_(ct_tensor *self) {
+  return ct_gelu_ex_(self, "none");
+}
+CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gelu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gelu_out(ct__call_keys(keys), self, approximate, out);
+}
+CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
+  return ct_gelu_out_ex(out, self, "none");
+}
+CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch__gelu_int(ct__call_keys(keys), self, approximate));
+}
+CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch__gelu_int_(ct__call_keys(keys), self, approximate);
+}
+CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_gelu_int.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch__gelu_int_out(ct__call_keys(keys), self, approximate, out);
+}
+CTDEF ct_tensor *ct_silu(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_silu(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_silu_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_silu_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("silu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_silu_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softplus", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_softplus(ct__call_keys(keys), self, beta, threshold));
+}
+CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softplus.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softplus.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_softplus_out(ct__call_keys(keys), self, beta, threshold, out);
+}
+CTDEF ct_tensor *ct_mish(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mish(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_mish_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_mish_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mish.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mish_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_floor(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_floor(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_floor_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_floor_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("floor.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_floor_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_ceil(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ceil(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_ceil_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ceil_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ceil.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ceil_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_round(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_round(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_round_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_round_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("round.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_round_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_round_decimals(ct__call_keys(keys), self, decimals));
+}
+CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round_.decimals", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_round__decimals(ct__call_keys(keys), self, decimals);
+}
+CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("round.decimals_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_round_decimals_out(ct__call_keys(keys), self, decimals, out);
+}
+CTDEF ct_tensor *ct_trunc(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_trunc(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_trunc_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_trunc_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("trunc.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_trunc_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_nan_to_num(ct__call_keys(keys), self, nan, posinf, neginf));
+}
+CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_nan_to_num_(ct__call_keys(keys), self, nan, posinf, neginf);
+}
+CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nan_to_num.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nan_to_num_out(ct__call_keys(keys), self, nan, posinf, neginf, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;
@@ -13095,175 +16106,6 @@ static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   return r;
 }
 
-/* ---- neg(Tensor self) -> Tensor ---- */
-typedef struct ct__node_neg {
-  ct_node base;
-} ct__node_neg;
-
-static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg *n = (ct__node_neg *)node;
-  ct_tensor *grad = grads[0];
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
-
-static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- neg_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_neg_ {
-  ct_node base;
-} ct__node_neg_;
-
-static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg_ *n = (ct__node_neg_ *)node;
-  ct_tensor *grad = grads[0];
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
-
-static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
-    n = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("neg.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- relu(Tensor self) -> Tensor ---- */
-typedef struct ct__node_relu {
-  ct_node base;
-  ct__saved result;
-} ct__node_relu;
-
-static void ct__release_relu(ct_node *node) {
-  ct__node_relu *n = (ct__node_relu *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu *n = (ct__node_relu *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
-
-static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- relu_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_relu_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_relu_;
-
-static void ct__release_relu_(ct_node *node) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
-
-static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
-    n = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
 /* ---- threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor ---- */
 typedef struct ct__node_threshold_backward {
   ct_node base;
@@ -13309,300 +16151,6 @@ static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
-  return r;
-}
-
-/* ---- exp(Tensor self) -> Tensor ---- */
-typedef struct ct__node_exp {
-  ct_node base;
-  ct__saved result;
-} ct__node_exp;
-
-static void ct__release_exp(ct_node *node) {
-  ct__node_exp *n = (ct__node_exp *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp *n = (ct__node_exp *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
-
-static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- exp_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_exp_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_exp_;
-
-static void ct__release_exp_(ct_node *node) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
-
-static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
-    n = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- tanh(Tensor self) -> Tensor ---- */
-typedef struct ct__node_tanh {
-  ct_node base;
-  ct__saved result;
-} ct__node_tanh;
-
-static void ct__release_tanh(ct_node *node) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
-
-static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- tanh_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_tanh_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_tanh_;
-
-static void ct__release_tanh_(ct_node *node) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
-
-static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
-    n = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tanh.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- sigmoid(Tensor self) -> Tensor ---- */
-typedef struct ct__node_sigmoid {
-  ct_node base;
-  ct__saved result;
-} ct__node_sigmoid;
-
-static void ct__release_sigmoid(ct_node *node) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
-
-static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_sigmoid_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_sigmoid_;
-
-static void ct__release_sigmoid_(ct_node *node) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
-
-static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
-    n = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sigmoid.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -14480,6 +17028,3132 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   ct_tensor *r;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_detach(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- neg(Tensor self) -> Tensor ---- */
+typedef struct ct__node_neg {
+  ct_node base;
+} ct__node_neg;
+
+static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_neg *n = (ct__node_neg *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
+
+static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
+  ct__node_neg *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- neg_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_neg_ {
+  ct_node base;
+} ct__node_neg_;
+
+static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_neg_ *n = (ct__node_neg_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
+
+static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
+  ct__node_neg_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
+    n = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("neg.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- abs(Tensor self) -> Tensor ---- */
+typedef struct ct__node_abs {
+  ct_node base;
+  ct__saved self;
+} ct__node_abs;
+
+static void ct__release_abs(ct_node *node) {
+  ct__node_abs *n = (ct__node_abs *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_abs *n = (ct__node_abs *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__release_abs};
+
+static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
+  ct__node_abs *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- abs_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_abs_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_abs_;
+
+static void ct__release_abs_(ct_node *node) {
+  ct__node_abs_ *n = (ct__node_abs_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_abs_ *n = (ct__node_abs_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_abs_ = {"AbsBackward0", ct__backward_abs_, ct__release_abs_};
+
+static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
+  ct__node_abs_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("abs_", self)) != CT_OK) return r;
+    n = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("abs.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sign(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sign {
+  ct_node base;
+} ct__node_sign;
+
+static ct_status ct__backward_sign(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sign *n = (ct__node_sign *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, NULL};
+
+static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
+  ct__node_sign *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sign_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sign_ {
+  ct_node base;
+} ct__node_sign_;
+
+static ct_status ct__backward_sign_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sign_ *n = (ct__node_sign_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sign_ = {"SignBackward0", ct__backward_sign_, NULL};
+
+static ct_status ct__autograd_sign_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sign_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sign_", self)) != CT_OK) return r;
+    n = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sign.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- square(Tensor self) -> Tensor ---- */
+typedef struct ct__node_square {
+  ct_node base;
+  ct__saved self;
+} ct__node_square;
+
+static void ct__release_square(ct_node *node) {
+  ct__node_square *n = (ct__node_square *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_square *n = (ct__node_square *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_square, ct__release_square};
+
+static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
+  ct__node_square *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- square_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_square_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_square_;
+
+static void ct__release_square_(ct_node *node) {
+  ct__node_square_ *n = (ct__node_square_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_square_ *n = (ct__node_square_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_square_ = {"SquareBackward0", ct__backward_square_, ct__release_square_};
+
+static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
+  ct__node_square_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("square_", self)) != CT_OK) return r;
+    n = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("square.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- exp(Tensor self) -> Tensor ---- */
+typedef struct ct__node_exp {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp;
+
+static void ct__release_exp(ct_node *node) {
+  ct__node_exp *n = (ct__node_exp *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp *n = (ct__node_exp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
+
+static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_exp_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp_;
+
+static void ct__release_exp_(ct_node *node) {
+  ct__node_exp_ *n = (ct__node_exp_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp_ *n = (ct__node_exp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
+
+static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
+    n = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- exp2(Tensor self) -> Tensor ---- */
+typedef struct ct__node_exp2 {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp2;
+
+static void ct__release_exp2(ct_node *node) {
+  ct__node_exp2 *n = (ct__node_exp2 *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp2 *n = (ct__node_exp2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, ct__release_exp2};
+
+static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp2 *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp2_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_exp2_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp2_;
+
+static void ct__release_exp2_(ct_node *node) {
+  ct__node_exp2_ *n = (ct__node_exp2_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp2_ *n = (ct__node_exp2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp2_ = {"Exp2Backward0", ct__backward_exp2_, ct__release_exp2_};
+
+static ct_status ct__autograd_exp2_(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp2_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("exp2_", self)) != CT_OK) return r;
+    n = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log {
+  ct_node base;
+  ct__saved self;
+} ct__node_log;
+
+static void ct__release_log(ct_node *node) {
+  ct__node_log *n = (ct__node_log *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log *n = (ct__node_log *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__release_log};
+
+static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
+  ct__node_log *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log_;
+
+static void ct__release_log_(ct_node *node) {
+  ct__node_log_ *n = (ct__node_log_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_ *n = (ct__node_log_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_ = {"LogBackward0", ct__backward_log_, ct__release_log_};
+
+static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log_", self)) != CT_OK) return r;
+    n = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log2(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log2 {
+  ct_node base;
+  ct__saved self;
+} ct__node_log2;
+
+static void ct__release_log2(ct_node *node) {
+  ct__node_log2 *n = (ct__node_log2 *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log2 *n = (ct__node_log2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, ct__release_log2};
+
+static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
+  ct__node_log2 *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log2_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log2_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log2_;
+
+static void ct__release_log2_(ct_node *node) {
+  ct__node_log2_ *n = (ct__node_log2_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log2_ *n = (ct__node_log2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log2_ = {"Log2Backward0", ct__backward_log2_, ct__release_log2_};
+
+static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log2_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log2_", self)) != CT_OK) return r;
+    n = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log1p(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log1p {
+  ct_node base;
+  ct__saved self;
+} ct__node_log1p;
+
+static void ct__release_log1p(ct_node *node) {
+  ct__node_log1p *n = (ct__node_log1p *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log1p *n = (ct__node_log1p *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p, ct__release_log1p};
+
+static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
+  ct__node_log1p *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log1p_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log1p_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log1p_;
+
+static void ct__release_log1p_(ct_node *node) {
+  ct__node_log1p_ *n = (ct__node_log1p_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log1p_ *n = (ct__node_log1p_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log1p_ = {"Log1pBackward0", ct__backward_log1p_, ct__release_log1p_};
+
+static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log1p_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log1p_", self)) != CT_OK) return r;
+    n = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log1p.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- expm1(Tensor self) -> Tensor ---- */
+typedef struct ct__node_expm1 {
+  ct_node base;
+  ct__saved result;
+} ct__node_expm1;
+
+static void ct__release_expm1(ct_node *node) {
+  ct__node_expm1 *n = (ct__node_expm1 *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_expm1 *n = (ct__node_expm1 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1, ct__release_expm1};
+
+static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
+  ct__node_expm1 *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- expm1_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_expm1_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_expm1_;
+
+static void ct__release_expm1_(ct_node *node) {
+  ct__node_expm1_ *n = (ct__node_expm1_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_expm1_ *n = (ct__node_expm1_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_expm1_ = {"Expm1Backward0", ct__backward_expm1_, ct__release_expm1_};
+
+static ct_status ct__autograd_expm1_(ct_keyset ks, ct_tensor *self) {
+  ct__node_expm1_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("expm1_", self)) != CT_OK) return r;
+    n = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("expm1.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sqrt(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sqrt {
+  ct_node base;
+  ct__saved result;
+} ct__node_sqrt;
+
+static void ct__release_sqrt(ct_node *node) {
+  ct__node_sqrt *n = (ct__node_sqrt *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sqrt *n = (ct__node_sqrt *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, ct__release_sqrt};
+
+static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
+  ct__node_sqrt *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sqrt_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sqrt_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_sqrt_;
+
+static void ct__release_sqrt_(ct_node *node) {
+  ct__node_sqrt_ *n = (ct__node_sqrt_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sqrt_ *n = (ct__node_sqrt_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sqrt_ = {"SqrtBackward0", ct__backward_sqrt_, ct__release_sqrt_};
+
+static ct_status ct__autograd_sqrt_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sqrt_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sqrt_", self)) != CT_OK) return r;
+    n = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sqrt.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- rsqrt(Tensor self) -> Tensor ---- */
+typedef struct ct__node_rsqrt {
+  ct_node base;
+  ct__saved result;
+} ct__node_rsqrt;
+
+static void ct__release_rsqrt(ct_node *node) {
+  ct__node_rsqrt *n = (ct__node_rsqrt *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rsqrt *n = (ct__node_rsqrt *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt, ct__release_rsqrt};
+
+static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
+  ct__node_rsqrt *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- rsqrt_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_rsqrt_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_rsqrt_;
+
+static void ct__release_rsqrt_(ct_node *node) {
+  ct__node_rsqrt_ *n = (ct__node_rsqrt_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rsqrt_ *n = (ct__node_rsqrt_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rsqrt_ = {"RsqrtBackward0", ct__backward_rsqrt_, ct__release_rsqrt_};
+
+static ct_status ct__autograd_rsqrt_(ct_keyset ks, ct_tensor *self) {
+  ct__node_rsqrt_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("rsqrt_", self)) != CT_OK) return r;
+    n = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("rsqrt.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reciprocal(Tensor self) -> Tensor ---- */
+typedef struct ct__node_reciprocal {
+  ct_node base;
+  ct__saved result;
+} ct__node_reciprocal;
+
+static void ct__release_reciprocal(ct_node *node) {
+  ct__node_reciprocal *n = (ct__node_reciprocal *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reciprocal *n = (ct__node_reciprocal *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__backward_reciprocal, ct__release_reciprocal};
+
+static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
+  ct__node_reciprocal *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reciprocal_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_reciprocal_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_reciprocal_;
+
+static void ct__release_reciprocal_(ct_node *node) {
+  ct__node_reciprocal_ *n = (ct__node_reciprocal_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reciprocal_ *n = (ct__node_reciprocal_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reciprocal_ = {"ReciprocalBackward0", ct__backward_reciprocal_, ct__release_reciprocal_};
+
+static ct_status ct__autograd_reciprocal_(ct_keyset ks, ct_tensor *self) {
+  ct__node_reciprocal_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("reciprocal_", self)) != CT_OK) return r;
+    n = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reciprocal.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sin(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sin {
+  ct_node base;
+  ct__saved self;
+} ct__node_sin;
+
+static void ct__release_sin(ct_node *node) {
+  ct__node_sin *n = (ct__node_sin *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sin *n = (ct__node_sin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__release_sin};
+
+static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
+  ct__node_sin *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sin_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sin_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_sin_;
+
+static void ct__release_sin_(ct_node *node) {
+  ct__node_sin_ *n = (ct__node_sin_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sin_ *n = (ct__node_sin_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sin_ = {"SinBackward0", ct__backward_sin_, ct__release_sin_};
+
+static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sin_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sin_", self)) != CT_OK) return r;
+    n = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cos(Tensor self) -> Tensor ---- */
+typedef struct ct__node_cos {
+  ct_node base;
+  ct__saved self;
+} ct__node_cos;
+
+static void ct__release_cos(ct_node *node) {
+  ct__node_cos *n = (ct__node_cos *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cos *n = (ct__node_cos *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__release_cos};
+
+static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
+  ct__node_cos *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cos_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_cos_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_cos_;
+
+static void ct__release_cos_(ct_node *node) {
+  ct__node_cos_ *n = (ct__node_cos_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cos_ *n = (ct__node_cos_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cos_ = {"CosBackward0", ct__backward_cos_, ct__release_cos_};
+
+static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
+  ct__node_cos_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cos_", self)) != CT_OK) return r;
+    n = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cos.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- tan(Tensor self) -> Tensor ---- */
+typedef struct ct__node_tan {
+  ct_node base;
+  ct__saved result;
+} ct__node_tan;
+
+static void ct__release_tan(ct_node *node) {
+  ct__node_tan *n = (ct__node_tan *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tan *n = (ct__node_tan *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__release_tan};
+
+static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
+  ct__node_tan *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tan_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_tan_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_tan_;
+
+static void ct__release_tan_(ct_node *node) {
+  ct__node_tan_ *n = (ct__node_tan_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tan_ *n = (ct__node_tan_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tan_ = {"TanBackward0", ct__backward_tan_, ct__release_tan_};
+
+static ct_status ct__autograd_tan_(ct_keyset ks, ct_tensor *self) {
+  ct__node_tan_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tan_", self)) != CT_OK) return r;
+    n = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tan.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- tanh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_tanh {
+  ct_node base;
+  ct__saved result;
+} ct__node_tanh;
+
+static void ct__release_tanh(ct_node *node) {
+  ct__node_tanh *n = (ct__node_tanh *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tanh *n = (ct__node_tanh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
+
+static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
+  ct__node_tanh *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tanh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_tanh_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_tanh_;
+
+static void ct__release_tanh_(ct_node *node) {
+  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
+
+static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_tanh_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
+    n = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tanh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- erf(Tensor self) -> Tensor ---- */
+typedef struct ct__node_erf {
+  ct_node base;
+  ct__saved self;
+} ct__node_erf;
+
+static void ct__release_erf(ct_node *node) {
+  ct__node_erf *n = (ct__node_erf *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erf *n = (ct__node_erf *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__release_erf};
+
+static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
+  ct__node_erf *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- erf_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_erf_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_erf_;
+
+static void ct__release_erf_(ct_node *node) {
+  ct__node_erf_ *n = (ct__node_erf_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erf_ *n = (ct__node_erf_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erf_ = {"ErfBackward0", ct__backward_erf_, ct__release_erf_};
+
+static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
+  ct__node_erf_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("erf_", self)) != CT_OK) return r;
+    n = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("erf.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sigmoid(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sigmoid {
+  ct_node base;
+  ct__saved result;
+} ct__node_sigmoid;
+
+static void ct__release_sigmoid(ct_node *node) {
+  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
+
+static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__node_sigmoid *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sigmoid_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_sigmoid_;
+
+static void ct__release_sigmoid_(ct_node *node) {
+  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
+
+static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sigmoid_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
+    n = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sigmoid.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- relu(Tensor self) -> Tensor ---- */
+typedef struct ct__node_relu {
+  ct_node base;
+  ct__saved result;
+} ct__node_relu;
+
+static void ct__release_relu(ct_node *node) {
+  ct__node_relu *n = (ct__node_relu *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_relu *n = (ct__node_relu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
+
+static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
+  ct__node_relu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- relu_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_relu_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_relu_;
+
+static void ct__release_relu_(ct_node *node) {
+  ct__node_relu_ *n = (ct__node_relu_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_relu_ *n = (ct__node_relu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
+
+static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
+  ct__node_relu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
+    n = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("relu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor ---- */
+typedef struct ct__node_hardtanh {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min_val;
+  ct_scalar max_val;
+} ct__node_hardtanh;
+
+static void ct__release_hardtanh(ct_node *node) {
+  ct__node_hardtanh *n = (ct__node_hardtanh *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardtanh *n = (ct__node_hardtanh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min_val = n->min_val;
+  ct_scalar max_val = n->max_val;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward_hardtanh, ct__release_hardtanh};
+
+static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct__node_hardtanh *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->min_val = min_val;
+    n->max_val = max_val;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) ---- */
+typedef struct ct__node_hardtanh_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min_val;
+  ct_scalar max_val;
+} ct__node_hardtanh_;
+
+static void ct__release_hardtanh_(ct_node *node) {
+  ct__node_hardtanh_ *n = (ct__node_hardtanh_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardtanh_ *n = (ct__node_hardtanh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min_val = n->min_val;
+  ct_scalar max_val = n->max_val;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardtanh_ = {"HardtanhBackward0", ct__backward_hardtanh_, ct__release_hardtanh_};
+
+static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct__node_hardtanh_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("hardtanh_", self)) != CT_OK) return r;
+    n = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->min_val = min_val;
+    n->max_val = max_val;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh_(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardtanh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh_out(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor ---- */
+typedef struct ct__node_leaky_relu {
+  ct_node base;
+  ct__saved self;
+  ct_scalar negative_slope;
+} ct__node_leaky_relu;
+
+static void ct__release_leaky_relu(ct_node *node) {
+  ct__node_leaky_relu *n = (ct__node_leaky_relu *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_leaky_relu *n = (ct__node_leaky_relu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar negative_slope = n->negative_slope;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backward_leaky_relu, ct__release_leaky_relu};
+
+static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  ct__node_leaky_relu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->negative_slope = negative_slope;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) ---- */
+typedef struct ct__node_leaky_relu_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar negative_slope;
+} ct__node_leaky_relu_;
+
+static void ct__release_leaky_relu_(ct_node *node) {
+  ct__node_leaky_relu_ *n = (ct__node_leaky_relu_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_leaky_relu_ *n = (ct__node_leaky_relu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar negative_slope = n->negative_slope;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_leaky_relu_ = {"LeakyReluBackward0", ct__backward_leaky_relu_, ct__release_leaky_relu_};
+
+static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  ct__node_leaky_relu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("leaky_relu_", self)) != CT_OK) return r;
+    n = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->negative_slope = negative_slope;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu_(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("leaky_relu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu_out(ks & CT__BELOW_AUTOGRAD, self, negative_slope, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor ---- */
+typedef struct ct__node_elu {
+  ct_node base;
+  ct__saved self;
+  ct_scalar alpha;
+  ct_scalar scale;
+  ct_scalar input_scale;
+} ct__node_elu;
+
+static void ct__release_elu(ct_node *node) {
+  ct__node_elu *n = (ct__node_elu *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_elu *n = (ct__node_elu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar alpha = n->alpha;
+  ct_scalar scale = n->scale;
+  ct_scalar input_scale = n->input_scale;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__release_elu};
+
+static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct__node_elu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->alpha = alpha;
+    n->scale = scale;
+    n->input_scale = input_scale;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) ---- */
+typedef struct ct__node_elu_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar alpha;
+  ct_scalar scale;
+  ct_scalar input_scale;
+} ct__node_elu_;
+
+static void ct__release_elu_(ct_node *node) {
+  ct__node_elu_ *n = (ct__node_elu_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_elu_ *n = (ct__node_elu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar alpha = n->alpha;
+  ct_scalar scale = n->scale;
+  ct_scalar input_scale = n->input_scale;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_elu_ = {"EluBackward0", ct__backward_elu_, ct__release_elu_};
+
+static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct__node_elu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("elu_", self)) != CT_OK) return r;
+    n = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->alpha = alpha;
+    n->scale = scale;
+    n->input_scale = input_scale;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu_(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("elu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu_out(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _gelu_int(Tensor self, int approximate) -> Tensor ---- */
+typedef struct ct__node__gelu_int {
+  ct_node base;
+  ct__saved self;
+  int64_t approximate;
+} ct__node__gelu_int;
+
+static void ct__release__gelu_int(ct_node *node) {
+  ct__node__gelu_int *n = (ct__node__gelu_int *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__gelu_int *n = (ct__node__gelu_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t approximate = n->approximate;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
+
+static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  ct__node__gelu_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->approximate = approximate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) ---- */
+typedef struct ct__node__gelu_int_ {
+  ct_node base;
+  ct__saved self;
+  int64_t approximate;
+} ct__node__gelu_int_;
+
+static void ct__release__gelu_int_(ct_node *node) {
+  ct__node__gelu_int_ *n = (ct__node__gelu_int_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__gelu_int_ *n = (ct__node__gelu_int_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t approximate = n->approximate;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
+
+static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  ct__node__gelu_int_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
+    n = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->approximate = approximate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_gelu_int.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- silu(Tensor self) -> Tensor ---- */
+typedef struct ct__node_silu {
+  ct_node base;
+  ct__saved self;
+} ct__node_silu;
+
+static void ct__release_silu(ct_node *node) {
+  ct__node_silu *n = (ct__node_silu *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_silu *n = (ct__node_silu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, ct__release_silu};
+
+static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
+  ct__node_silu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- silu_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_silu_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_silu_;
+
+static void ct__release_silu_(ct_node *node) {
+  ct__node_silu_ *n = (ct__node_silu_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_silu_ *n = (ct__node_silu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_silu_ = {"SiluBackward0", ct__backward_silu_, ct__release_silu_};
+
+static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
+  ct__node_silu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("silu_", self)) != CT_OK) return r;
+    n = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("silu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor ---- */
+typedef struct ct__node_softplus {
+  ct_node base;
+  ct__saved self;
+  ct_scalar beta;
+  ct_scalar threshold;
+} ct__node_softplus;
+
+static void ct__release_softplus(ct_node *node) {
+  ct__node_softplus *n = (ct__node_softplus *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softplus *n = (ct__node_softplus *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar beta = n->beta;
+  ct_scalar threshold = n->threshold;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_softplus_backward(grad, self, beta, threshold);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward_softplus, ct__release_softplus};
+
+static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct__node_softplus *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->beta = beta;
+    n->threshold = threshold;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softplus(ks & CT__BELOW_AUTOGRAD, self, beta, threshold);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softplus.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softplus_out(ks & CT__BELOW_AUTOGRAD, self, beta, threshold, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mish(Tensor self) -> Tensor ---- */
+typedef struct ct__node_mish {
+  ct_node base;
+  ct__saved self;
+} ct__node_mish;
+
+static void ct__release_mish(ct_node *node) {
+  ct__node_mish *n = (ct__node_mish *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mish *n = (ct__node_mish *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, ct__release_mish};
+
+static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
+  ct__node_mish *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mish_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_mish_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_mish_;
+
+static void ct__release_mish_(ct_node *node) {
+  ct__node_mish_ *n = (ct__node_mish_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mish_ *n = (ct__node_mish_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mish_ = {"MishBackward0", ct__backward_mish_, ct__release_mish_};
+
+static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
+  ct__node_mish_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("mish_", self)) != CT_OK) return r;
+    n = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mish.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- floor(Tensor self) -> Tensor ---- */
+typedef struct ct__node_floor {
+  ct_node base;
+} ct__node_floor;
+
+static ct_status ct__backward_floor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor *n = (ct__node_floor *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor, NULL};
+
+static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
+  ct__node_floor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_ {
+  ct_node base;
+} ct__node_floor_;
+
+static ct_status ct__backward_floor_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_ *n = (ct__node_floor_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_ = {"FloorBackward0", ct__backward_floor_, NULL};
+
+static ct_status ct__autograd_floor_(ct_keyset ks, ct_tensor *self) {
+  ct__node_floor_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("floor_", self)) != CT_OK) return r;
+    n = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("floor.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ceil(Tensor self) -> Tensor ---- */
+typedef struct ct__node_ceil {
+  ct_node base;
+} ct__node_ceil;
+
+static ct_status ct__backward_ceil(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_ceil *n = (ct__node_ceil *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, NULL};
+
+static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
+  ct__node_ceil *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- ceil_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_ceil_ {
+  ct_node base;
+} ct__node_ceil_;
+
+static ct_status ct__backward_ceil_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_ceil_ *n = (ct__node_ceil_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_ceil_ = {"CeilBackward0", ct__backward_ceil_, NULL};
+
+static ct_status ct__autograd_ceil_(ct_keyset ks, ct_tensor *self) {
+  ct__node_ceil_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("ceil_", self)) != CT_OK) return r;
+    n = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ceil.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- round(Tensor self) -> Tensor ---- */
+typedef struct ct__node_round {
+  ct_node base;
+} ct__node_round;
+
+static ct_status ct__backward_round(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round *n = (ct__node_round *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round, NULL};
+
+static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
+  ct__node_round *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- round_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_round_ {
+  ct_node base;
+} ct__node_round_;
+
+static ct_status ct__backward_round_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round_ *n = (ct__node_round_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round_ = {"RoundBackward0", ct__backward_round_, NULL};
+
+static ct_status ct__autograd_round_(ct_keyset ks, ct_tensor *self) {
+  ct__node_round_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("round_", self)) != CT_OK) return r;
+    n = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("round.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- round.decimals(Tensor self, *, int decimals) -> Tensor ---- */
+typedef struct ct__node_round_decimals {
+  ct_node base;
+} ct__node_round_decimals;
+
+static ct_status ct__backward_round_decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round_decimals *n = (ct__node_round_decimals *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backward_round_decimals, NULL};
+
+static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  ct__node_round_decimals *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) ---- */
+typedef struct ct__node_round__decimals {
+  ct_node base;
+} ct__node_round__decimals;
+
+static ct_status ct__backward_round__decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round__decimals *n = (ct__node_round__decimals *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round__decimals = {"RoundBackward0", ct__backward_round__decimals, NULL};
+
+static ct_status ct__autograd_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  ct__node_round__decimals *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("round_.decimals", self)) != CT_OK) return r;
+    n = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round__decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("round.decimals_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_decimals_out(ks & CT__BELOW_AUTOGRAD, self, decimals, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- trunc(Tensor self) -> Tensor ---- */
+typedef struct ct__node_trunc {
+  ct_node base;
+} ct__node_trunc;
+
+static ct_status ct__backward_trunc(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_trunc *n = (ct__node_trunc *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc, NULL};
+
+static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
+  ct__node_trunc *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- trunc_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_trunc_ {
+  ct_node base;
+} ct__node_trunc_;
+
+static ct_status ct__backward_trunc_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_trunc_ *n = (ct__node_trunc_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_trunc_ = {"TruncBackward0", ct__backward_trunc_, NULL};
+
+static ct_status ct__autograd_trunc_(ct_keyset ks, ct_tensor *self) {
+  ct__node_trunc_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("trunc_", self)) != CT_OK) return r;
+    n = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("trunc.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor ---- */
+typedef struct ct__node_nan_to_num {
+  ct_node base;
+  ct__saved self;
+} ct__node_nan_to_num;
+
+static void ct__release_nan_to_num(ct_node *node) {
+  ct__node_nan_to_num *n = (ct__node_nan_to_num *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nan_to_num *n = (ct__node_nan_to_num *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backward_nan_to_num, ct__release_nan_to_num};
+
+static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct__node_nan_to_num *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) ---- */
+typedef struct ct__node_nan_to_num_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_nan_to_num_;
+
+static void ct__release_nan_to_num_(ct_node *node) {
+  ct__node_nan_to_num_ *n = (ct__node_nan_to_num_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nan_to_num_ *n = (ct__node_nan_to_num_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backward_nan_to_num_, ct__release_nan_to_num_};
+
+static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct__node_nan_to_num_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("nan_to_num_", self)) != CT_OK) return r;
+    n = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nan_to_num.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num_out(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -16708,38 +22382,6 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T->T */
-static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 1;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
-  ct_stack_drop(s, 1);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* Tw->Tw */
-static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 1;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
-  ct_stack_drop(s, 1);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,Tw->Tw */
-static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *w = a[1].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  ct_stack_drop(s, 2);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* T,D->T */
 static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -16781,6 +22423,16 @@ static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 3);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T->T */
+static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
+  ct_stack_drop(s, 1);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
 }
 /* T,I->T */
 static ct_status ct__adapt_TI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -16872,6 +22524,168 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* Tw->Tw */
+static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
+  ct_stack_drop(s, 1);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,Tw->Tw */
+static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,Tw->Tw */
+static ct_status ct__adapt_TSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,Tw->Tw */
+static ct_status ct__adapt_TSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,S->T */
+static ct_status ct__adapt_TSSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,S,S->Tw */
+static ct_status ct__adapt_TwSSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,S,Tw->Tw */
+static ct_status ct__adapt_TSSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s->T */
+static ct_status ct__adapt_Ts_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,s->Tw */
+static ct_status ct__adapt_Tws_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s,Tw->Tw */
+static ct_status ct__adapt_TsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i->Tw */
+static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,Tw->Tw */
+static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,f?,f?->T */
+static ct_status ct__adapt_Tfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,f?,f?,f?->Tw */
+static ct_status ct__adapt_Twfofofo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* L,i->T */
 static ct_status ct__adapt_Li_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -16955,28 +22769,6 @@ static ct_status ct__adapt_TTI_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   ct_stack_drop(s, 3);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
-}
-/* Tw,i->Tw */
-static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
-  ct_stack_drop(s, 2);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,i,Tw->Tw */
-static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w = a[2].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,i,T,b->T */
 static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -17352,13 +23144,11 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
-    {"T->T", ct__adapt_T_T},
-    {"Tw->Tw", ct__adapt_Tw_Tw},
-    {"T,Tw->Tw", ct__adapt_TTw_Tw},
     {"T,D->T", ct__adapt_TD_T},
     {"T,I,b,D->T", ct__adapt_TIbD_T},
     {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
+    {"T->T", ct__adapt_T_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -17368,6 +23158,21 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"Tw->Tw", ct__adapt_Tw_Tw},
+    {"T,Tw->Tw", ct__adapt_TTw_Tw},
+    {"T,S,S,Tw->Tw", ct__adapt_TSSTw_Tw},
+    {"T,S,Tw->Tw", ct__adapt_TSTw_Tw},
+    {"T,S,S,S->T", ct__adapt_TSSS_T},
+    {"Tw,S,S,S->Tw", ct__adapt_TwSSS_Tw},
+    {"T,S,S,S,Tw->Tw", ct__adapt_TSSSTw_Tw},
+    {"T,s->T", ct__adapt_Ts_T},
+    {"Tw,s->Tw", ct__adapt_Tws_Tw},
+    {"T,s,Tw->Tw", ct__adapt_TsTw_Tw},
+    {"Tw,i->Tw", ct__adapt_Twi_Tw},
+    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
+    {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
+    {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
+    {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
     {"L,i->T", ct__adapt_Li_T},
     {"L,i,Tw->Tw", ct__adapt_LiTw_Tw},
     {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
@@ -17376,8 +23181,6 @@ static const struct {
     {"T,I,S->T", ct__adapt_TIS_T},
     {"T,I,S,Tw->Tw", ct__adapt_TISTw_Tw},
     {"T,T,I->T", ct__adapt_TTI_T},
-    {"Tw,i->Tw", ct__adapt_Twi_Tw},
-    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
     {"T,i,T,b->T", ct__adapt_TiTb_T},
     {"T,i,T,b,Tw->Tw", ct__adapt_TiTbTw_Tw},
     {"T,i,T,T->T", ct__adapt_TiTT_T},
@@ -17505,74 +23308,9 @@ static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
-  *r = ct_neg(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
-  *r = ct_relu(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
 static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
-  *r = ct_exp(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
-  *r = ct_tanh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
-  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
 }
 static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
   *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
@@ -17709,6 +23447,486 @@ static ct_status ct__frontend_alias(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
+  *r = ct_neg(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_abs(const ct_value *a, ct_tensor **r) {
+  *r = ct_abs(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_abs_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_abs_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_abs_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_abs_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sign(const ct_value *a, ct_tensor **r) {
+  *r = ct_sign(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sign_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sign_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sign_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sign_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_square(const ct_value *a, ct_tensor **r) {
+  *r = ct_square(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_square_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_square_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_square_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_square_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
+  *r = ct_exp(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp2(const ct_value *a, ct_tensor **r) {
+  *r = ct_exp2(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp2_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp2_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log(const ct_value *a, ct_tensor **r) {
+  *r = ct_log(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log2(const ct_value *a, ct_tensor **r) {
+  *r = ct_log2(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log2_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log2_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log1p(const ct_value *a, ct_tensor **r) {
+  *r = ct_log1p(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log1p_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log1p_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log1p_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log1p_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_expm1(const ct_value *a, ct_tensor **r) {
+  *r = ct_expm1(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_expm1_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_expm1_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_expm1_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_expm1_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sqrt(const ct_value *a, ct_tensor **r) {
+  *r = ct_sqrt(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sqrt_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sqrt_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sqrt_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sqrt_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rsqrt(const ct_value *a, ct_tensor **r) {
+  *r = ct_rsqrt(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rsqrt_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rsqrt_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rsqrt_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rsqrt_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reciprocal(const ct_value *a, ct_tensor **r) {
+  *r = ct_reciprocal(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reciprocal_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reciprocal_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reciprocal_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reciprocal_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sin(const ct_value *a, ct_tensor **r) {
+  *r = ct_sin(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sin_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sin_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sin_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cos(const ct_value *a, ct_tensor **r) {
+  *r = ct_cos(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cos_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cos_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cos_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cos_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tan(const ct_value *a, ct_tensor **r) {
+  *r = ct_tan(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tan_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tan_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tan_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_tanh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erf(const ct_value *a, ct_tensor **r) {
+  *r = ct_erf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_erf_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erf_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
+  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
+  *r = ct_relu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardtanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_hardtanh(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hardtanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardtanh_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardtanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardtanh_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu6(const ct_value *a, ct_tensor **r) {
+  *r = ct_relu6(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_relu6_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu6_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_leaky_relu(const ct_value *a, ct_tensor **r) {
+  *r = ct_leaky_relu(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_leaky_relu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_leaky_relu_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_leaky_relu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_leaky_relu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_elu(const ct_value *a, ct_tensor **r) {
+  *r = ct_elu(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_elu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_elu_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_elu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_elu_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gelu(const ct_value *a, ct_tensor **r) {
+  *r = ct_gelu_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gelu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gelu_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gelu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gelu_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__gelu_int(const ct_value *a, ct_tensor **r) {
+  *r = ct__gelu_int(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__gelu_int_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct__gelu_int_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__gelu_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct__gelu_int_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_silu(const ct_value *a, ct_tensor **r) {
+  *r = ct_silu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_silu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_silu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_silu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_silu_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_softplus(const ct_value *a, ct_tensor **r) {
+  *r = ct_softplus(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softplus_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softplus_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mish(const ct_value *a, ct_tensor **r) {
+  *r = ct_mish(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mish_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mish_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mish_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mish_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ceil(const ct_value *a, ct_tensor **r) {
+  *r = ct_ceil(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ceil_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ceil_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ceil_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ceil_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round(const ct_value *a, ct_tensor **r) {
+  *r = ct_round(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_round_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_decimals(const ct_value *a, ct_tensor **r) {
+  *r = ct_round_decimals(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_round__decimals(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_decimals_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_decimals_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_decimals_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_trunc(const ct_value *a, ct_tensor **r) {
+  *r = ct_trunc(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_trunc_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_trunc_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_trunc_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_trunc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nan_to_num(const ct_value *a, ct_tensor **r) {
+  *r = ct_nan_to_num(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nan_to_num_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nan_to_num_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nan_to_num_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
   *r = ct_cat((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
@@ -18073,21 +24291,7 @@ static const struct {
     {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out},
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
-    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
-    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
-    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
-    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
-    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
-    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
-    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
-    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
-    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
-    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
-    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
-    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
-    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
-    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
     {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
     {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
     {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
@@ -18121,6 +24325,109 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
+    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
+    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
+    {&ct__op.abs, "abs(Tensor self) -> Tensor", ct__frontend_abs},
+    {&ct__op.abs_, "abs_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_abs_},
+    {&ct__op.abs_out, "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_abs_out},
+    {&ct__op.sign, "sign(Tensor self) -> Tensor", ct__frontend_sign},
+    {&ct__op.sign_, "sign_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sign_},
+    {&ct__op.sign_out, "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sign_out},
+    {&ct__op.square, "square(Tensor self) -> Tensor", ct__frontend_square},
+    {&ct__op.square_, "square_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_square_},
+    {&ct__op.square_out, "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_square_out},
+    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
+    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
+    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
+    {&ct__op.exp2, "exp2(Tensor self) -> Tensor", ct__frontend_exp2},
+    {&ct__op.exp2_, "exp2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp2_},
+    {&ct__op.exp2_out, "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp2_out},
+    {&ct__op.log, "log(Tensor self) -> Tensor", ct__frontend_log},
+    {&ct__op.log_, "log_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log_},
+    {&ct__op.log_out, "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_out},
+    {&ct__op.log2, "log2(Tensor self) -> Tensor", ct__frontend_log2},
+    {&ct__op.log2_, "log2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log2_},
+    {&ct__op.log2_out, "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log2_out},
+    {&ct__op.log1p, "log1p(Tensor self) -> Tensor", ct__frontend_log1p},
+    {&ct__op.log1p_, "log1p_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log1p_},
+    {&ct__op.log1p_out, "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log1p_out},
+    {&ct__op.expm1, "expm1(Tensor self) -> Tensor", ct__frontend_expm1},
+    {&ct__op.expm1_, "expm1_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_expm1_},
+    {&ct__op.expm1_out, "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_expm1_out},
+    {&ct__op.sqrt, "sqrt(Tensor self) -> Tensor", ct__frontend_sqrt},
+    {&ct__op.sqrt_, "sqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sqrt_},
+    {&ct__op.sqrt_out, "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sqrt_out},
+    {&ct__op.rsqrt, "rsqrt(Tensor self) -> Tensor", ct__frontend_rsqrt},
+    {&ct__op.rsqrt_, "rsqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_rsqrt_},
+    {&ct__op.rsqrt_out, "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rsqrt_out},
+    {&ct__op.reciprocal, "reciprocal(Tensor self) -> Tensor", ct__frontend_reciprocal},
+    {&ct__op.reciprocal_, "reciprocal_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_reciprocal_},
+    {&ct__op.reciprocal_out, "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reciprocal_out},
+    {&ct__op.sin, "sin(Tensor self) -> Tensor", ct__frontend_sin},
+    {&ct__op.sin_, "sin_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sin_},
+    {&ct__op.sin_out, "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sin_out},
+    {&ct__op.cos, "cos(Tensor self) -> Tensor", ct__frontend_cos},
+    {&ct__op.cos_, "cos_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_cos_},
+    {&ct__op.cos_out, "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cos_out},
+    {&ct__op.tan, "tan(Tensor self) -> Tensor", ct__frontend_tan},
+    {&ct__op.tan_, "tan_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tan_},
+    {&ct__op.tan_out, "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tan_out},
+    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
+    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
+    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
+    {&ct__op.erf, "erf(Tensor self) -> Tensor", ct__frontend_erf},
+    {&ct__op.erf_, "erf_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_erf_},
+    {&ct__op.erf_out, "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_erf_out},
+    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
+    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
+    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
+    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
+    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
+    {&ct__op.relu_out, "relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_relu_out},
+    {&ct__op.hardtanh, "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", ct__frontend_hardtanh},
+    {&ct__op.hardtanh_, "hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", ct__frontend_hardtanh_},
+    {&ct__op.hardtanh_out, "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_hardtanh_out},
+    {&ct__op.relu6, "relu6(Tensor self) -> Tensor", ct__frontend_relu6},
+    {&ct__op.relu6_, "relu6_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu6_},
+    {&ct__op.leaky_relu, "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", ct__frontend_leaky_relu},
+    {&ct__op.leaky_relu_, "leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", ct__frontend_leaky_relu_},
+    {&ct__op.leaky_relu_out, "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_leaky_relu_out},
+    {&ct__op.elu, "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", ct__frontend_elu},
+    {&ct__op.elu_, "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", ct__frontend_elu_},
+    {&ct__op.elu_out, "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_elu_out},
+    {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu},
+    {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_},
+    {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out},
+    {&ct__op._gelu_int, "_gelu_int(Tensor self, int approximate) -> Tensor", ct__frontend__gelu_int},
+    {&ct__op._gelu_int_, "_gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!)", ct__frontend__gelu_int_},
+    {&ct__op._gelu_int_out, "_gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__gelu_int_out},
+    {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu},
+    {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_},
+    {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out},
+    {&ct__op.softplus, "softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", ct__frontend_softplus},
+    {&ct__op.softplus_out, "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softplus_out},
+    {&ct__op.mish, "mish(Tensor self) -> Tensor", ct__frontend_mish},
+    {&ct__op.mish_, "mish_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_mish_},
+    {&ct__op.mish_out, "mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mish_out},
+    {&ct__op.floor, "floor(Tensor self) -> Tensor", ct__frontend_floor},
+    {&ct__op.floor_, "floor_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_floor_},
+    {&ct__op.floor_out, "floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_out},
+    {&ct__op.ceil, "ceil(Tensor self) -> Tensor", ct__frontend_ceil},
+    {&ct__op.ceil_, "ceil_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_ceil_},
+    {&ct__op.ceil_out, "ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ceil_out},
+    {&ct__op.round, "round(Tensor self) -> Tensor", ct__frontend_round},
+    {&ct__op.round_, "round_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_round_},
+    {&ct__op.round_out, "round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_out},
+    {&ct__op.round_decimals, "round.decimals(Tensor self, *, int decimals) -> Tensor", ct__frontend_round_decimals},
+    {&ct__op.round__decimals, "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", ct__frontend_round__decimals},
+    {&ct__op.round_decimals_out, "round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_decimals_out},
+    {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc},
+    {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_},
+    {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out},
+    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
+    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
+    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
     {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat},
     {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out},
     {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack},
@@ -18269,51 +24576,9 @@ static const struct {
     {"div_.Scalar", CT_KEY_CPU, CT_FN(ct__k2_div_scalar_), "reference"},
     {"div_.Scalar", CT_KEY_META, CT_FN(ct__k2_div_scalar_), "reference"},
     {"div_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar), "autograd"},
-    {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
-    {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
-    {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
-    {"neg_", CT_KEY_CPU, CT_FN(ct__k_neg_), "reference"},
-    {"neg_", CT_KEY_META, CT_FN(ct__k_neg_), "reference"},
-    {"neg_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_), "autograd"},
-    {"neg.out", CT_KEY_CPU, CT_FN(ct__k_neg_out), "reference"},
-    {"neg.out", CT_KEY_META, CT_FN(ct__k_neg_out), "reference"},
-    {"neg.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_out), "autograd"},
-    {"relu", CT_KEY_CPU, CT_FN(ct__k_relu), "reference"},
-    {"relu", CT_KEY_META, CT_FN(ct__k_relu), "reference"},
-    {"relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu), "autograd"},
-    {"relu_", CT_KEY_CPU, CT_FN(ct__k_relu_), "reference"},
-    {"relu_", CT_KEY_META, CT_FN(ct__k_relu_), "reference"},
-    {"relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_), "autograd"},
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
-    {"exp", CT_KEY_CPU, CT_FN(ct__k_exp), "reference"},
-    {"exp", CT_KEY_META, CT_FN(ct__k_exp), "reference"},
-    {"exp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp), "autograd"},
-    {"exp_", CT_KEY_CPU, CT_FN(ct__k_exp_), "reference"},
-    {"exp_", CT_KEY_META, CT_FN(ct__k_exp_), "reference"},
-    {"exp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_), "autograd"},
-    {"exp.out", CT_KEY_CPU, CT_FN(ct__k_exp_out), "reference"},
-    {"exp.out", CT_KEY_META, CT_FN(ct__k_exp_out), "reference"},
-    {"exp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_out), "autograd"},
-    {"tanh", CT_KEY_CPU, CT_FN(ct__k_tanh), "reference"},
-    {"tanh", CT_KEY_META, CT_FN(ct__k_tanh), "reference"},
-    {"tanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh), "autograd"},
-    {"tanh_", CT_KEY_CPU, CT_FN(ct__k_tanh_), "reference"},
-    {"tanh_", CT_KEY_META, CT_FN(ct__k_tanh_), "reference"},
-    {"tanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_), "autograd"},
-    {"tanh.out", CT_KEY_CPU, CT_FN(ct__k_tanh_out), "reference"},
-    {"tanh.out", CT_KEY_META, CT_FN(ct__k_tanh_out), "reference"},
-    {"tanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_out), "autograd"},
-    {"sigmoid", CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
-    {"sigmoid", CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
-    {"sigmoid", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
-    {"sigmoid_", CT_KEY_CPU, CT_FN(ct__k_sigmoid_), "reference"},
-    {"sigmoid_", CT_KEY_META, CT_FN(ct__k_sigmoid_), "reference"},
-    {"sigmoid_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_), "autograd"},
-    {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
-    {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
-    {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
     {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
@@ -18378,6 +24643,305 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
+    {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
+    {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
+    {"neg_", CT_KEY_CPU, CT_FN(ct__k_neg_), "reference"},
+    {"neg_", CT_KEY_META, CT_FN(ct__k_neg_), "reference"},
+    {"neg_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_), "autograd"},
+    {"neg.out", CT_KEY_CPU, CT_FN(ct__k_neg_out), "reference"},
+    {"neg.out", CT_KEY_META, CT_FN(ct__k_neg_out), "reference"},
+    {"neg.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_out), "autograd"},
+    {"abs", CT_KEY_CPU, CT_FN(ct__k_abs), "reference"},
+    {"abs", CT_KEY_META, CT_FN(ct__k_abs), "reference"},
+    {"abs", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs), "autograd"},
+    {"abs_", CT_KEY_CPU, CT_FN(ct__k_abs_), "reference"},
+    {"abs_", CT_KEY_META, CT_FN(ct__k_abs_), "reference"},
+    {"abs_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs_), "autograd"},
+    {"abs.out", CT_KEY_CPU, CT_FN(ct__k_abs_out), "reference"},
+    {"abs.out", CT_KEY_META, CT_FN(ct__k_abs_out), "reference"},
+    {"abs.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs_out), "autograd"},
+    {"sign", CT_KEY_CPU, CT_FN(ct__k_sign), "reference"},
+    {"sign", CT_KEY_META, CT_FN(ct__k_sign), "reference"},
+    {"sign", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign), "autograd"},
+    {"sign_", CT_KEY_CPU, CT_FN(ct__k_sign_), "reference"},
+    {"sign_", CT_KEY_META, CT_FN(ct__k_sign_), "reference"},
+    {"sign_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign_), "autograd"},
+    {"sign.out", CT_KEY_CPU, CT_FN(ct__k_sign_out), "reference"},
+    {"sign.out", CT_KEY_META, CT_FN(ct__k_sign_out), "reference"},
+    {"sign.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign_out), "autograd"},
+    {"square", CT_KEY_CPU, CT_FN(ct__k_square), "reference"},
+    {"square", CT_KEY_META, CT_FN(ct__k_square), "reference"},
+    {"square", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square), "autograd"},
+    {"square_", CT_KEY_CPU, CT_FN(ct__k_square_), "reference"},
+    {"square_", CT_KEY_META, CT_FN(ct__k_square_), "reference"},
+    {"square_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square_), "autograd"},
+    {"square.out", CT_KEY_CPU, CT_FN(ct__k_square_out), "reference"},
+    {"square.out", CT_KEY_META, CT_FN(ct__k_square_out), "reference"},
+    {"square.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square_out), "autograd"},
+    {"exp", CT_KEY_CPU, CT_FN(ct__k_exp), "reference"},
+    {"exp", CT_KEY_META, CT_FN(ct__k_exp), "reference"},
+    {"exp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp), "autograd"},
+    {"exp_", CT_KEY_CPU, CT_FN(ct__k_exp_), "reference"},
+    {"exp_", CT_KEY_META, CT_FN(ct__k_exp_), "reference"},
+    {"exp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_), "autograd"},
+    {"exp.out", CT_KEY_CPU, CT_FN(ct__k_exp_out), "reference"},
+    {"exp.out", CT_KEY_META, CT_FN(ct__k_exp_out), "reference"},
+    {"exp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_out), "autograd"},
+    {"exp2", CT_KEY_CPU, CT_FN(ct__k_exp2), "reference"},
+    {"exp2", CT_KEY_META, CT_FN(ct__k_exp2), "reference"},
+    {"exp2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2), "autograd"},
+    {"exp2_", CT_KEY_CPU, CT_FN(ct__k_exp2_), "reference"},
+    {"exp2_", CT_KEY_META, CT_FN(ct__k_exp2_), "reference"},
+    {"exp2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2_), "autograd"},
+    {"exp2.out", CT_KEY_CPU, CT_FN(ct__k_exp2_out), "reference"},
+    {"exp2.out", CT_KEY_META, CT_FN(ct__k_exp2_out), "reference"},
+    {"exp2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2_out), "autograd"},
+    {"log", CT_KEY_CPU, CT_FN(ct__k_log), "reference"},
+    {"log", CT_KEY_META, CT_FN(ct__k_log), "reference"},
+    {"log", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log), "autograd"},
+    {"log_", CT_KEY_CPU, CT_FN(ct__k_log_), "reference"},
+    {"log_", CT_KEY_META, CT_FN(ct__k_log_), "reference"},
+    {"log_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_), "autograd"},
+    {"log.out", CT_KEY_CPU, CT_FN(ct__k_log_out), "reference"},
+    {"log.out", CT_KEY_META, CT_FN(ct__k_log_out), "reference"},
+    {"log.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_out), "autograd"},
+    {"log2", CT_KEY_CPU, CT_FN(ct__k_log2), "reference"},
+    {"log2", CT_KEY_META, CT_FN(ct__k_log2), "reference"},
+    {"log2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2), "autograd"},
+    {"log2_", CT_KEY_CPU, CT_FN(ct__k_log2_), "reference"},
+    {"log2_", CT_KEY_META, CT_FN(ct__k_log2_), "reference"},
+    {"log2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2_), "autograd"},
+    {"log2.out", CT_KEY_CPU, CT_FN(ct__k_log2_out), "reference"},
+    {"log2.out", CT_KEY_META, CT_FN(ct__k_log2_out), "reference"},
+    {"log2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2_out), "autograd"},
+    {"log1p", CT_KEY_CPU, CT_FN(ct__k_log1p), "reference"},
+    {"log1p", CT_KEY_META, CT_FN(ct__k_log1p), "reference"},
+    {"log1p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p), "autograd"},
+    {"log1p_", CT_KEY_CPU, CT_FN(ct__k_log1p_), "reference"},
+    {"log1p_", CT_KEY_META, CT_FN(ct__k_log1p_), "reference"},
+    {"log1p_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p_), "autograd"},
+    {"log1p.out", CT_KEY_CPU, CT_FN(ct__k_log1p_out), "reference"},
+    {"log1p.out", CT_KEY_META, CT_FN(ct__k_log1p_out), "reference"},
+    {"log1p.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p_out), "autograd"},
+    {"expm1", CT_KEY_CPU, CT_FN(ct__k_expm1), "reference"},
+    {"expm1", CT_KEY_META, CT_FN(ct__k_expm1), "reference"},
+    {"expm1", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1), "autograd"},
+    {"expm1_", CT_KEY_CPU, CT_FN(ct__k_expm1_), "reference"},
+    {"expm1_", CT_KEY_META, CT_FN(ct__k_expm1_), "reference"},
+    {"expm1_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1_), "autograd"},
+    {"expm1.out", CT_KEY_CPU, CT_FN(ct__k_expm1_out), "reference"},
+    {"expm1.out", CT_KEY_META, CT_FN(ct__k_expm1_out), "reference"},
+    {"expm1.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1_out), "autograd"},
+    {"sqrt", CT_KEY_CPU, CT_FN(ct__k_sqrt), "reference"},
+    {"sqrt", CT_KEY_META, CT_FN(ct__k_sqrt), "reference"},
+    {"sqrt", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt), "autograd"},
+    {"sqrt_", CT_KEY_CPU, CT_FN(ct__k_sqrt_), "reference"},
+    {"sqrt_", CT_KEY_META, CT_FN(ct__k_sqrt_), "reference"},
+    {"sqrt_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt_), "autograd"},
+    {"sqrt.out", CT_KEY_CPU, CT_FN(ct__k_sqrt_out), "reference"},
+    {"sqrt.out", CT_KEY_META, CT_FN(ct__k_sqrt_out), "reference"},
+    {"sqrt.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt_out), "autograd"},
+    {"rsqrt", CT_KEY_CPU, CT_FN(ct__k_rsqrt), "reference"},
+    {"rsqrt", CT_KEY_META, CT_FN(ct__k_rsqrt), "reference"},
+    {"rsqrt", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt), "autograd"},
+    {"rsqrt_", CT_KEY_CPU, CT_FN(ct__k_rsqrt_), "reference"},
+    {"rsqrt_", CT_KEY_META, CT_FN(ct__k_rsqrt_), "reference"},
+    {"rsqrt_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt_), "autograd"},
+    {"rsqrt.out", CT_KEY_CPU, CT_FN(ct__k_rsqrt_out), "reference"},
+    {"rsqrt.out", CT_KEY_META, CT_FN(ct__k_rsqrt_out), "reference"},
+    {"rsqrt.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt_out), "autograd"},
+    {"reciprocal", CT_KEY_CPU, CT_FN(ct__k_reciprocal), "reference"},
+    {"reciprocal", CT_KEY_META, CT_FN(ct__k_reciprocal), "reference"},
+    {"reciprocal", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal), "autograd"},
+    {"reciprocal_", CT_KEY_CPU, CT_FN(ct__k_reciprocal_), "reference"},
+    {"reciprocal_", CT_KEY_META, CT_FN(ct__k_reciprocal_), "reference"},
+    {"reciprocal_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal_), "autograd"},
+    {"reciprocal.out", CT_KEY_CPU, CT_FN(ct__k_reciprocal_out), "reference"},
+    {"reciprocal.out", CT_KEY_META, CT_FN(ct__k_reciprocal_out), "reference"},
+    {"reciprocal.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal_out), "autograd"},
+    {"sin", CT_KEY_CPU, CT_FN(ct__k_sin), "reference"},
+    {"sin", CT_KEY_META, CT_FN(ct__k_sin), "reference"},
+    {"sin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin), "autograd"},
+    {"sin_", CT_KEY_CPU, CT_FN(ct__k_sin_), "reference"},
+    {"sin_", CT_KEY_META, CT_FN(ct__k_sin_), "reference"},
+    {"sin_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin_), "autograd"},
+    {"sin.out", CT_KEY_CPU, CT_FN(ct__k_sin_out), "reference"},
+    {"sin.out", CT_KEY_META, CT_FN(ct__k_sin_out), "reference"},
+    {"sin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin_out), "autograd"},
+    {"cos", CT_KEY_CPU, CT_FN(ct__k_cos), "reference"},
+    {"cos", CT_KEY_META, CT_FN(ct__k_cos), "reference"},
+    {"cos", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos), "autograd"},
+    {"cos_", CT_KEY_CPU, CT_FN(ct__k_cos_), "reference"},
+    {"cos_", CT_KEY_META, CT_FN(ct__k_cos_), "reference"},
+    {"cos_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos_), "autograd"},
+    {"cos.out", CT_KEY_CPU, CT_FN(ct__k_cos_out), "reference"},
+    {"cos.out", CT_KEY_META, CT_FN(ct__k_cos_out), "reference"},
+    {"cos.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos_out), "autograd"},
+    {"tan", CT_KEY_CPU, CT_FN(ct__k_tan), "reference"},
+    {"tan", CT_KEY_META, CT_FN(ct__k_tan), "reference"},
+    {"tan", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan), "autograd"},
+    {"tan_", CT_KEY_CPU, CT_FN(ct__k_tan_), "reference"},
+    {"tan_", CT_KEY_META, CT_FN(ct__k_tan_), "reference"},
+    {"tan_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan_), "autograd"},
+    {"tan.out", CT_KEY_CPU, CT_FN(ct__k_tan_out), "reference"},
+    {"tan.out", CT_KEY_META, CT_FN(ct__k_tan_out), "reference"},
+    {"tan.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan_out), "autograd"},
+    {"tanh", CT_KEY_CPU, CT_FN(ct__k_tanh), "reference"},
+    {"tanh", CT_KEY_META, CT_FN(ct__k_tanh), "reference"},
+    {"tanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh), "autograd"},
+    {"tanh_", CT_KEY_CPU, CT_FN(ct__k_tanh_), "reference"},
+    {"tanh_", CT_KEY_META, CT_FN(ct__k_tanh_), "reference"},
+    {"tanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_), "autograd"},
+    {"tanh.out", CT_KEY_CPU, CT_FN(ct__k_tanh_out), "reference"},
+    {"tanh.out", CT_KEY_META, CT_FN(ct__k_tanh_out), "reference"},
+    {"tanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_out), "autograd"},
+    {"erf", CT_KEY_CPU, CT_FN(ct__k_erf), "reference"},
+    {"erf", CT_KEY_META, CT_FN(ct__k_erf), "reference"},
+    {"erf", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf), "autograd"},
+    {"erf_", CT_KEY_CPU, CT_FN(ct__k_erf_), "reference"},
+    {"erf_", CT_KEY_META, CT_FN(ct__k_erf_), "reference"},
+    {"erf_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf_), "autograd"},
+    {"erf.out", CT_KEY_CPU, CT_FN(ct__k_erf_out), "reference"},
+    {"erf.out", CT_KEY_META, CT_FN(ct__k_erf_out), "reference"},
+    {"erf.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf_out), "autograd"},
+    {"sigmoid", CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
+    {"sigmoid", CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
+    {"sigmoid", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
+    {"sigmoid_", CT_KEY_CPU, CT_FN(ct__k_sigmoid_), "reference"},
+    {"sigmoid_", CT_KEY_META, CT_FN(ct__k_sigmoid_), "reference"},
+    {"sigmoid_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_), "autograd"},
+    {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
+    {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
+    {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
+    {"relu", CT_KEY_CPU, CT_FN(ct__k_relu), "reference"},
+    {"relu", CT_KEY_META, CT_FN(ct__k_relu), "reference"},
+    {"relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu), "autograd"},
+    {"relu_", CT_KEY_CPU, CT_FN(ct__k_relu_), "reference"},
+    {"relu_", CT_KEY_META, CT_FN(ct__k_relu_), "reference"},
+    {"relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_), "autograd"},
+    {"relu.out", CT_KEY_CPU, CT_FN(ct__k_relu_out), "reference"},
+    {"relu.out", CT_KEY_META, CT_FN(ct__k_relu_out), "reference"},
+    {"relu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_out), "autograd"},
+    {"hardtanh", CT_KEY_CPU, CT_FN(ct__k_hardtanh), "reference"},
+    {"hardtanh", CT_KEY_META, CT_FN(ct__k_hardtanh), "reference"},
+    {"hardtanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh), "autograd"},
+    {"hardtanh_", CT_KEY_CPU, CT_FN(ct__k_hardtanh_), "reference"},
+    {"hardtanh_", CT_KEY_META, CT_FN(ct__k_hardtanh_), "reference"},
+    {"hardtanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh_), "autograd"},
+    {"hardtanh.out", CT_KEY_CPU, CT_FN(ct__k_hardtanh_out), "reference"},
+    {"hardtanh.out", CT_KEY_META, CT_FN(ct__k_hardtanh_out), "reference"},
+    {"hardtanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh_out), "autograd"},
+    {"relu6", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_relu6), "composite"},
+    {"relu6_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_relu6_), "composite"},
+    {"leaky_relu", CT_KEY_CPU, CT_FN(ct__k_leaky_relu), "reference"},
+    {"leaky_relu", CT_KEY_META, CT_FN(ct__k_leaky_relu), "reference"},
+    {"leaky_relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu), "autograd"},
+    {"leaky_relu_", CT_KEY_CPU, CT_FN(ct__k_leaky_relu_), "reference"},
+    {"leaky_relu_", CT_KEY_META, CT_FN(ct__k_leaky_relu_), "reference"},
+    {"leaky_relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu_), "autograd"},
+    {"leaky_relu.out", CT_KEY_CPU, CT_FN(ct__k_leaky_relu_out), "reference"},
+    {"leaky_relu.out", CT_KEY_META, CT_FN(ct__k_leaky_relu_out), "reference"},
+    {"leaky_relu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu_out), "autograd"},
+    {"elu", CT_KEY_CPU, CT_FN(ct__k_elu), "reference"},
+    {"elu", CT_KEY_META, CT_FN(ct__k_elu), "reference"},
+    {"elu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu), "autograd"},
+    {"elu_", CT_KEY_CPU, CT_FN(ct__k_elu_), "reference"},
+    {"elu_", CT_KEY_META, CT_FN(ct__k_elu_), "reference"},
+    {"elu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_), "autograd"},
+    {"elu.out", CT_KEY_CPU, CT_FN(ct__k_elu_out), "reference"},
+    {"elu.out", CT_KEY_META, CT_FN(ct__k_elu_out), "reference"},
+    {"elu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_out), "autograd"},
+    {"gelu", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu), "composite"},
+    {"gelu_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_), "composite"},
+    {"gelu.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_out), "composite"},
+    {"_gelu_int", CT_KEY_CPU, CT_FN(ct__k_gelu_int), "reference"},
+    {"_gelu_int", CT_KEY_META, CT_FN(ct__k_gelu_int), "reference"},
+    {"_gelu_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int), "autograd"},
+    {"_gelu_int_", CT_KEY_CPU, CT_FN(ct__k_gelu_int_), "reference"},
+    {"_gelu_int_", CT_KEY_META, CT_FN(ct__k_gelu_int_), "reference"},
+    {"_gelu_int_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_), "autograd"},
+    {"_gelu_int.out", CT_KEY_CPU, CT_FN(ct__k_gelu_int_out), "reference"},
+    {"_gelu_int.out", CT_KEY_META, CT_FN(ct__k_gelu_int_out), "reference"},
+    {"_gelu_int.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_out), "autograd"},
+    {"silu", CT_KEY_CPU, CT_FN(ct__k_silu), "reference"},
+    {"silu", CT_KEY_META, CT_FN(ct__k_silu), "reference"},
+    {"silu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu), "autograd"},
+    {"silu_", CT_KEY_CPU, CT_FN(ct__k_silu_), "reference"},
+    {"silu_", CT_KEY_META, CT_FN(ct__k_silu_), "reference"},
+    {"silu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu_), "autograd"},
+    {"silu.out", CT_KEY_CPU, CT_FN(ct__k_silu_out), "reference"},
+    {"silu.out", CT_KEY_META, CT_FN(ct__k_silu_out), "reference"},
+    {"silu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu_out), "autograd"},
+    {"softplus", CT_KEY_CPU, CT_FN(ct__k_softplus), "reference"},
+    {"softplus", CT_KEY_META, CT_FN(ct__k_softplus), "reference"},
+    {"softplus", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softplus), "autograd"},
+    {"softplus.out", CT_KEY_CPU, CT_FN(ct__k_softplus_out), "reference"},
+    {"softplus.out", CT_KEY_META, CT_FN(ct__k_softplus_out), "reference"},
+    {"softplus.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softplus_out), "autograd"},
+    {"mish", CT_KEY_CPU, CT_FN(ct__k_mish), "reference"},
+    {"mish", CT_KEY_META, CT_FN(ct__k_mish), "reference"},
+    {"mish", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish), "autograd"},
+    {"mish_", CT_KEY_CPU, CT_FN(ct__k_mish_), "reference"},
+    {"mish_", CT_KEY_META, CT_FN(ct__k_mish_), "reference"},
+    {"mish_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish_), "autograd"},
+    {"mish.out", CT_KEY_CPU, CT_FN(ct__k_mish_out), "reference"},
+    {"mish.out", CT_KEY_META, CT_FN(ct__k_mish_out), "reference"},
+    {"mish.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish_out), "autograd"},
+    {"floor", CT_KEY_CPU, CT_FN(ct__k_floor), "reference"},
+    {"floor", CT_KEY_META, CT_FN(ct__k_floor), "reference"},
+    {"floor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor), "autograd"},
+    {"floor_", CT_KEY_CPU, CT_FN(ct__k_floor_), "reference"},
+    {"floor_", CT_KEY_META, CT_FN(ct__k_floor_), "reference"},
+    {"floor_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_), "autograd"},
+    {"floor.out", CT_KEY_CPU, CT_FN(ct__k_floor_out), "reference"},
+    {"floor.out", CT_KEY_META, CT_FN(ct__k_floor_out), "reference"},
+    {"floor.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_out), "autograd"},
+    {"ceil", CT_KEY_CPU, CT_FN(ct__k_ceil), "reference"},
+    {"ceil", CT_KEY_META, CT_FN(ct__k_ceil), "reference"},
+    {"ceil", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil), "autograd"},
+    {"ceil_", CT_KEY_CPU, CT_FN(ct__k_ceil_), "reference"},
+    {"ceil_", CT_KEY_META, CT_FN(ct__k_ceil_), "reference"},
+    {"ceil_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil_), "autograd"},
+    {"ceil.out", CT_KEY_CPU, CT_FN(ct__k_ceil_out), "reference"},
+    {"ceil.out", CT_KEY_META, CT_FN(ct__k_ceil_out), "reference"},
+    {"ceil.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil_out), "autograd"},
+    {"round", CT_KEY_CPU, CT_FN(ct__k_round), "reference"},
+    {"round", CT_KEY_META, CT_FN(ct__k_round), "reference"},
+    {"round", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round), "autograd"},
+    {"round_", CT_KEY_CPU, CT_FN(ct__k_round_), "reference"},
+    {"round_", CT_KEY_META, CT_FN(ct__k_round_), "reference"},
+    {"round_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_), "autograd"},
+    {"round.out", CT_KEY_CPU, CT_FN(ct__k_round_out), "reference"},
+    {"round.out", CT_KEY_META, CT_FN(ct__k_round_out), "reference"},
+    {"round.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_out), "autograd"},
+    {"round.decimals", CT_KEY_CPU, CT_FN(ct__k_round_decimals), "reference"},
+    {"round.decimals", CT_KEY_META, CT_FN(ct__k_round_decimals), "reference"},
+    {"round.decimals", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_decimals), "autograd"},
+    {"round_.decimals", CT_KEY_CPU, CT_FN(ct__k_round_decimals_), "reference"},
+    {"round_.decimals", CT_KEY_META, CT_FN(ct__k_round_decimals_), "reference"},
+    {"round_.decimals", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round__decimals), "autograd"},
+    {"round.decimals_out", CT_KEY_CPU, CT_FN(ct__k_round_decimals_out), "reference"},
+    {"round.decimals_out", CT_KEY_META, CT_FN(ct__k_round_decimals_out), "reference"},
+    {"round.decimals_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_decimals_out), "autograd"},
+    {"trunc", CT_KEY_CPU, CT_FN(ct__k_trunc), "reference"},
+    {"trunc", CT_KEY_META, CT_FN(ct__k_trunc), "reference"},
+    {"trunc", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc), "autograd"},
+    {"trunc_", CT_KEY_CPU, CT_FN(ct__k_trunc_), "reference"},
+    {"trunc_", CT_KEY_META, CT_FN(ct__k_trunc_), "reference"},
+    {"trunc_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc_), "autograd"},
+    {"trunc.out", CT_KEY_CPU, CT_FN(ct__k_trunc_out), "reference"},
+    {"trunc.out", CT_KEY_META, CT_FN(ct__k_trunc_out), "reference"},
+    {"trunc.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc_out), "autograd"},
+    {"nan_to_num", CT_KEY_CPU, CT_FN(ct__k_nan_to_num), "reference"},
+    {"nan_to_num", CT_KEY_META, CT_FN(ct__k_nan_to_num), "reference"},
+    {"nan_to_num", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num), "autograd"},
+    {"nan_to_num_", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_), "reference"},
+    {"nan_to_num_", CT_KEY_META, CT_FN(ct__k_nan_to_num_), "reference"},
+    {"nan_to_num_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_), "autograd"},
+    {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
+    {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
+    {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
     {"cat", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cat), "composite"},
     {"cat.out", CT_KEY_CPU, CT_FN(ct__k_cat_out), "reference"},
     {"cat.out", CT_KEY_META, CT_FN(ct__k_cat_out), "reference"},
@@ -19052,7 +25616,7 @@ static int ct__close(const ct_tensor *a, const ct_tensor *b, double atol, double
   if (a->device.type == CT_DEVICE_META || b->device.type == CT_DEVICE_META) return 1;
   for (k = 0; k < a->numel; k++) {
     double x = ct_get(a, k), y = ct_get(b, k);
-    if (x != x && y != y) continue;
+    if ((x != x && y != y) || x == y) continue; /* NaN matches NaN; infinities match exactly */
     if (!(fabs(x - y) <= atol + rtol * fabs(y))) {
       snprintf(why, cap, "element %lld differs: %.10g vs %.10g", (long long)k, x, y);
       return 0;

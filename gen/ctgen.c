@@ -729,7 +729,7 @@ static void gen_autograd(void) {
         case CT_TYPE_TENSOR: p("  ct__saved %s;\n", a->name); break;
         case CT_TYPE_INT_LIST: p("  ct__saved_ints %s;\n", a->name); break;
         case CT_TYPE_TENSOR_LIST: die(d->file, d->line, "%s: Tensor[] formulas unsupported", o->full); break;
-        case CT_TYPE_STR: die(d->file, d->line, "%s: str in formulas unsupported", o->full); break;
+        case CT_TYPE_STR: p("  char %s[32];\n  bool %s_given;\n", a->name, a->name); break; /* a copy: the caller's string may not live */
         default: p("  %s%s;\n", kernel_ctype(a), a->name);
         }
       }
@@ -767,6 +767,7 @@ static void gen_autograd(void) {
         if (is_out_arg(o, j) || !deriv_uses(d, a->name)) continue;
         if (a->type == CT_TYPE_TENSOR) p("  ct_tensor *%s = ct__unpack(&n->%s, node, \"%s\");\n", a->name, a->name, a->name);
         else if (a->type == CT_TYPE_INT_LIST) p("  ct_int_list %s = ct__ints(&n->%s);\n", a->name, a->name);
+        else if (a->type == CT_TYPE_STR) p("  const char *%s = n->%s_given ? n->%s : NULL;\n", a->name, a->name, a->name);
         else p("  %s%s = n->%s;\n", kernel_ctype(a), a->name, a->name);
       }
       for (j = 0; j < o->s.nargs; j++) {
@@ -844,7 +845,11 @@ static void gen_autograd(void) {
         else if (a->type == CT_TYPE_INT_LIST)
           p("    if (ct__save_ints(&n->%s, %s, \"%s\") != CT_OK) return ct__node_release(&n->base), %s;\n", a->name, a->name,
             o->full, st ? "ct_last_error()" : "(ct_tensor *)NULL");
-        else p("    n->%s = %s;\n", a->name, a->name);
+        else if (a->type == CT_TYPE_STR) {
+          p("    if (%s && strlen(%s) >= sizeof n->%s)\n      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, \"%s\", "
+            "\"%s: string too long\"), %s;\n", a->name, a->name, a->name, o->full, a->name, st ? "ct_last_error()" : "(ct_tensor *)NULL");
+          p("    if ((n->%s_given = %s != NULL)) strcpy(n->%s, %s);\n", a->name, a->name, a->name, a->name);
+        } else p("    n->%s = %s;\n", a->name, a->name);
       }
       snprintf(id, sizeof id, "%s_sizes", a->name);
       if (is_tensor(a) && deriv_uses(d, id)) p("    ct__save_shape(&n->%s_sizes, %s);\n", a->name, a->name);

@@ -714,175 +714,6 @@ static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   return r;
 }
 
-/* ---- neg(Tensor self) -> Tensor ---- */
-typedef struct ct__node_neg {
-  ct_node base;
-} ct__node_neg;
-
-static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg *n = (ct__node_neg *)node;
-  ct_tensor *grad = grads[0];
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
-
-static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- neg_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_neg_ {
-  ct_node base;
-} ct__node_neg_;
-
-static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg_ *n = (ct__node_neg_ *)node;
-  ct_tensor *grad = grads[0];
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
-
-static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
-    n = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("neg.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_neg_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- relu(Tensor self) -> Tensor ---- */
-typedef struct ct__node_relu {
-  ct_node base;
-  ct__saved result;
-} ct__node_relu;
-
-static void ct__release_relu(ct_node *node) {
-  ct__node_relu *n = (ct__node_relu *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu *n = (ct__node_relu *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
-
-static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- relu_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_relu_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_relu_;
-
-static void ct__release_relu_(ct_node *node) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
-
-static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
-    n = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
 /* ---- threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor ---- */
 typedef struct ct__node_threshold_backward {
   ct_node base;
@@ -928,300 +759,6 @@ static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
-  return r;
-}
-
-/* ---- exp(Tensor self) -> Tensor ---- */
-typedef struct ct__node_exp {
-  ct_node base;
-  ct__saved result;
-} ct__node_exp;
-
-static void ct__release_exp(ct_node *node) {
-  ct__node_exp *n = (ct__node_exp *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp *n = (ct__node_exp *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
-
-static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- exp_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_exp_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_exp_;
-
-static void ct__release_exp_(ct_node *node) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
-
-static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
-    n = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_exp_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- tanh(Tensor self) -> Tensor ---- */
-typedef struct ct__node_tanh {
-  ct_node base;
-  ct__saved result;
-} ct__node_tanh;
-
-static void ct__release_tanh(ct_node *node) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
-
-static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- tanh_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_tanh_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_tanh_;
-
-static void ct__release_tanh_(ct_node *node) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
-
-static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
-    n = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tanh.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_tanh_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- sigmoid(Tensor self) -> Tensor ---- */
-typedef struct ct__node_sigmoid {
-  ct_node base;
-  ct__saved result;
-} ct__node_sigmoid;
-
-static void ct__release_sigmoid(ct_node *node) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
-
-static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
-typedef struct ct__node_sigmoid_ {
-  ct_node base;
-  ct__saved result;
-} ct__node_sigmoid_;
-
-static void ct__release_sigmoid_(ct_node *node) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
-  ct__saved_reset(&n->result);
-}
-static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
-  if (!result) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
-
-static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid_ *n = NULL;
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
-    n = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sigmoid.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
-  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -2099,6 +1636,3132 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   ct_tensor *r;
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_detach(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- neg(Tensor self) -> Tensor ---- */
+typedef struct ct__node_neg {
+  ct_node base;
+} ct__node_neg;
+
+static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_neg *n = (ct__node_neg *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
+
+static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
+  ct__node_neg *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- neg_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_neg_ {
+  ct_node base;
+} ct__node_neg_;
+
+static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_neg_ *n = (ct__node_neg_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
+
+static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
+  ct__node_neg_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
+    n = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("neg.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_neg_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- abs(Tensor self) -> Tensor ---- */
+typedef struct ct__node_abs {
+  ct_node base;
+  ct__saved self;
+} ct__node_abs;
+
+static void ct__release_abs(ct_node *node) {
+  ct__node_abs *n = (ct__node_abs *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_abs *n = (ct__node_abs *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__release_abs};
+
+static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
+  ct__node_abs *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- abs_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_abs_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_abs_;
+
+static void ct__release_abs_(ct_node *node) {
+  ct__node_abs_ *n = (ct__node_abs_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_abs_ *n = (ct__node_abs_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_abs_ = {"AbsBackward0", ct__backward_abs_, ct__release_abs_};
+
+static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
+  ct__node_abs_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("abs_", self)) != CT_OK) return r;
+    n = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("abs.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_abs_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sign(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sign {
+  ct_node base;
+} ct__node_sign;
+
+static ct_status ct__backward_sign(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sign *n = (ct__node_sign *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, NULL};
+
+static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
+  ct__node_sign *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sign_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sign_ {
+  ct_node base;
+} ct__node_sign_;
+
+static ct_status ct__backward_sign_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sign_ *n = (ct__node_sign_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sign_ = {"SignBackward0", ct__backward_sign_, NULL};
+
+static ct_status ct__autograd_sign_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sign_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sign_", self)) != CT_OK) return r;
+    n = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sign.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sign_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- square(Tensor self) -> Tensor ---- */
+typedef struct ct__node_square {
+  ct_node base;
+  ct__saved self;
+} ct__node_square;
+
+static void ct__release_square(ct_node *node) {
+  ct__node_square *n = (ct__node_square *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_square *n = (ct__node_square *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_square, ct__release_square};
+
+static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
+  ct__node_square *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- square_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_square_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_square_;
+
+static void ct__release_square_(ct_node *node) {
+  ct__node_square_ *n = (ct__node_square_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_square_ *n = (ct__node_square_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_square_ = {"SquareBackward0", ct__backward_square_, ct__release_square_};
+
+static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
+  ct__node_square_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("square_", self)) != CT_OK) return r;
+    n = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("square.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_square_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- exp(Tensor self) -> Tensor ---- */
+typedef struct ct__node_exp {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp;
+
+static void ct__release_exp(ct_node *node) {
+  ct__node_exp *n = (ct__node_exp *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp *n = (ct__node_exp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
+
+static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_exp_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp_;
+
+static void ct__release_exp_(ct_node *node) {
+  ct__node_exp_ *n = (ct__node_exp_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp_ *n = (ct__node_exp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
+
+static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
+    n = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- exp2(Tensor self) -> Tensor ---- */
+typedef struct ct__node_exp2 {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp2;
+
+static void ct__release_exp2(ct_node *node) {
+  ct__node_exp2 *n = (ct__node_exp2 *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp2 *n = (ct__node_exp2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, ct__release_exp2};
+
+static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp2 *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp2_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_exp2_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_exp2_;
+
+static void ct__release_exp2_(ct_node *node) {
+  ct__node_exp2_ *n = (ct__node_exp2_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_exp2_ *n = (ct__node_exp2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_exp2_ = {"Exp2Backward0", ct__backward_exp2_, ct__release_exp2_};
+
+static ct_status ct__autograd_exp2_(ct_keyset ks, ct_tensor *self) {
+  ct__node_exp2_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("exp2_", self)) != CT_OK) return r;
+    n = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("exp2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_exp2_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log {
+  ct_node base;
+  ct__saved self;
+} ct__node_log;
+
+static void ct__release_log(ct_node *node) {
+  ct__node_log *n = (ct__node_log *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log *n = (ct__node_log *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__release_log};
+
+static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
+  ct__node_log *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log_;
+
+static void ct__release_log_(ct_node *node) {
+  ct__node_log_ *n = (ct__node_log_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_ *n = (ct__node_log_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_ = {"LogBackward0", ct__backward_log_, ct__release_log_};
+
+static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log_", self)) != CT_OK) return r;
+    n = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log2(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log2 {
+  ct_node base;
+  ct__saved self;
+} ct__node_log2;
+
+static void ct__release_log2(ct_node *node) {
+  ct__node_log2 *n = (ct__node_log2 *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log2 *n = (ct__node_log2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, ct__release_log2};
+
+static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
+  ct__node_log2 *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log2_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log2_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log2_;
+
+static void ct__release_log2_(ct_node *node) {
+  ct__node_log2_ *n = (ct__node_log2_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log2_ *n = (ct__node_log2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log2_ = {"Log2Backward0", ct__backward_log2_, ct__release_log2_};
+
+static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log2_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log2_", self)) != CT_OK) return r;
+    n = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log2_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log1p(Tensor self) -> Tensor ---- */
+typedef struct ct__node_log1p {
+  ct_node base;
+  ct__saved self;
+} ct__node_log1p;
+
+static void ct__release_log1p(ct_node *node) {
+  ct__node_log1p *n = (ct__node_log1p *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log1p *n = (ct__node_log1p *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p, ct__release_log1p};
+
+static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
+  ct__node_log1p *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log1p_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_log1p_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_log1p_;
+
+static void ct__release_log1p_(ct_node *node) {
+  ct__node_log1p_ *n = (ct__node_log1p_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log1p_ *n = (ct__node_log1p_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log1p_ = {"Log1pBackward0", ct__backward_log1p_, ct__release_log1p_};
+
+static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
+  ct__node_log1p_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("log1p_", self)) != CT_OK) return r;
+    n = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log1p.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log1p_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- expm1(Tensor self) -> Tensor ---- */
+typedef struct ct__node_expm1 {
+  ct_node base;
+  ct__saved result;
+} ct__node_expm1;
+
+static void ct__release_expm1(ct_node *node) {
+  ct__node_expm1 *n = (ct__node_expm1 *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_expm1 *n = (ct__node_expm1 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1, ct__release_expm1};
+
+static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
+  ct__node_expm1 *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- expm1_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_expm1_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_expm1_;
+
+static void ct__release_expm1_(ct_node *node) {
+  ct__node_expm1_ *n = (ct__node_expm1_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_expm1_ *n = (ct__node_expm1_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_expm1_ = {"Expm1Backward0", ct__backward_expm1_, ct__release_expm1_};
+
+static ct_status ct__autograd_expm1_(ct_keyset ks, ct_tensor *self) {
+  ct__node_expm1_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("expm1_", self)) != CT_OK) return r;
+    n = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("expm1.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_expm1_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sqrt(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sqrt {
+  ct_node base;
+  ct__saved result;
+} ct__node_sqrt;
+
+static void ct__release_sqrt(ct_node *node) {
+  ct__node_sqrt *n = (ct__node_sqrt *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sqrt *n = (ct__node_sqrt *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, ct__release_sqrt};
+
+static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
+  ct__node_sqrt *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sqrt_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sqrt_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_sqrt_;
+
+static void ct__release_sqrt_(ct_node *node) {
+  ct__node_sqrt_ *n = (ct__node_sqrt_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sqrt_ *n = (ct__node_sqrt_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sqrt_ = {"SqrtBackward0", ct__backward_sqrt_, ct__release_sqrt_};
+
+static ct_status ct__autograd_sqrt_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sqrt_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sqrt_", self)) != CT_OK) return r;
+    n = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sqrt.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sqrt_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- rsqrt(Tensor self) -> Tensor ---- */
+typedef struct ct__node_rsqrt {
+  ct_node base;
+  ct__saved result;
+} ct__node_rsqrt;
+
+static void ct__release_rsqrt(ct_node *node) {
+  ct__node_rsqrt *n = (ct__node_rsqrt *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rsqrt *n = (ct__node_rsqrt *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt, ct__release_rsqrt};
+
+static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
+  ct__node_rsqrt *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- rsqrt_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_rsqrt_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_rsqrt_;
+
+static void ct__release_rsqrt_(ct_node *node) {
+  ct__node_rsqrt_ *n = (ct__node_rsqrt_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_rsqrt_ *n = (ct__node_rsqrt_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_rsqrt_ = {"RsqrtBackward0", ct__backward_rsqrt_, ct__release_rsqrt_};
+
+static ct_status ct__autograd_rsqrt_(ct_keyset ks, ct_tensor *self) {
+  ct__node_rsqrt_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("rsqrt_", self)) != CT_OK) return r;
+    n = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("rsqrt.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rsqrt_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reciprocal(Tensor self) -> Tensor ---- */
+typedef struct ct__node_reciprocal {
+  ct_node base;
+  ct__saved result;
+} ct__node_reciprocal;
+
+static void ct__release_reciprocal(ct_node *node) {
+  ct__node_reciprocal *n = (ct__node_reciprocal *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reciprocal *n = (ct__node_reciprocal *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__backward_reciprocal, ct__release_reciprocal};
+
+static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
+  ct__node_reciprocal *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reciprocal_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_reciprocal_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_reciprocal_;
+
+static void ct__release_reciprocal_(ct_node *node) {
+  ct__node_reciprocal_ *n = (ct__node_reciprocal_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reciprocal_ *n = (ct__node_reciprocal_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reciprocal_ = {"ReciprocalBackward0", ct__backward_reciprocal_, ct__release_reciprocal_};
+
+static ct_status ct__autograd_reciprocal_(ct_keyset ks, ct_tensor *self) {
+  ct__node_reciprocal_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("reciprocal_", self)) != CT_OK) return r;
+    n = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reciprocal.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reciprocal_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sin(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sin {
+  ct_node base;
+  ct__saved self;
+} ct__node_sin;
+
+static void ct__release_sin(ct_node *node) {
+  ct__node_sin *n = (ct__node_sin *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sin *n = (ct__node_sin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__release_sin};
+
+static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
+  ct__node_sin *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sin_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sin_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_sin_;
+
+static void ct__release_sin_(ct_node *node) {
+  ct__node_sin_ *n = (ct__node_sin_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sin_ *n = (ct__node_sin_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sin_ = {"SinBackward0", ct__backward_sin_, ct__release_sin_};
+
+static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sin_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sin_", self)) != CT_OK) return r;
+    n = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sin_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cos(Tensor self) -> Tensor ---- */
+typedef struct ct__node_cos {
+  ct_node base;
+  ct__saved self;
+} ct__node_cos;
+
+static void ct__release_cos(ct_node *node) {
+  ct__node_cos *n = (ct__node_cos *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cos *n = (ct__node_cos *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__release_cos};
+
+static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
+  ct__node_cos *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cos_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_cos_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_cos_;
+
+static void ct__release_cos_(ct_node *node) {
+  ct__node_cos_ *n = (ct__node_cos_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cos_ *n = (ct__node_cos_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cos_ = {"CosBackward0", ct__backward_cos_, ct__release_cos_};
+
+static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
+  ct__node_cos_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cos_", self)) != CT_OK) return r;
+    n = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cos.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cos_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- tan(Tensor self) -> Tensor ---- */
+typedef struct ct__node_tan {
+  ct_node base;
+  ct__saved result;
+} ct__node_tan;
+
+static void ct__release_tan(ct_node *node) {
+  ct__node_tan *n = (ct__node_tan *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tan *n = (ct__node_tan *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__release_tan};
+
+static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
+  ct__node_tan *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tan_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_tan_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_tan_;
+
+static void ct__release_tan_(ct_node *node) {
+  ct__node_tan_ *n = (ct__node_tan_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tan_ *n = (ct__node_tan_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tan_ = {"TanBackward0", ct__backward_tan_, ct__release_tan_};
+
+static ct_status ct__autograd_tan_(ct_keyset ks, ct_tensor *self) {
+  ct__node_tan_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tan_", self)) != CT_OK) return r;
+    n = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tan.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tan_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- tanh(Tensor self) -> Tensor ---- */
+typedef struct ct__node_tanh {
+  ct_node base;
+  ct__saved result;
+} ct__node_tanh;
+
+static void ct__release_tanh(ct_node *node) {
+  ct__node_tanh *n = (ct__node_tanh *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tanh *n = (ct__node_tanh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
+
+static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
+  ct__node_tanh *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tanh_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_tanh_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_tanh_;
+
+static void ct__release_tanh_(ct_node *node) {
+  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
+
+static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
+  ct__node_tanh_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
+    n = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tanh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tanh_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- erf(Tensor self) -> Tensor ---- */
+typedef struct ct__node_erf {
+  ct_node base;
+  ct__saved self;
+} ct__node_erf;
+
+static void ct__release_erf(ct_node *node) {
+  ct__node_erf *n = (ct__node_erf *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erf *n = (ct__node_erf *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__release_erf};
+
+static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
+  ct__node_erf *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- erf_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_erf_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_erf_;
+
+static void ct__release_erf_(ct_node *node) {
+  ct__node_erf_ *n = (ct__node_erf_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_erf_ *n = (ct__node_erf_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_erf_ = {"ErfBackward0", ct__backward_erf_, ct__release_erf_};
+
+static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
+  ct__node_erf_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("erf_", self)) != CT_OK) return r;
+    n = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("erf.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_erf_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sigmoid(Tensor self) -> Tensor ---- */
+typedef struct ct__node_sigmoid {
+  ct_node base;
+  ct__saved result;
+} ct__node_sigmoid;
+
+static void ct__release_sigmoid(ct_node *node) {
+  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
+
+static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
+  ct__node_sigmoid *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sigmoid_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_sigmoid_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_sigmoid_;
+
+static void ct__release_sigmoid_(ct_node *node) {
+  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
+
+static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
+  ct__node_sigmoid_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
+    n = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sigmoid.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sigmoid_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- relu(Tensor self) -> Tensor ---- */
+typedef struct ct__node_relu {
+  ct_node base;
+  ct__saved result;
+} ct__node_relu;
+
+static void ct__release_relu(ct_node *node) {
+  ct__node_relu *n = (ct__node_relu *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_relu *n = (ct__node_relu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
+
+static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
+  ct__node_relu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- relu_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_relu_ {
+  ct_node base;
+  ct__saved result;
+} ct__node_relu_;
+
+static void ct__release_relu_(ct_node *node) {
+  ct__node_relu_ *n = (ct__node_relu_ *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_relu_ *n = (ct__node_relu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
+
+static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
+  ct__node_relu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
+    n = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("relu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_relu_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor ---- */
+typedef struct ct__node_hardtanh {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min_val;
+  ct_scalar max_val;
+} ct__node_hardtanh;
+
+static void ct__release_hardtanh(ct_node *node) {
+  ct__node_hardtanh *n = (ct__node_hardtanh *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardtanh *n = (ct__node_hardtanh *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min_val = n->min_val;
+  ct_scalar max_val = n->max_val;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward_hardtanh, ct__release_hardtanh};
+
+static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct__node_hardtanh *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->min_val = min_val;
+    n->max_val = max_val;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) ---- */
+typedef struct ct__node_hardtanh_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min_val;
+  ct_scalar max_val;
+} ct__node_hardtanh_;
+
+static void ct__release_hardtanh_(ct_node *node) {
+  ct__node_hardtanh_ *n = (ct__node_hardtanh_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_hardtanh_ *n = (ct__node_hardtanh_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar min_val = n->min_val;
+  ct_scalar max_val = n->max_val;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_hardtanh_ = {"HardtanhBackward0", ct__backward_hardtanh_, ct__release_hardtanh_};
+
+static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct__node_hardtanh_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("hardtanh_", self)) != CT_OK) return r;
+    n = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->min_val = min_val;
+    n->max_val = max_val;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh_(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("hardtanh.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_hardtanh_out(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor ---- */
+typedef struct ct__node_leaky_relu {
+  ct_node base;
+  ct__saved self;
+  ct_scalar negative_slope;
+} ct__node_leaky_relu;
+
+static void ct__release_leaky_relu(ct_node *node) {
+  ct__node_leaky_relu *n = (ct__node_leaky_relu *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_leaky_relu *n = (ct__node_leaky_relu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar negative_slope = n->negative_slope;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backward_leaky_relu, ct__release_leaky_relu};
+
+static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  ct__node_leaky_relu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->negative_slope = negative_slope;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) ---- */
+typedef struct ct__node_leaky_relu_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar negative_slope;
+} ct__node_leaky_relu_;
+
+static void ct__release_leaky_relu_(ct_node *node) {
+  ct__node_leaky_relu_ *n = (ct__node_leaky_relu_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_leaky_relu_ *n = (ct__node_leaky_relu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar negative_slope = n->negative_slope;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_leaky_relu_ = {"LeakyReluBackward0", ct__backward_leaky_relu_, ct__release_leaky_relu_};
+
+static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  ct__node_leaky_relu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("leaky_relu_", self)) != CT_OK) return r;
+    n = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->negative_slope = negative_slope;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu_(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("leaky_relu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_leaky_relu_out(ks & CT__BELOW_AUTOGRAD, self, negative_slope, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor ---- */
+typedef struct ct__node_elu {
+  ct_node base;
+  ct__saved self;
+  ct_scalar alpha;
+  ct_scalar scale;
+  ct_scalar input_scale;
+} ct__node_elu;
+
+static void ct__release_elu(ct_node *node) {
+  ct__node_elu *n = (ct__node_elu *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_elu *n = (ct__node_elu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar alpha = n->alpha;
+  ct_scalar scale = n->scale;
+  ct_scalar input_scale = n->input_scale;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__release_elu};
+
+static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct__node_elu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->alpha = alpha;
+    n->scale = scale;
+    n->input_scale = input_scale;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) ---- */
+typedef struct ct__node_elu_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar alpha;
+  ct_scalar scale;
+  ct_scalar input_scale;
+} ct__node_elu_;
+
+static void ct__release_elu_(ct_node *node) {
+  ct__node_elu_ *n = (ct__node_elu_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_elu_ *n = (ct__node_elu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar alpha = n->alpha;
+  ct_scalar scale = n->scale;
+  ct_scalar input_scale = n->input_scale;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_elu_ = {"EluBackward0", ct__backward_elu_, ct__release_elu_};
+
+static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct__node_elu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("elu_", self)) != CT_OK) return r;
+    n = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->alpha = alpha;
+    n->scale = scale;
+    n->input_scale = input_scale;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu_(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("elu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_elu_out(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- _gelu_int(Tensor self, int approximate) -> Tensor ---- */
+typedef struct ct__node__gelu_int {
+  ct_node base;
+  ct__saved self;
+  int64_t approximate;
+} ct__node__gelu_int;
+
+static void ct__release__gelu_int(ct_node *node) {
+  ct__node__gelu_int *n = (ct__node__gelu_int *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__gelu_int *n = (ct__node__gelu_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t approximate = n->approximate;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
+
+static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  ct__node__gelu_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->approximate = approximate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) ---- */
+typedef struct ct__node__gelu_int_ {
+  ct_node base;
+  ct__saved self;
+  int64_t approximate;
+} ct__node__gelu_int_;
+
+static void ct__release__gelu_int_(ct_node *node) {
+  ct__node__gelu_int_ *n = (ct__node__gelu_int_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__gelu_int_ *n = (ct__node__gelu_int_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t approximate = n->approximate;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
+
+static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  ct__node__gelu_int_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
+    n = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->approximate = approximate;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_gelu_int.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__gelu_int_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- silu(Tensor self) -> Tensor ---- */
+typedef struct ct__node_silu {
+  ct_node base;
+  ct__saved self;
+} ct__node_silu;
+
+static void ct__release_silu(ct_node *node) {
+  ct__node_silu *n = (ct__node_silu *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_silu *n = (ct__node_silu *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, ct__release_silu};
+
+static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
+  ct__node_silu *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- silu_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_silu_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_silu_;
+
+static void ct__release_silu_(ct_node *node) {
+  ct__node_silu_ *n = (ct__node_silu_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_silu_ *n = (ct__node_silu_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_silu_ = {"SiluBackward0", ct__backward_silu_, ct__release_silu_};
+
+static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
+  ct__node_silu_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("silu_", self)) != CT_OK) return r;
+    n = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("silu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_silu_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor ---- */
+typedef struct ct__node_softplus {
+  ct_node base;
+  ct__saved self;
+  ct_scalar beta;
+  ct_scalar threshold;
+} ct__node_softplus;
+
+static void ct__release_softplus(ct_node *node) {
+  ct__node_softplus *n = (ct__node_softplus *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softplus *n = (ct__node_softplus *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_scalar beta = n->beta;
+  ct_scalar threshold = n->threshold;
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_softplus_backward(grad, self, beta, threshold);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward_softplus, ct__release_softplus};
+
+static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct__node_softplus *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+    n->beta = beta;
+    n->threshold = threshold;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softplus(ks & CT__BELOW_AUTOGRAD, self, beta, threshold);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softplus.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softplus_out(ks & CT__BELOW_AUTOGRAD, self, beta, threshold, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mish(Tensor self) -> Tensor ---- */
+typedef struct ct__node_mish {
+  ct_node base;
+  ct__saved self;
+} ct__node_mish;
+
+static void ct__release_mish(ct_node *node) {
+  ct__node_mish *n = (ct__node_mish *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mish *n = (ct__node_mish *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, ct__release_mish};
+
+static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
+  ct__node_mish *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mish_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_mish_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_mish_;
+
+static void ct__release_mish_(ct_node *node) {
+  ct__node_mish_ *n = (ct__node_mish_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mish_ *n = (ct__node_mish_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mish_ = {"MishBackward0", ct__backward_mish_, ct__release_mish_};
+
+static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
+  ct__node_mish_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("mish_", self)) != CT_OK) return r;
+    n = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mish.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mish_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- floor(Tensor self) -> Tensor ---- */
+typedef struct ct__node_floor {
+  ct_node base;
+} ct__node_floor;
+
+static ct_status ct__backward_floor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor *n = (ct__node_floor *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor, NULL};
+
+static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
+  ct__node_floor *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_ {
+  ct_node base;
+} ct__node_floor_;
+
+static ct_status ct__backward_floor_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_ *n = (ct__node_floor_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_ = {"FloorBackward0", ct__backward_floor_, NULL};
+
+static ct_status ct__autograd_floor_(ct_keyset ks, ct_tensor *self) {
+  ct__node_floor_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("floor_", self)) != CT_OK) return r;
+    n = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("floor.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ceil(Tensor self) -> Tensor ---- */
+typedef struct ct__node_ceil {
+  ct_node base;
+} ct__node_ceil;
+
+static ct_status ct__backward_ceil(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_ceil *n = (ct__node_ceil *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, NULL};
+
+static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
+  ct__node_ceil *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- ceil_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_ceil_ {
+  ct_node base;
+} ct__node_ceil_;
+
+static ct_status ct__backward_ceil_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_ceil_ *n = (ct__node_ceil_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_ceil_ = {"CeilBackward0", ct__backward_ceil_, NULL};
+
+static ct_status ct__autograd_ceil_(ct_keyset ks, ct_tensor *self) {
+  ct__node_ceil_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("ceil_", self)) != CT_OK) return r;
+    n = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ceil.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ceil_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- round(Tensor self) -> Tensor ---- */
+typedef struct ct__node_round {
+  ct_node base;
+} ct__node_round;
+
+static ct_status ct__backward_round(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round *n = (ct__node_round *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round, NULL};
+
+static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
+  ct__node_round *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- round_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_round_ {
+  ct_node base;
+} ct__node_round_;
+
+static ct_status ct__backward_round_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round_ *n = (ct__node_round_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round_ = {"RoundBackward0", ct__backward_round_, NULL};
+
+static ct_status ct__autograd_round_(ct_keyset ks, ct_tensor *self) {
+  ct__node_round_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("round_", self)) != CT_OK) return r;
+    n = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("round.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- round.decimals(Tensor self, *, int decimals) -> Tensor ---- */
+typedef struct ct__node_round_decimals {
+  ct_node base;
+} ct__node_round_decimals;
+
+static ct_status ct__backward_round_decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round_decimals *n = (ct__node_round_decimals *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backward_round_decimals, NULL};
+
+static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  ct__node_round_decimals *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) ---- */
+typedef struct ct__node_round__decimals {
+  ct_node base;
+} ct__node_round__decimals;
+
+static ct_status ct__backward_round__decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_round__decimals *n = (ct__node_round__decimals *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_round__decimals = {"RoundBackward0", ct__backward_round__decimals, NULL};
+
+static ct_status ct__autograd_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  ct__node_round__decimals *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("round_.decimals", self)) != CT_OK) return r;
+    n = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round__decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("round.decimals_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_round_decimals_out(ks & CT__BELOW_AUTOGRAD, self, decimals, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- trunc(Tensor self) -> Tensor ---- */
+typedef struct ct__node_trunc {
+  ct_node base;
+} ct__node_trunc;
+
+static ct_status ct__backward_trunc(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_trunc *n = (ct__node_trunc *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc, NULL};
+
+static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
+  ct__node_trunc *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- trunc_(Tensor(a!) self) -> Tensor(a!) ---- */
+typedef struct ct__node_trunc_ {
+  ct_node base;
+} ct__node_trunc_;
+
+static ct_status ct__backward_trunc_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_trunc_ *n = (ct__node_trunc_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_trunc_ = {"TruncBackward0", ct__backward_trunc_, NULL};
+
+static ct_status ct__autograd_trunc_(ct_keyset ks, ct_tensor *self) {
+  ct__node_trunc_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("trunc_", self)) != CT_OK) return r;
+    n = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("trunc.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_trunc_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor ---- */
+typedef struct ct__node_nan_to_num {
+  ct_node base;
+  ct__saved self;
+} ct__node_nan_to_num;
+
+static void ct__release_nan_to_num(ct_node *node) {
+  ct__node_nan_to_num *n = (ct__node_nan_to_num *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nan_to_num *n = (ct__node_nan_to_num *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backward_nan_to_num, ct__release_nan_to_num};
+
+static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct__node_nan_to_num *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__save(&n->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) ---- */
+typedef struct ct__node_nan_to_num_ {
+  ct_node base;
+  ct__saved self;
+} ct__node_nan_to_num_;
+
+static void ct__release_nan_to_num_(ct_node *node) {
+  ct__node_nan_to_num_ *n = (ct__node_nan_to_num_ *)node;
+  ct__saved_reset(&n->self);
+}
+static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nan_to_num_ *n = (ct__node_nan_to_num_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backward_nan_to_num_, ct__release_nan_to_num_};
+
+static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct__node_nan_to_num_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("nan_to_num_", self)) != CT_OK) return r;
+    n = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nan_to_num.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nan_to_num_out(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf, out);
   ct__below_autograd_end(excluded);
   return r;
 }

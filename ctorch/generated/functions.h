@@ -64,38 +64,9 @@ CTDEF ct_status ct_div_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
 CTDEF ct_tensor *ct_div_scalar(ct_tensor *self, ct_scalar other);
 /* div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
 CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
-/* neg(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_neg(ct_tensor *self);
-/* neg_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_neg_(ct_tensor *self);
-/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
-/* relu(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_relu(ct_tensor *self);
-/* relu_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_relu_(ct_tensor *self);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
-/* exp(Tensor self) -> Tensor
- * integers give float32 */
-CTDEF ct_tensor *ct_exp(ct_tensor *self);
-/* exp_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_exp_(ct_tensor *self);
-/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self);
-/* tanh(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_tanh(ct_tensor *self);
-/* tanh_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_tanh_(ct_tensor *self);
-/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self);
-/* sigmoid(Tensor self) -> Tensor */
-CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
-/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
-CTDEF ct_status ct_sigmoid_(ct_tensor *self);
-/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
 /* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
 CTDEF ct_tensor *ct_sum(ct_tensor *self);
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
@@ -187,6 +158,241 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* neg(Tensor self) -> Tensor
+ * integers wrap; bool is an error */
+CTDEF ct_tensor *ct_neg(ct_tensor *self);
+/* neg_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_neg_(ct_tensor *self);
+/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self);
+/* abs(Tensor self) -> Tensor
+ * integers keep their dtype (abs of the minimum wraps); bool is an error */
+CTDEF ct_tensor *ct_abs(ct_tensor *self);
+/* abs_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_abs_(ct_tensor *self);
+/* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self);
+/* sign(Tensor self) -> Tensor
+ * -1, 0 or 1 (0 for NaN); bool stays bool */
+CTDEF ct_tensor *ct_sign(ct_tensor *self);
+/* sign_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sign_(ct_tensor *self);
+/* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self);
+/* square(Tensor self) -> Tensor
+ * self * self; integers wrap, bool gives int64 (PyTorch: pow(self, 2)) */
+CTDEF ct_tensor *ct_square(ct_tensor *self);
+/* square_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_square_(ct_tensor *self);
+/* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self);
+/* exp(Tensor self) -> Tensor
+ * integers and bool give float32 */
+CTDEF ct_tensor *ct_exp(ct_tensor *self);
+/* exp_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_exp_(ct_tensor *self);
+/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self);
+/* exp2(Tensor self) -> Tensor
+ * 2^self */
+CTDEF ct_tensor *ct_exp2(ct_tensor *self);
+/* exp2_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_exp2_(ct_tensor *self);
+/* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self);
+/* log(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_log(ct_tensor *self);
+/* log_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log_(ct_tensor *self);
+/* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self);
+/* log2(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_log2(ct_tensor *self);
+/* log2_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log2_(ct_tensor *self);
+/* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self);
+/* log1p(Tensor self) -> Tensor
+ * log(1 + self), accurate near 0 */
+CTDEF ct_tensor *ct_log1p(ct_tensor *self);
+/* log1p_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_log1p_(ct_tensor *self);
+/* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self);
+/* expm1(Tensor self) -> Tensor
+ * exp(self) - 1, accurate near 0 */
+CTDEF ct_tensor *ct_expm1(ct_tensor *self);
+/* expm1_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_expm1_(ct_tensor *self);
+/* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self);
+/* sqrt(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_sqrt(ct_tensor *self);
+/* sqrt_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sqrt_(ct_tensor *self);
+/* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self);
+/* rsqrt(Tensor self) -> Tensor
+ * 1 / sqrt(self) */
+CTDEF ct_tensor *ct_rsqrt(ct_tensor *self);
+/* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_rsqrt_(ct_tensor *self);
+/* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self);
+/* reciprocal(Tensor self) -> Tensor
+ * 1 / self */
+CTDEF ct_tensor *ct_reciprocal(ct_tensor *self);
+/* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_reciprocal_(ct_tensor *self);
+/* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self);
+/* sin(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_sin(ct_tensor *self);
+/* sin_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sin_(ct_tensor *self);
+/* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self);
+/* cos(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_cos(ct_tensor *self);
+/* cos_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_cos_(ct_tensor *self);
+/* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self);
+/* tan(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_tan(ct_tensor *self);
+/* tan_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_tan_(ct_tensor *self);
+/* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self);
+/* tanh(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_tanh(ct_tensor *self);
+/* tanh_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_tanh_(ct_tensor *self);
+/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self);
+/* erf(Tensor self) -> Tensor
+ * the error function */
+CTDEF ct_tensor *ct_erf(ct_tensor *self);
+/* erf_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_erf_(ct_tensor *self);
+/* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self);
+/* sigmoid(Tensor self) -> Tensor
+ * 1 / (1 + exp(-self)) */
+CTDEF ct_tensor *ct_sigmoid(ct_tensor *self);
+/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_sigmoid_(ct_tensor *self);
+/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self);
+/* relu(Tensor self) -> Tensor
+ * max(self, 0); NaN stays NaN; integers keep their dtype */
+CTDEF ct_tensor *ct_relu(ct_tensor *self);
+/* relu_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_relu_(ct_tensor *self);
+/* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self);
+/* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor
+ * clamp to [min_val, max_val]; integer tensors take the bounds truncated to integers */
+CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
+CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val);
+/* relu6(Tensor self) -> Tensor
+ * hardtanh(self, 0, 6) */
+CTDEF ct_tensor *ct_relu6(ct_tensor *self);
+/* relu6_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_relu6_(ct_tensor *self);
+/* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor
+ * self if self > 0 else self * negative_slope */
+CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope);
+/* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
+CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope);
+/* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope);
+/* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor
+ * scale * self if self > 0 else scale * alpha * (exp(self * input_scale) - 1) */
+CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
+CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale);
+/* gelu(Tensor self, *, str approximate='none') -> Tensor
+ * self * Phi(self) (approximate "none" or NULL, with erf) or its tanh approximation ("tanh"); ct_gelu_ex takes approximate */
+CTDEF ct_tensor *ct_gelu(ct_tensor *self);
+CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate);
+/* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
+CTDEF ct_status ct_gelu_(ct_tensor *self);
+CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate);
+/* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate);
+/* _gelu_int(Tensor self, int approximate) -> Tensor
+ * gelu's kernel, approximate 0 ("none") or 1 ("tanh"): the derivative cannot save a str yet */
+CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate);
+/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
+CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate);
+/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate);
+/* silu(Tensor self) -> Tensor
+ * self * sigmoid(self) */
+CTDEF ct_tensor *ct_silu(ct_tensor *self);
+/* silu_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_silu_(ct_tensor *self);
+/* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self);
+/* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
+ * log(1 + exp(beta * self)) / beta; self where beta * self > threshold */
+CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold);
+/* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta, ct_scalar threshold);
+/* mish(Tensor self) -> Tensor
+ * self * tanh(softplus(self)) */
+CTDEF ct_tensor *ct_mish(ct_tensor *self);
+/* mish_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_mish_(ct_tensor *self);
+/* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self);
+/* floor(Tensor self) -> Tensor
+ * integers: the values themselves */
+CTDEF ct_tensor *ct_floor(ct_tensor *self);
+/* floor_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_floor_(ct_tensor *self);
+/* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self);
+/* ceil(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_ceil(ct_tensor *self);
+/* ceil_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_ceil_(ct_tensor *self);
+/* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self);
+/* round(Tensor self) -> Tensor
+ * half to even */
+CTDEF ct_tensor *ct_round(ct_tensor *self);
+/* round_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_round_(ct_tensor *self);
+/* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self);
+/* round.decimals(Tensor self, *, int decimals) -> Tensor
+ * half to even at 10^-decimals, in the tensor's precision; floating tensors only */
+CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals);
+/* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
+CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals);
+/* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals);
+/* trunc(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_trunc(ct_tensor *self);
+/* trunc_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_trunc_(ct_tensor *self);
+/* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self);
+/* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+ * NaN -> nan (0), +inf -> posinf, -inf -> neginf (None, NaN in C: the dtype's largest finite values) */
+CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf);
+/* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
+CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
+/* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -413,21 +619,7 @@ static struct {
   ct_op *div_out;
   ct_op *div_Scalar;
   ct_op *div__Scalar;
-  ct_op *neg;
-  ct_op *neg_;
-  ct_op *neg_out;
-  ct_op *relu;
-  ct_op *relu_;
   ct_op *threshold_backward;
-  ct_op *exp;
-  ct_op *exp_;
-  ct_op *exp_out;
-  ct_op *tanh;
-  ct_op *tanh_;
-  ct_op *tanh_out;
-  ct_op *sigmoid;
-  ct_op *sigmoid_;
-  ct_op *sigmoid_out;
   ct_op *sum;
   ct_op *sum_dim_IntList;
   ct_op *sum_IntList_out;
@@ -461,6 +653,109 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *neg;
+  ct_op *neg_;
+  ct_op *neg_out;
+  ct_op *abs;
+  ct_op *abs_;
+  ct_op *abs_out;
+  ct_op *sign;
+  ct_op *sign_;
+  ct_op *sign_out;
+  ct_op *square;
+  ct_op *square_;
+  ct_op *square_out;
+  ct_op *exp;
+  ct_op *exp_;
+  ct_op *exp_out;
+  ct_op *exp2;
+  ct_op *exp2_;
+  ct_op *exp2_out;
+  ct_op *log;
+  ct_op *log_;
+  ct_op *log_out;
+  ct_op *log2;
+  ct_op *log2_;
+  ct_op *log2_out;
+  ct_op *log1p;
+  ct_op *log1p_;
+  ct_op *log1p_out;
+  ct_op *expm1;
+  ct_op *expm1_;
+  ct_op *expm1_out;
+  ct_op *sqrt;
+  ct_op *sqrt_;
+  ct_op *sqrt_out;
+  ct_op *rsqrt;
+  ct_op *rsqrt_;
+  ct_op *rsqrt_out;
+  ct_op *reciprocal;
+  ct_op *reciprocal_;
+  ct_op *reciprocal_out;
+  ct_op *sin;
+  ct_op *sin_;
+  ct_op *sin_out;
+  ct_op *cos;
+  ct_op *cos_;
+  ct_op *cos_out;
+  ct_op *tan;
+  ct_op *tan_;
+  ct_op *tan_out;
+  ct_op *tanh;
+  ct_op *tanh_;
+  ct_op *tanh_out;
+  ct_op *erf;
+  ct_op *erf_;
+  ct_op *erf_out;
+  ct_op *sigmoid;
+  ct_op *sigmoid_;
+  ct_op *sigmoid_out;
+  ct_op *relu;
+  ct_op *relu_;
+  ct_op *relu_out;
+  ct_op *hardtanh;
+  ct_op *hardtanh_;
+  ct_op *hardtanh_out;
+  ct_op *relu6;
+  ct_op *relu6_;
+  ct_op *leaky_relu;
+  ct_op *leaky_relu_;
+  ct_op *leaky_relu_out;
+  ct_op *elu;
+  ct_op *elu_;
+  ct_op *elu_out;
+  ct_op *gelu;
+  ct_op *gelu_;
+  ct_op *gelu_out;
+  ct_op *_gelu_int;
+  ct_op *_gelu_int_;
+  ct_op *_gelu_int_out;
+  ct_op *silu;
+  ct_op *silu_;
+  ct_op *silu_out;
+  ct_op *softplus;
+  ct_op *softplus_out;
+  ct_op *mish;
+  ct_op *mish_;
+  ct_op *mish_out;
+  ct_op *floor;
+  ct_op *floor_;
+  ct_op *floor_out;
+  ct_op *ceil;
+  ct_op *ceil_;
+  ct_op *ceil_out;
+  ct_op *round;
+  ct_op *round_;
+  ct_op *round_out;
+  ct_op *round_decimals;
+  ct_op *round__decimals;
+  ct_op *round_decimals_out;
+  ct_op *trunc;
+  ct_op *trunc_;
+  ct_op *trunc_out;
+  ct_op *nan_to_num;
+  ct_op *nan_to_num_;
+  ct_op *nan_to_num_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -916,92 +1211,6 @@ static ct_status ct__dispatch_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   ct__tls.depth--;
   return r;
 }
-/* neg(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.neg;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* neg_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.neg_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.neg_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* relu(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* relu_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.relu_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
 static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   const ct_op *op = ct__op.threshold_backward;
@@ -1017,162 +1226,6 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     v[1] = ct_value_tensor(self);
     v[2] = ct_value_scalar(threshold);
     r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.exp_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.exp_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tanh;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.tanh_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.tanh_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid(Tensor self) -> Tensor */
-static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sigmoid;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_new(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
-static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  const ct_op *op = ct__op.sigmoid_;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
-  } else {
-    ct_value v[1];
-    v[0] = ct_value_tensor(self);
-    r = ct__finish_mut(op, k, ks, v, 1);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
-  const ct_op *op = ct__op.sigmoid_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 2);
   }
   ct__tls.depth--;
   return r;
@@ -1787,6 +1840,1831 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
     ct_value v[1];
     v[0] = ct_value_tensor(self);
     r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.neg;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_neg_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.neg_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_neg_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.neg_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_abs(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.abs;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_abs_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.abs_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_abs_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.abs_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sign(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sign;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sign_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sign_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sign_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sign_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_square(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.square;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_square_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.square_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_square_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.square_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_exp_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_exp_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.exp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_exp2(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_exp2_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.exp2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_exp2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.exp2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log2(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log2_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log2_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_log1p(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log1p;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_log1p_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.log1p_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log1p_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.log1p_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_expm1(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.expm1;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_expm1_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.expm1_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_expm1_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.expm1_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sqrt(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sqrt;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sqrt_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sqrt_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sqrt_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_rsqrt(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.rsqrt;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_rsqrt_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.rsqrt_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rsqrt_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.rsqrt_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_reciprocal(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.reciprocal;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_reciprocal_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.reciprocal_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reciprocal_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.reciprocal_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sin(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sin_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sin_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sin_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_cos(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.cos;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_cos_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.cos_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cos_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.cos_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tan(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tan;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_tan_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tan_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tan_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.tan_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tanh;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_tanh_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.tanh_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tanh_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.tanh_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_erf(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.erf;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_erf_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.erf_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_erf_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.erf_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sigmoid;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_sigmoid_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.sigmoid_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sigmoid_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.sigmoid_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_relu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_relu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.relu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
+static ct_tensor *ct__dispatch_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  const ct_op *op = ct__op.hardtanh;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!) */
+static ct_status ct__dispatch_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  const ct_op *op = ct__op.hardtanh_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min_val, max_val);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_hardtanh_out(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val, ct_tensor *out) {
+  const ct_op *op = ct__op.hardtanh_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min_val, max_val, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min_val);
+    v[2] = ct_value_scalar(max_val);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu6(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_relu6(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu6;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* relu6_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_relu6_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.relu6_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
+static ct_tensor *ct__dispatch_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  const ct_op *op = ct__op.leaky_relu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
+static ct_status ct__dispatch_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
+  const ct_op *op = ct__op.leaky_relu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, negative_slope);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_leaky_relu_out(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope, ct_tensor *out) {
+  const ct_op *op = ct__op.leaky_relu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, negative_slope, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(negative_slope);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
+static ct_tensor *ct__dispatch_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  const ct_op *op = ct__op.elu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
+static ct_status ct__dispatch_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  const ct_op *op = ct__op.elu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, self, alpha, scale, input_scale);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale, ct_tensor *out) {
+  const ct_op *op = ct__op.elu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, alpha, scale, input_scale, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(alpha);
+    v[2] = ct_value_scalar(scale);
+    v[3] = ct_value_scalar(input_scale);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu(Tensor self, *, str approximate='none') -> Tensor */
+static ct_tensor *ct__dispatch_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  const ct_op *op = ct__op.gelu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) */
+static ct_status ct__dispatch_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  const ct_op *op = ct__op.gelu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
+  const ct_op *op = ct__op.gelu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, approximate, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_string(approximate);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int(Tensor self, int approximate) -> Tensor */
+static ct_tensor *ct__dispatch__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  const ct_op *op = ct__op._gelu_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) */
+static ct_status ct__dispatch__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
+  const ct_op *op = ct__op._gelu_int_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, approximate);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+  const ct_op *op = ct__op._gelu_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, approximate, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(approximate);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_silu(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.silu;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_silu_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.silu_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_silu_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.silu_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
+static ct_tensor *ct__dispatch_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  const ct_op *op = ct__op.softplus;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, beta, threshold);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(beta);
+    v[2] = ct_value_scalar(threshold);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softplus_out(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold, ct_tensor *out) {
+  const ct_op *op = ct__op.softplus_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, beta, threshold, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(beta);
+    v[2] = ct_value_scalar(threshold);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_mish(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.mish;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_mish_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.mish_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mish_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.mish_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_floor(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.floor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.floor_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.floor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_ceil(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.ceil;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_ceil_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.ceil_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ceil_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.ceil_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_round(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.round;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_round_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.round_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_round_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.round_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.decimals(Tensor self, *, int decimals) -> Tensor */
+static ct_tensor *ct__dispatch_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  const ct_op *op = ct__op.round_decimals;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) */
+static ct_status ct__dispatch_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
+  const ct_op *op = ct__op.round__decimals;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, decimals);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_round_decimals_out(ct_keyset ks, ct_tensor *self, int64_t decimals, ct_tensor *out) {
+  const ct_op *op = ct__op.round_decimals_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, decimals, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(decimals);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_trunc(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.trunc;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_trunc_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.trunc_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_trunc_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.trunc_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
+static ct_tensor *ct__dispatch_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  const ct_op *op = ct__op.nan_to_num;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!) */
+static ct_status ct__dispatch_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
+  const ct_op *op = ct__op.nan_to_num_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, self, nan, posinf, neginf);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf, ct_tensor *out) {
+  const ct_op *op = ct__op.nan_to_num_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, self, nan, posinf, neginf, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = nan != nan ? ct_value_none() : ct_value_double(nan);
+    v[2] = posinf != posinf ? ct_value_none() : ct_value_double(posinf);
+    v[3] = neginf != neginf ? ct_value_none() : ct_value_double(neginf);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
   }
   ct__tls.depth--;
   return r;
@@ -3503,38 +5381,6 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other) {
   keys |= self->keys;
   return ct__dispatch_div__Scalar(ct__call_keys(keys), self, other);
 }
-CTDEF ct_tensor *ct_neg(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_neg(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_neg_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_neg_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_neg_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_relu(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_relu(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_relu_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_relu_(ct__call_keys(keys), self);
-}
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!grad_output)) return ct__fail_null("threshold_backward", "grad_output"), (ct_tensor *)NULL;
@@ -3542,66 +5388,6 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_backward", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(keys), grad_output, self, threshold));
-}
-CTDEF ct_tensor *ct_exp(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_exp(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_exp_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_exp_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_exp_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_tanh(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_tanh_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_tanh_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_tanh_out(ct__call_keys(keys), self, out);
-}
-CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sigmoid(ct__call_keys(keys), self));
-}
-CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
-  keys |= self->keys;
-  return ct__dispatch_sigmoid_(ct__call_keys(keys), self);
-}
-CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
 }
 CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
   ct_keyset keys = 0;
@@ -3908,6 +5694,701 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_neg(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_neg(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_neg_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_neg_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_neg_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("neg.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("neg.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_neg_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_abs(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_abs(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_abs_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_abs_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_abs_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("abs.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("abs.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_abs_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sign(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sign(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sign_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sign_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sign_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sign.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sign.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sign_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_square(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_square(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_square_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_square_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_square_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("square.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("square.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_square_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_exp(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_exp(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_exp_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_exp_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_exp_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("exp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_exp_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_exp2(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_exp2(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_exp2_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_exp2_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_exp2_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("exp2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("exp2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_exp2_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log2(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log2(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log2_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log2_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log2_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log2_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_log1p(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log1p(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_log1p_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_log1p_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_log1p_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log1p.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log1p.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log1p_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_expm1(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_expm1(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_expm1_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_expm1_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_expm1_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("expm1.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("expm1.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_expm1_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sqrt(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sqrt(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sqrt_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sqrt_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sqrt_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sqrt.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sqrt.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sqrt_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_rsqrt(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_rsqrt(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_rsqrt_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_rsqrt_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_rsqrt_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rsqrt.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rsqrt.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_rsqrt_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_reciprocal(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_reciprocal(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_reciprocal_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_reciprocal_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_reciprocal_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reciprocal.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reciprocal.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_reciprocal_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sin(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sin(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sin_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sin_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sin_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sin_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_cos(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cos(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_cos_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cos_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_cos_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cos.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cos.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cos_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_tan(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_tan(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_tan_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_tan_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_tan_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tan.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tan.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_tan_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_tanh(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_tanh(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_tanh_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_tanh_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_tanh_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tanh.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tanh.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_tanh_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_erf(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_erf(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_erf_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_erf_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_erf_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("erf.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("erf.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_erf_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_sigmoid(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sigmoid(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_sigmoid_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_sigmoid_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_sigmoid_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sigmoid.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sigmoid.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sigmoid_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_relu(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_relu(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_relu_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_relu_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_relu_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("relu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_relu_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_hardtanh(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_hardtanh(ct__call_keys(keys), self, min_val, max_val));
+}
+CTDEF ct_status ct_hardtanh_(ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_hardtanh_(ct__call_keys(keys), self, min_val, max_val);
+}
+CTDEF ct_status ct_hardtanh_out(ct_tensor *out, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("hardtanh.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("hardtanh.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_hardtanh_out(ct__call_keys(keys), self, min_val, max_val, out);
+}
+CTDEF ct_tensor *ct_relu6(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu6", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_relu6(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_relu6_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("relu6_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_relu6_(ct__call_keys(keys), self);
+}
+CTDEF ct_tensor *ct_leaky_relu(ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_leaky_relu(ct__call_keys(keys), self, negative_slope));
+}
+CTDEF ct_status ct_leaky_relu_(ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_leaky_relu_(ct__call_keys(keys), self, negative_slope);
+}
+CTDEF ct_status ct_leaky_relu_out(ct_tensor *out, ct_tensor *self, ct_scalar negative_slope) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("leaky_relu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("leaky_relu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_leaky_relu_out(ct__call_keys(keys), self, negative_slope, out);
+}
+CTDEF ct_tensor *ct_elu(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_elu(ct__call_keys(keys), self, alpha, scale, input_scale));
+}
+CTDEF ct_status ct_elu_(ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_elu_(ct__call_keys(keys), self, alpha, scale, input_scale);
+}
+CTDEF ct_status ct_elu_out(ct_tensor *out, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("elu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("elu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_elu_out(ct__call_keys(keys), self, alpha, scale, input_scale, out);
+}
+CTDEF ct_tensor *ct_gelu_ex(ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_gelu(ct__call_keys(keys), self, approximate));
+}
+CTDEF ct_tensor *ct_gelu(ct_tensor *self) {
+  return ct_gelu_ex(self, "none");
+}
+CTDEF ct_status ct_gelu_ex_(ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_gelu_(ct__call_keys(keys), self, approximate);
+}
+CTDEF ct_status ct_gelu_(ct_tensor *self) {
+  return ct_gelu_ex_(self, "none");
+}
+CTDEF ct_status ct_gelu_out_ex(ct_tensor *out, ct_tensor *self, const char *approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gelu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gelu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gelu_out(ct__call_keys(keys), self, approximate, out);
+}
+CTDEF ct_status ct_gelu_out(ct_tensor *out, ct_tensor *self) {
+  return ct_gelu_out_ex(out, self, "none");
+}
+CTDEF ct_tensor *ct__gelu_int(ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch__gelu_int(ct__call_keys(keys), self, approximate));
+}
+CTDEF ct_status ct__gelu_int_(ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch__gelu_int_(ct__call_keys(keys), self, approximate);
+}
+CTDEF ct_status ct__gelu_int_out(ct_tensor *out, ct_tensor *self, int64_t approximate) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_gelu_int.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("_gelu_int.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch__gelu_int_out(ct__call_keys(keys), self, approximate, out);
+}
+CTDEF ct_tensor *ct_silu(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_silu(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_silu_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_silu_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_silu_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("silu.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("silu.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_silu_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_softplus(ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softplus", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_softplus(ct__call_keys(keys), self, beta, threshold));
+}
+CTDEF ct_status ct_softplus_out(ct_tensor *out, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softplus.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softplus.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_softplus_out(ct__call_keys(keys), self, beta, threshold, out);
+}
+CTDEF ct_tensor *ct_mish(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mish(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_mish_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_mish_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_mish_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mish.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mish.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mish_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_floor(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_floor(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_floor_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_floor_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_floor_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("floor.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_floor_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_ceil(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ceil(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_ceil_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ceil_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_ceil_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ceil.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ceil.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ceil_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_round(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_round(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_round_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_round_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_round_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("round.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_round_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_round_decimals(ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_round_decimals(ct__call_keys(keys), self, decimals));
+}
+CTDEF ct_status ct_round_decimals_(ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round_.decimals", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_round__decimals(ct__call_keys(keys), self, decimals);
+}
+CTDEF ct_status ct_round_decimals_out(ct_tensor *out, ct_tensor *self, int64_t decimals) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("round.decimals_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("round.decimals_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_round_decimals_out(ct__call_keys(keys), self, decimals, out);
+}
+CTDEF ct_tensor *ct_trunc(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_trunc(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_trunc_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_trunc_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_trunc_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("trunc.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("trunc.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_trunc_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_nan_to_num(ct__call_keys(keys), self, nan, posinf, neginf));
+}
+CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_nan_to_num_(ct__call_keys(keys), self, nan, posinf, neginf);
+}
+CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nan_to_num.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nan_to_num.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nan_to_num_out(ct__call_keys(keys), self, nan, posinf, neginf, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;

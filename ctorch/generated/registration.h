@@ -118,38 +118,6 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T->T */
-static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 1;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
-  ct_stack_drop(s, 1);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* Tw->Tw */
-static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 1;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
-  ct_stack_drop(s, 1);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,Tw->Tw */
-static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *w = a[1].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  ct_stack_drop(s, 2);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* T,D->T */
 static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -191,6 +159,16 @@ static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 3);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T->T */
+static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
+  ct_stack_drop(s, 1);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
 }
 /* T,I->T */
 static ct_status ct__adapt_TI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -282,6 +260,168 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* Tw->Tw */
+static ct_status ct__adapt_Tw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 1;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
+  ct_stack_drop(s, 1);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,Tw->Tw */
+static ct_status ct__adapt_TTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,Tw->Tw */
+static ct_status ct__adapt_TSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,Tw->Tw */
+static ct_status ct__adapt_TSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,S->T */
+static ct_status ct__adapt_TSSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,S,S->Tw */
+static ct_status ct__adapt_TwSSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,S,S,Tw->Tw */
+static ct_status ct__adapt_TSSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s->T */
+static ct_status ct__adapt_Ts_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,s->Tw */
+static ct_status ct__adapt_Tws_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,s,Tw->Tw */
+static ct_status ct__adapt_TsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i->Tw */
+static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,Tw->Tw */
+static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,f?,f?->T */
+static ct_status ct__adapt_Tfofofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,f?,f?,f?->Tw */
+static ct_status ct__adapt_Twfofofo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f?,f?,f?,Tw->Tw */
+static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* L,i->T */
 static ct_status ct__adapt_Li_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -365,28 +505,6 @@ static ct_status ct__adapt_TTI_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   ct_stack_drop(s, 3);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
-}
-/* Tw,i->Tw */
-static ct_status ct__adapt_Twi_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *w = a[0].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
-  ct_stack_drop(s, 2);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,i,Tw->Tw */
-static ct_status ct__adapt_TiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w = a[2].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,i,T,b->T */
 static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -762,13 +880,11 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
-    {"T->T", ct__adapt_T_T},
-    {"Tw->Tw", ct__adapt_Tw_Tw},
-    {"T,Tw->Tw", ct__adapt_TTw_Tw},
     {"T,D->T", ct__adapt_TD_T},
     {"T,I,b,D->T", ct__adapt_TIbD_T},
     {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
+    {"T->T", ct__adapt_T_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -778,6 +894,21 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"Tw->Tw", ct__adapt_Tw_Tw},
+    {"T,Tw->Tw", ct__adapt_TTw_Tw},
+    {"T,S,S,Tw->Tw", ct__adapt_TSSTw_Tw},
+    {"T,S,Tw->Tw", ct__adapt_TSTw_Tw},
+    {"T,S,S,S->T", ct__adapt_TSSS_T},
+    {"Tw,S,S,S->Tw", ct__adapt_TwSSS_Tw},
+    {"T,S,S,S,Tw->Tw", ct__adapt_TSSSTw_Tw},
+    {"T,s->T", ct__adapt_Ts_T},
+    {"Tw,s->Tw", ct__adapt_Tws_Tw},
+    {"T,s,Tw->Tw", ct__adapt_TsTw_Tw},
+    {"Tw,i->Tw", ct__adapt_Twi_Tw},
+    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
+    {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
+    {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
+    {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
     {"L,i->T", ct__adapt_Li_T},
     {"L,i,Tw->Tw", ct__adapt_LiTw_Tw},
     {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
@@ -786,8 +917,6 @@ static const struct {
     {"T,I,S->T", ct__adapt_TIS_T},
     {"T,I,S,Tw->Tw", ct__adapt_TISTw_Tw},
     {"T,T,I->T", ct__adapt_TTI_T},
-    {"Tw,i->Tw", ct__adapt_Twi_Tw},
-    {"T,i,Tw->Tw", ct__adapt_TiTw_Tw},
     {"T,i,T,b->T", ct__adapt_TiTb_T},
     {"T,i,T,b,Tw->Tw", ct__adapt_TiTbTw_Tw},
     {"T,i,T,T->T", ct__adapt_TiTT_T},
@@ -915,74 +1044,9 @@ static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
-static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
-  *r = ct_neg(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
-  *r = ct_relu(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
 static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
   return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
-  *r = ct_exp(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
-  *r = ct_tanh(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
-  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
-  *r = st == CT_OK ? a[1].v.tensor : NULL;
-  return st;
 }
 static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
   *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
@@ -1119,6 +1183,486 @@ static ct_status ct__frontend_alias(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_neg(const ct_value *a, ct_tensor **r) {
+  *r = ct_neg(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_neg_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_neg_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_neg_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_abs(const ct_value *a, ct_tensor **r) {
+  *r = ct_abs(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_abs_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_abs_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_abs_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_abs_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sign(const ct_value *a, ct_tensor **r) {
+  *r = ct_sign(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sign_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sign_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sign_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sign_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_square(const ct_value *a, ct_tensor **r) {
+  *r = ct_square(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_square_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_square_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_square_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_square_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp(const ct_value *a, ct_tensor **r) {
+  *r = ct_exp(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp2(const ct_value *a, ct_tensor **r) {
+  *r = ct_exp2(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_exp2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp2_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_exp2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_exp2_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log(const ct_value *a, ct_tensor **r) {
+  *r = ct_log(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log2(const ct_value *a, ct_tensor **r) {
+  *r = ct_log2(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log2_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log2_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log1p(const ct_value *a, ct_tensor **r) {
+  *r = ct_log1p(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log1p_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log1p_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log1p_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log1p_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_expm1(const ct_value *a, ct_tensor **r) {
+  *r = ct_expm1(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_expm1_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_expm1_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_expm1_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_expm1_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sqrt(const ct_value *a, ct_tensor **r) {
+  *r = ct_sqrt(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sqrt_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sqrt_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sqrt_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sqrt_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rsqrt(const ct_value *a, ct_tensor **r) {
+  *r = ct_rsqrt(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rsqrt_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rsqrt_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_rsqrt_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rsqrt_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reciprocal(const ct_value *a, ct_tensor **r) {
+  *r = ct_reciprocal(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reciprocal_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reciprocal_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reciprocal_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reciprocal_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sin(const ct_value *a, ct_tensor **r) {
+  *r = ct_sin(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sin_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sin_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sin_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cos(const ct_value *a, ct_tensor **r) {
+  *r = ct_cos(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cos_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cos_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cos_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cos_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tan(const ct_value *a, ct_tensor **r) {
+  *r = ct_tan(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tan_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tan_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tan_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tan_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_tanh(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tanh_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erf(const ct_value *a, ct_tensor **r) {
+  *r = ct_erf(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_erf_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erf_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_erf_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_erf_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid(const ct_value *a, ct_tensor **r) {
+  *r = ct_sigmoid(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sigmoid_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sigmoid_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sigmoid_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu(const ct_value *a, ct_tensor **r) {
+  *r = ct_relu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_relu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardtanh(const ct_value *a, ct_tensor **r) {
+  *r = ct_hardtanh(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_hardtanh_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardtanh_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_hardtanh_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_hardtanh_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_relu6(const ct_value *a, ct_tensor **r) {
+  *r = ct_relu6(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_relu6_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_relu6_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_leaky_relu(const ct_value *a, ct_tensor **r) {
+  *r = ct_leaky_relu(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_leaky_relu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_leaky_relu_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_leaky_relu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_leaky_relu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_elu(const ct_value *a, ct_tensor **r) {
+  *r = ct_elu(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_elu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_elu_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_elu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_elu_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gelu(const ct_value *a, ct_tensor **r) {
+  *r = ct_gelu_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gelu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gelu_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gelu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gelu_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__gelu_int(const ct_value *a, ct_tensor **r) {
+  *r = ct__gelu_int(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__gelu_int_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct__gelu_int_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend__gelu_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct__gelu_int_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_silu(const ct_value *a, ct_tensor **r) {
+  *r = ct_silu(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_silu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_silu_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_silu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_silu_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_softplus(const ct_value *a, ct_tensor **r) {
+  *r = ct_softplus(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softplus_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softplus_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mish(const ct_value *a, ct_tensor **r) {
+  *r = ct_mish(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mish_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mish_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mish_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mish_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ceil(const ct_value *a, ct_tensor **r) {
+  *r = ct_ceil(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ceil_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ceil_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ceil_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ceil_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round(const ct_value *a, ct_tensor **r) {
+  *r = ct_round(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_round_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_decimals(const ct_value *a, ct_tensor **r) {
+  *r = ct_round_decimals(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_round__decimals(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_decimals_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_round_decimals_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_round_decimals_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_trunc(const ct_value *a, ct_tensor **r) {
+  *r = ct_trunc(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_trunc_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_trunc_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_trunc_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_trunc_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nan_to_num(const ct_value *a, ct_tensor **r) {
+  *r = ct_nan_to_num(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nan_to_num_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nan_to_num_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nan_to_num_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
   *r = ct_cat((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
@@ -1483,21 +2027,7 @@ static const struct {
     {&ct__op.div_out, "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out},
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
-    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
-    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
-    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
-    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
-    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
-    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
-    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
-    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
-    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
-    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
-    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
-    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
-    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
-    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
     {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
     {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
     {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
@@ -1531,6 +2061,109 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.neg, "neg(Tensor self) -> Tensor", ct__frontend_neg},
+    {&ct__op.neg_, "neg_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_neg_},
+    {&ct__op.neg_out, "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_neg_out},
+    {&ct__op.abs, "abs(Tensor self) -> Tensor", ct__frontend_abs},
+    {&ct__op.abs_, "abs_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_abs_},
+    {&ct__op.abs_out, "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_abs_out},
+    {&ct__op.sign, "sign(Tensor self) -> Tensor", ct__frontend_sign},
+    {&ct__op.sign_, "sign_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sign_},
+    {&ct__op.sign_out, "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sign_out},
+    {&ct__op.square, "square(Tensor self) -> Tensor", ct__frontend_square},
+    {&ct__op.square_, "square_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_square_},
+    {&ct__op.square_out, "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_square_out},
+    {&ct__op.exp, "exp(Tensor self) -> Tensor", ct__frontend_exp},
+    {&ct__op.exp_, "exp_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp_},
+    {&ct__op.exp_out, "exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp_out},
+    {&ct__op.exp2, "exp2(Tensor self) -> Tensor", ct__frontend_exp2},
+    {&ct__op.exp2_, "exp2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_exp2_},
+    {&ct__op.exp2_out, "exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_exp2_out},
+    {&ct__op.log, "log(Tensor self) -> Tensor", ct__frontend_log},
+    {&ct__op.log_, "log_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log_},
+    {&ct__op.log_out, "log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_out},
+    {&ct__op.log2, "log2(Tensor self) -> Tensor", ct__frontend_log2},
+    {&ct__op.log2_, "log2_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log2_},
+    {&ct__op.log2_out, "log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log2_out},
+    {&ct__op.log1p, "log1p(Tensor self) -> Tensor", ct__frontend_log1p},
+    {&ct__op.log1p_, "log1p_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_log1p_},
+    {&ct__op.log1p_out, "log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log1p_out},
+    {&ct__op.expm1, "expm1(Tensor self) -> Tensor", ct__frontend_expm1},
+    {&ct__op.expm1_, "expm1_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_expm1_},
+    {&ct__op.expm1_out, "expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_expm1_out},
+    {&ct__op.sqrt, "sqrt(Tensor self) -> Tensor", ct__frontend_sqrt},
+    {&ct__op.sqrt_, "sqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sqrt_},
+    {&ct__op.sqrt_out, "sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sqrt_out},
+    {&ct__op.rsqrt, "rsqrt(Tensor self) -> Tensor", ct__frontend_rsqrt},
+    {&ct__op.rsqrt_, "rsqrt_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_rsqrt_},
+    {&ct__op.rsqrt_out, "rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rsqrt_out},
+    {&ct__op.reciprocal, "reciprocal(Tensor self) -> Tensor", ct__frontend_reciprocal},
+    {&ct__op.reciprocal_, "reciprocal_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_reciprocal_},
+    {&ct__op.reciprocal_out, "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reciprocal_out},
+    {&ct__op.sin, "sin(Tensor self) -> Tensor", ct__frontend_sin},
+    {&ct__op.sin_, "sin_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sin_},
+    {&ct__op.sin_out, "sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sin_out},
+    {&ct__op.cos, "cos(Tensor self) -> Tensor", ct__frontend_cos},
+    {&ct__op.cos_, "cos_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_cos_},
+    {&ct__op.cos_out, "cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cos_out},
+    {&ct__op.tan, "tan(Tensor self) -> Tensor", ct__frontend_tan},
+    {&ct__op.tan_, "tan_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tan_},
+    {&ct__op.tan_out, "tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tan_out},
+    {&ct__op.tanh, "tanh(Tensor self) -> Tensor", ct__frontend_tanh},
+    {&ct__op.tanh_, "tanh_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_tanh_},
+    {&ct__op.tanh_out, "tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tanh_out},
+    {&ct__op.erf, "erf(Tensor self) -> Tensor", ct__frontend_erf},
+    {&ct__op.erf_, "erf_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_erf_},
+    {&ct__op.erf_out, "erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_erf_out},
+    {&ct__op.sigmoid, "sigmoid(Tensor self) -> Tensor", ct__frontend_sigmoid},
+    {&ct__op.sigmoid_, "sigmoid_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_sigmoid_},
+    {&ct__op.sigmoid_out, "sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sigmoid_out},
+    {&ct__op.relu, "relu(Tensor self) -> Tensor", ct__frontend_relu},
+    {&ct__op.relu_, "relu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu_},
+    {&ct__op.relu_out, "relu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_relu_out},
+    {&ct__op.hardtanh, "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor", ct__frontend_hardtanh},
+    {&ct__op.hardtanh_, "hardtanh_(Tensor(a!) self, Scalar min_val=-1, Scalar max_val=1) -> Tensor(a!)", ct__frontend_hardtanh_},
+    {&ct__op.hardtanh_out, "hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_hardtanh_out},
+    {&ct__op.relu6, "relu6(Tensor self) -> Tensor", ct__frontend_relu6},
+    {&ct__op.relu6_, "relu6_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_relu6_},
+    {&ct__op.leaky_relu, "leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor", ct__frontend_leaky_relu},
+    {&ct__op.leaky_relu_, "leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!)", ct__frontend_leaky_relu_},
+    {&ct__op.leaky_relu_out, "leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_leaky_relu_out},
+    {&ct__op.elu, "elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor", ct__frontend_elu},
+    {&ct__op.elu_, "elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!)", ct__frontend_elu_},
+    {&ct__op.elu_out, "elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_elu_out},
+    {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu},
+    {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_},
+    {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out},
+    {&ct__op._gelu_int, "_gelu_int(Tensor self, int approximate) -> Tensor", ct__frontend__gelu_int},
+    {&ct__op._gelu_int_, "_gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!)", ct__frontend__gelu_int_},
+    {&ct__op._gelu_int_out, "_gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__gelu_int_out},
+    {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu},
+    {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_},
+    {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out},
+    {&ct__op.softplus, "softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor", ct__frontend_softplus},
+    {&ct__op.softplus_out, "softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softplus_out},
+    {&ct__op.mish, "mish(Tensor self) -> Tensor", ct__frontend_mish},
+    {&ct__op.mish_, "mish_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_mish_},
+    {&ct__op.mish_out, "mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mish_out},
+    {&ct__op.floor, "floor(Tensor self) -> Tensor", ct__frontend_floor},
+    {&ct__op.floor_, "floor_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_floor_},
+    {&ct__op.floor_out, "floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_out},
+    {&ct__op.ceil, "ceil(Tensor self) -> Tensor", ct__frontend_ceil},
+    {&ct__op.ceil_, "ceil_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_ceil_},
+    {&ct__op.ceil_out, "ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ceil_out},
+    {&ct__op.round, "round(Tensor self) -> Tensor", ct__frontend_round},
+    {&ct__op.round_, "round_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_round_},
+    {&ct__op.round_out, "round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_out},
+    {&ct__op.round_decimals, "round.decimals(Tensor self, *, int decimals) -> Tensor", ct__frontend_round_decimals},
+    {&ct__op.round__decimals, "round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)", ct__frontend_round__decimals},
+    {&ct__op.round_decimals_out, "round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)", ct__frontend_round_decimals_out},
+    {&ct__op.trunc, "trunc(Tensor self) -> Tensor", ct__frontend_trunc},
+    {&ct__op.trunc_, "trunc_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_trunc_},
+    {&ct__op.trunc_out, "trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_trunc_out},
+    {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
+    {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
+    {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
     {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat},
     {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out},
     {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack},
@@ -1679,51 +2312,9 @@ static const struct {
     {"div_.Scalar", CT_KEY_CPU, CT_FN(ct__k2_div_scalar_), "reference"},
     {"div_.Scalar", CT_KEY_META, CT_FN(ct__k2_div_scalar_), "reference"},
     {"div_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar), "autograd"},
-    {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
-    {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
-    {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
-    {"neg_", CT_KEY_CPU, CT_FN(ct__k_neg_), "reference"},
-    {"neg_", CT_KEY_META, CT_FN(ct__k_neg_), "reference"},
-    {"neg_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_), "autograd"},
-    {"neg.out", CT_KEY_CPU, CT_FN(ct__k_neg_out), "reference"},
-    {"neg.out", CT_KEY_META, CT_FN(ct__k_neg_out), "reference"},
-    {"neg.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_out), "autograd"},
-    {"relu", CT_KEY_CPU, CT_FN(ct__k_relu), "reference"},
-    {"relu", CT_KEY_META, CT_FN(ct__k_relu), "reference"},
-    {"relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu), "autograd"},
-    {"relu_", CT_KEY_CPU, CT_FN(ct__k_relu_), "reference"},
-    {"relu_", CT_KEY_META, CT_FN(ct__k_relu_), "reference"},
-    {"relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_), "autograd"},
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
-    {"exp", CT_KEY_CPU, CT_FN(ct__k_exp), "reference"},
-    {"exp", CT_KEY_META, CT_FN(ct__k_exp), "reference"},
-    {"exp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp), "autograd"},
-    {"exp_", CT_KEY_CPU, CT_FN(ct__k_exp_), "reference"},
-    {"exp_", CT_KEY_META, CT_FN(ct__k_exp_), "reference"},
-    {"exp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_), "autograd"},
-    {"exp.out", CT_KEY_CPU, CT_FN(ct__k_exp_out), "reference"},
-    {"exp.out", CT_KEY_META, CT_FN(ct__k_exp_out), "reference"},
-    {"exp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_out), "autograd"},
-    {"tanh", CT_KEY_CPU, CT_FN(ct__k_tanh), "reference"},
-    {"tanh", CT_KEY_META, CT_FN(ct__k_tanh), "reference"},
-    {"tanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh), "autograd"},
-    {"tanh_", CT_KEY_CPU, CT_FN(ct__k_tanh_), "reference"},
-    {"tanh_", CT_KEY_META, CT_FN(ct__k_tanh_), "reference"},
-    {"tanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_), "autograd"},
-    {"tanh.out", CT_KEY_CPU, CT_FN(ct__k_tanh_out), "reference"},
-    {"tanh.out", CT_KEY_META, CT_FN(ct__k_tanh_out), "reference"},
-    {"tanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_out), "autograd"},
-    {"sigmoid", CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
-    {"sigmoid", CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
-    {"sigmoid", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
-    {"sigmoid_", CT_KEY_CPU, CT_FN(ct__k_sigmoid_), "reference"},
-    {"sigmoid_", CT_KEY_META, CT_FN(ct__k_sigmoid_), "reference"},
-    {"sigmoid_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_), "autograd"},
-    {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
-    {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
-    {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
     {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
     {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
@@ -1788,6 +2379,305 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"neg", CT_KEY_CPU, CT_FN(ct__k_neg), "reference"},
+    {"neg", CT_KEY_META, CT_FN(ct__k_neg), "reference"},
+    {"neg", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg), "autograd"},
+    {"neg_", CT_KEY_CPU, CT_FN(ct__k_neg_), "reference"},
+    {"neg_", CT_KEY_META, CT_FN(ct__k_neg_), "reference"},
+    {"neg_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_), "autograd"},
+    {"neg.out", CT_KEY_CPU, CT_FN(ct__k_neg_out), "reference"},
+    {"neg.out", CT_KEY_META, CT_FN(ct__k_neg_out), "reference"},
+    {"neg.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_neg_out), "autograd"},
+    {"abs", CT_KEY_CPU, CT_FN(ct__k_abs), "reference"},
+    {"abs", CT_KEY_META, CT_FN(ct__k_abs), "reference"},
+    {"abs", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs), "autograd"},
+    {"abs_", CT_KEY_CPU, CT_FN(ct__k_abs_), "reference"},
+    {"abs_", CT_KEY_META, CT_FN(ct__k_abs_), "reference"},
+    {"abs_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs_), "autograd"},
+    {"abs.out", CT_KEY_CPU, CT_FN(ct__k_abs_out), "reference"},
+    {"abs.out", CT_KEY_META, CT_FN(ct__k_abs_out), "reference"},
+    {"abs.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_abs_out), "autograd"},
+    {"sign", CT_KEY_CPU, CT_FN(ct__k_sign), "reference"},
+    {"sign", CT_KEY_META, CT_FN(ct__k_sign), "reference"},
+    {"sign", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign), "autograd"},
+    {"sign_", CT_KEY_CPU, CT_FN(ct__k_sign_), "reference"},
+    {"sign_", CT_KEY_META, CT_FN(ct__k_sign_), "reference"},
+    {"sign_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign_), "autograd"},
+    {"sign.out", CT_KEY_CPU, CT_FN(ct__k_sign_out), "reference"},
+    {"sign.out", CT_KEY_META, CT_FN(ct__k_sign_out), "reference"},
+    {"sign.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sign_out), "autograd"},
+    {"square", CT_KEY_CPU, CT_FN(ct__k_square), "reference"},
+    {"square", CT_KEY_META, CT_FN(ct__k_square), "reference"},
+    {"square", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square), "autograd"},
+    {"square_", CT_KEY_CPU, CT_FN(ct__k_square_), "reference"},
+    {"square_", CT_KEY_META, CT_FN(ct__k_square_), "reference"},
+    {"square_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square_), "autograd"},
+    {"square.out", CT_KEY_CPU, CT_FN(ct__k_square_out), "reference"},
+    {"square.out", CT_KEY_META, CT_FN(ct__k_square_out), "reference"},
+    {"square.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_square_out), "autograd"},
+    {"exp", CT_KEY_CPU, CT_FN(ct__k_exp), "reference"},
+    {"exp", CT_KEY_META, CT_FN(ct__k_exp), "reference"},
+    {"exp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp), "autograd"},
+    {"exp_", CT_KEY_CPU, CT_FN(ct__k_exp_), "reference"},
+    {"exp_", CT_KEY_META, CT_FN(ct__k_exp_), "reference"},
+    {"exp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_), "autograd"},
+    {"exp.out", CT_KEY_CPU, CT_FN(ct__k_exp_out), "reference"},
+    {"exp.out", CT_KEY_META, CT_FN(ct__k_exp_out), "reference"},
+    {"exp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp_out), "autograd"},
+    {"exp2", CT_KEY_CPU, CT_FN(ct__k_exp2), "reference"},
+    {"exp2", CT_KEY_META, CT_FN(ct__k_exp2), "reference"},
+    {"exp2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2), "autograd"},
+    {"exp2_", CT_KEY_CPU, CT_FN(ct__k_exp2_), "reference"},
+    {"exp2_", CT_KEY_META, CT_FN(ct__k_exp2_), "reference"},
+    {"exp2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2_), "autograd"},
+    {"exp2.out", CT_KEY_CPU, CT_FN(ct__k_exp2_out), "reference"},
+    {"exp2.out", CT_KEY_META, CT_FN(ct__k_exp2_out), "reference"},
+    {"exp2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_exp2_out), "autograd"},
+    {"log", CT_KEY_CPU, CT_FN(ct__k_log), "reference"},
+    {"log", CT_KEY_META, CT_FN(ct__k_log), "reference"},
+    {"log", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log), "autograd"},
+    {"log_", CT_KEY_CPU, CT_FN(ct__k_log_), "reference"},
+    {"log_", CT_KEY_META, CT_FN(ct__k_log_), "reference"},
+    {"log_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_), "autograd"},
+    {"log.out", CT_KEY_CPU, CT_FN(ct__k_log_out), "reference"},
+    {"log.out", CT_KEY_META, CT_FN(ct__k_log_out), "reference"},
+    {"log.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_out), "autograd"},
+    {"log2", CT_KEY_CPU, CT_FN(ct__k_log2), "reference"},
+    {"log2", CT_KEY_META, CT_FN(ct__k_log2), "reference"},
+    {"log2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2), "autograd"},
+    {"log2_", CT_KEY_CPU, CT_FN(ct__k_log2_), "reference"},
+    {"log2_", CT_KEY_META, CT_FN(ct__k_log2_), "reference"},
+    {"log2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2_), "autograd"},
+    {"log2.out", CT_KEY_CPU, CT_FN(ct__k_log2_out), "reference"},
+    {"log2.out", CT_KEY_META, CT_FN(ct__k_log2_out), "reference"},
+    {"log2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log2_out), "autograd"},
+    {"log1p", CT_KEY_CPU, CT_FN(ct__k_log1p), "reference"},
+    {"log1p", CT_KEY_META, CT_FN(ct__k_log1p), "reference"},
+    {"log1p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p), "autograd"},
+    {"log1p_", CT_KEY_CPU, CT_FN(ct__k_log1p_), "reference"},
+    {"log1p_", CT_KEY_META, CT_FN(ct__k_log1p_), "reference"},
+    {"log1p_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p_), "autograd"},
+    {"log1p.out", CT_KEY_CPU, CT_FN(ct__k_log1p_out), "reference"},
+    {"log1p.out", CT_KEY_META, CT_FN(ct__k_log1p_out), "reference"},
+    {"log1p.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log1p_out), "autograd"},
+    {"expm1", CT_KEY_CPU, CT_FN(ct__k_expm1), "reference"},
+    {"expm1", CT_KEY_META, CT_FN(ct__k_expm1), "reference"},
+    {"expm1", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1), "autograd"},
+    {"expm1_", CT_KEY_CPU, CT_FN(ct__k_expm1_), "reference"},
+    {"expm1_", CT_KEY_META, CT_FN(ct__k_expm1_), "reference"},
+    {"expm1_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1_), "autograd"},
+    {"expm1.out", CT_KEY_CPU, CT_FN(ct__k_expm1_out), "reference"},
+    {"expm1.out", CT_KEY_META, CT_FN(ct__k_expm1_out), "reference"},
+    {"expm1.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_expm1_out), "autograd"},
+    {"sqrt", CT_KEY_CPU, CT_FN(ct__k_sqrt), "reference"},
+    {"sqrt", CT_KEY_META, CT_FN(ct__k_sqrt), "reference"},
+    {"sqrt", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt), "autograd"},
+    {"sqrt_", CT_KEY_CPU, CT_FN(ct__k_sqrt_), "reference"},
+    {"sqrt_", CT_KEY_META, CT_FN(ct__k_sqrt_), "reference"},
+    {"sqrt_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt_), "autograd"},
+    {"sqrt.out", CT_KEY_CPU, CT_FN(ct__k_sqrt_out), "reference"},
+    {"sqrt.out", CT_KEY_META, CT_FN(ct__k_sqrt_out), "reference"},
+    {"sqrt.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sqrt_out), "autograd"},
+    {"rsqrt", CT_KEY_CPU, CT_FN(ct__k_rsqrt), "reference"},
+    {"rsqrt", CT_KEY_META, CT_FN(ct__k_rsqrt), "reference"},
+    {"rsqrt", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt), "autograd"},
+    {"rsqrt_", CT_KEY_CPU, CT_FN(ct__k_rsqrt_), "reference"},
+    {"rsqrt_", CT_KEY_META, CT_FN(ct__k_rsqrt_), "reference"},
+    {"rsqrt_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt_), "autograd"},
+    {"rsqrt.out", CT_KEY_CPU, CT_FN(ct__k_rsqrt_out), "reference"},
+    {"rsqrt.out", CT_KEY_META, CT_FN(ct__k_rsqrt_out), "reference"},
+    {"rsqrt.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rsqrt_out), "autograd"},
+    {"reciprocal", CT_KEY_CPU, CT_FN(ct__k_reciprocal), "reference"},
+    {"reciprocal", CT_KEY_META, CT_FN(ct__k_reciprocal), "reference"},
+    {"reciprocal", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal), "autograd"},
+    {"reciprocal_", CT_KEY_CPU, CT_FN(ct__k_reciprocal_), "reference"},
+    {"reciprocal_", CT_KEY_META, CT_FN(ct__k_reciprocal_), "reference"},
+    {"reciprocal_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal_), "autograd"},
+    {"reciprocal.out", CT_KEY_CPU, CT_FN(ct__k_reciprocal_out), "reference"},
+    {"reciprocal.out", CT_KEY_META, CT_FN(ct__k_reciprocal_out), "reference"},
+    {"reciprocal.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reciprocal_out), "autograd"},
+    {"sin", CT_KEY_CPU, CT_FN(ct__k_sin), "reference"},
+    {"sin", CT_KEY_META, CT_FN(ct__k_sin), "reference"},
+    {"sin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin), "autograd"},
+    {"sin_", CT_KEY_CPU, CT_FN(ct__k_sin_), "reference"},
+    {"sin_", CT_KEY_META, CT_FN(ct__k_sin_), "reference"},
+    {"sin_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin_), "autograd"},
+    {"sin.out", CT_KEY_CPU, CT_FN(ct__k_sin_out), "reference"},
+    {"sin.out", CT_KEY_META, CT_FN(ct__k_sin_out), "reference"},
+    {"sin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sin_out), "autograd"},
+    {"cos", CT_KEY_CPU, CT_FN(ct__k_cos), "reference"},
+    {"cos", CT_KEY_META, CT_FN(ct__k_cos), "reference"},
+    {"cos", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos), "autograd"},
+    {"cos_", CT_KEY_CPU, CT_FN(ct__k_cos_), "reference"},
+    {"cos_", CT_KEY_META, CT_FN(ct__k_cos_), "reference"},
+    {"cos_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos_), "autograd"},
+    {"cos.out", CT_KEY_CPU, CT_FN(ct__k_cos_out), "reference"},
+    {"cos.out", CT_KEY_META, CT_FN(ct__k_cos_out), "reference"},
+    {"cos.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cos_out), "autograd"},
+    {"tan", CT_KEY_CPU, CT_FN(ct__k_tan), "reference"},
+    {"tan", CT_KEY_META, CT_FN(ct__k_tan), "reference"},
+    {"tan", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan), "autograd"},
+    {"tan_", CT_KEY_CPU, CT_FN(ct__k_tan_), "reference"},
+    {"tan_", CT_KEY_META, CT_FN(ct__k_tan_), "reference"},
+    {"tan_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan_), "autograd"},
+    {"tan.out", CT_KEY_CPU, CT_FN(ct__k_tan_out), "reference"},
+    {"tan.out", CT_KEY_META, CT_FN(ct__k_tan_out), "reference"},
+    {"tan.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tan_out), "autograd"},
+    {"tanh", CT_KEY_CPU, CT_FN(ct__k_tanh), "reference"},
+    {"tanh", CT_KEY_META, CT_FN(ct__k_tanh), "reference"},
+    {"tanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh), "autograd"},
+    {"tanh_", CT_KEY_CPU, CT_FN(ct__k_tanh_), "reference"},
+    {"tanh_", CT_KEY_META, CT_FN(ct__k_tanh_), "reference"},
+    {"tanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_), "autograd"},
+    {"tanh.out", CT_KEY_CPU, CT_FN(ct__k_tanh_out), "reference"},
+    {"tanh.out", CT_KEY_META, CT_FN(ct__k_tanh_out), "reference"},
+    {"tanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tanh_out), "autograd"},
+    {"erf", CT_KEY_CPU, CT_FN(ct__k_erf), "reference"},
+    {"erf", CT_KEY_META, CT_FN(ct__k_erf), "reference"},
+    {"erf", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf), "autograd"},
+    {"erf_", CT_KEY_CPU, CT_FN(ct__k_erf_), "reference"},
+    {"erf_", CT_KEY_META, CT_FN(ct__k_erf_), "reference"},
+    {"erf_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf_), "autograd"},
+    {"erf.out", CT_KEY_CPU, CT_FN(ct__k_erf_out), "reference"},
+    {"erf.out", CT_KEY_META, CT_FN(ct__k_erf_out), "reference"},
+    {"erf.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_erf_out), "autograd"},
+    {"sigmoid", CT_KEY_CPU, CT_FN(ct__k_sigmoid), "reference"},
+    {"sigmoid", CT_KEY_META, CT_FN(ct__k_sigmoid), "reference"},
+    {"sigmoid", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid), "autograd"},
+    {"sigmoid_", CT_KEY_CPU, CT_FN(ct__k_sigmoid_), "reference"},
+    {"sigmoid_", CT_KEY_META, CT_FN(ct__k_sigmoid_), "reference"},
+    {"sigmoid_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_), "autograd"},
+    {"sigmoid.out", CT_KEY_CPU, CT_FN(ct__k_sigmoid_out), "reference"},
+    {"sigmoid.out", CT_KEY_META, CT_FN(ct__k_sigmoid_out), "reference"},
+    {"sigmoid.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sigmoid_out), "autograd"},
+    {"relu", CT_KEY_CPU, CT_FN(ct__k_relu), "reference"},
+    {"relu", CT_KEY_META, CT_FN(ct__k_relu), "reference"},
+    {"relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu), "autograd"},
+    {"relu_", CT_KEY_CPU, CT_FN(ct__k_relu_), "reference"},
+    {"relu_", CT_KEY_META, CT_FN(ct__k_relu_), "reference"},
+    {"relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_), "autograd"},
+    {"relu.out", CT_KEY_CPU, CT_FN(ct__k_relu_out), "reference"},
+    {"relu.out", CT_KEY_META, CT_FN(ct__k_relu_out), "reference"},
+    {"relu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_relu_out), "autograd"},
+    {"hardtanh", CT_KEY_CPU, CT_FN(ct__k_hardtanh), "reference"},
+    {"hardtanh", CT_KEY_META, CT_FN(ct__k_hardtanh), "reference"},
+    {"hardtanh", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh), "autograd"},
+    {"hardtanh_", CT_KEY_CPU, CT_FN(ct__k_hardtanh_), "reference"},
+    {"hardtanh_", CT_KEY_META, CT_FN(ct__k_hardtanh_), "reference"},
+    {"hardtanh_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh_), "autograd"},
+    {"hardtanh.out", CT_KEY_CPU, CT_FN(ct__k_hardtanh_out), "reference"},
+    {"hardtanh.out", CT_KEY_META, CT_FN(ct__k_hardtanh_out), "reference"},
+    {"hardtanh.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_hardtanh_out), "autograd"},
+    {"relu6", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_relu6), "composite"},
+    {"relu6_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_relu6_), "composite"},
+    {"leaky_relu", CT_KEY_CPU, CT_FN(ct__k_leaky_relu), "reference"},
+    {"leaky_relu", CT_KEY_META, CT_FN(ct__k_leaky_relu), "reference"},
+    {"leaky_relu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu), "autograd"},
+    {"leaky_relu_", CT_KEY_CPU, CT_FN(ct__k_leaky_relu_), "reference"},
+    {"leaky_relu_", CT_KEY_META, CT_FN(ct__k_leaky_relu_), "reference"},
+    {"leaky_relu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu_), "autograd"},
+    {"leaky_relu.out", CT_KEY_CPU, CT_FN(ct__k_leaky_relu_out), "reference"},
+    {"leaky_relu.out", CT_KEY_META, CT_FN(ct__k_leaky_relu_out), "reference"},
+    {"leaky_relu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_leaky_relu_out), "autograd"},
+    {"elu", CT_KEY_CPU, CT_FN(ct__k_elu), "reference"},
+    {"elu", CT_KEY_META, CT_FN(ct__k_elu), "reference"},
+    {"elu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu), "autograd"},
+    {"elu_", CT_KEY_CPU, CT_FN(ct__k_elu_), "reference"},
+    {"elu_", CT_KEY_META, CT_FN(ct__k_elu_), "reference"},
+    {"elu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_), "autograd"},
+    {"elu.out", CT_KEY_CPU, CT_FN(ct__k_elu_out), "reference"},
+    {"elu.out", CT_KEY_META, CT_FN(ct__k_elu_out), "reference"},
+    {"elu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_out), "autograd"},
+    {"gelu", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu), "composite"},
+    {"gelu_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_), "composite"},
+    {"gelu.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_out), "composite"},
+    {"_gelu_int", CT_KEY_CPU, CT_FN(ct__k_gelu_int), "reference"},
+    {"_gelu_int", CT_KEY_META, CT_FN(ct__k_gelu_int), "reference"},
+    {"_gelu_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int), "autograd"},
+    {"_gelu_int_", CT_KEY_CPU, CT_FN(ct__k_gelu_int_), "reference"},
+    {"_gelu_int_", CT_KEY_META, CT_FN(ct__k_gelu_int_), "reference"},
+    {"_gelu_int_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_), "autograd"},
+    {"_gelu_int.out", CT_KEY_CPU, CT_FN(ct__k_gelu_int_out), "reference"},
+    {"_gelu_int.out", CT_KEY_META, CT_FN(ct__k_gelu_int_out), "reference"},
+    {"_gelu_int.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_out), "autograd"},
+    {"silu", CT_KEY_CPU, CT_FN(ct__k_silu), "reference"},
+    {"silu", CT_KEY_META, CT_FN(ct__k_silu), "reference"},
+    {"silu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu), "autograd"},
+    {"silu_", CT_KEY_CPU, CT_FN(ct__k_silu_), "reference"},
+    {"silu_", CT_KEY_META, CT_FN(ct__k_silu_), "reference"},
+    {"silu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu_), "autograd"},
+    {"silu.out", CT_KEY_CPU, CT_FN(ct__k_silu_out), "reference"},
+    {"silu.out", CT_KEY_META, CT_FN(ct__k_silu_out), "reference"},
+    {"silu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu_out), "autograd"},
+    {"softplus", CT_KEY_CPU, CT_FN(ct__k_softplus), "reference"},
+    {"softplus", CT_KEY_META, CT_FN(ct__k_softplus), "reference"},
+    {"softplus", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softplus), "autograd"},
+    {"softplus.out", CT_KEY_CPU, CT_FN(ct__k_softplus_out), "reference"},
+    {"softplus.out", CT_KEY_META, CT_FN(ct__k_softplus_out), "reference"},
+    {"softplus.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softplus_out), "autograd"},
+    {"mish", CT_KEY_CPU, CT_FN(ct__k_mish), "reference"},
+    {"mish", CT_KEY_META, CT_FN(ct__k_mish), "reference"},
+    {"mish", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish), "autograd"},
+    {"mish_", CT_KEY_CPU, CT_FN(ct__k_mish_), "reference"},
+    {"mish_", CT_KEY_META, CT_FN(ct__k_mish_), "reference"},
+    {"mish_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish_), "autograd"},
+    {"mish.out", CT_KEY_CPU, CT_FN(ct__k_mish_out), "reference"},
+    {"mish.out", CT_KEY_META, CT_FN(ct__k_mish_out), "reference"},
+    {"mish.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mish_out), "autograd"},
+    {"floor", CT_KEY_CPU, CT_FN(ct__k_floor), "reference"},
+    {"floor", CT_KEY_META, CT_FN(ct__k_floor), "reference"},
+    {"floor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor), "autograd"},
+    {"floor_", CT_KEY_CPU, CT_FN(ct__k_floor_), "reference"},
+    {"floor_", CT_KEY_META, CT_FN(ct__k_floor_), "reference"},
+    {"floor_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_), "autograd"},
+    {"floor.out", CT_KEY_CPU, CT_FN(ct__k_floor_out), "reference"},
+    {"floor.out", CT_KEY_META, CT_FN(ct__k_floor_out), "reference"},
+    {"floor.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_out), "autograd"},
+    {"ceil", CT_KEY_CPU, CT_FN(ct__k_ceil), "reference"},
+    {"ceil", CT_KEY_META, CT_FN(ct__k_ceil), "reference"},
+    {"ceil", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil), "autograd"},
+    {"ceil_", CT_KEY_CPU, CT_FN(ct__k_ceil_), "reference"},
+    {"ceil_", CT_KEY_META, CT_FN(ct__k_ceil_), "reference"},
+    {"ceil_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil_), "autograd"},
+    {"ceil.out", CT_KEY_CPU, CT_FN(ct__k_ceil_out), "reference"},
+    {"ceil.out", CT_KEY_META, CT_FN(ct__k_ceil_out), "reference"},
+    {"ceil.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ceil_out), "autograd"},
+    {"round", CT_KEY_CPU, CT_FN(ct__k_round), "reference"},
+    {"round", CT_KEY_META, CT_FN(ct__k_round), "reference"},
+    {"round", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round), "autograd"},
+    {"round_", CT_KEY_CPU, CT_FN(ct__k_round_), "reference"},
+    {"round_", CT_KEY_META, CT_FN(ct__k_round_), "reference"},
+    {"round_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_), "autograd"},
+    {"round.out", CT_KEY_CPU, CT_FN(ct__k_round_out), "reference"},
+    {"round.out", CT_KEY_META, CT_FN(ct__k_round_out), "reference"},
+    {"round.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_out), "autograd"},
+    {"round.decimals", CT_KEY_CPU, CT_FN(ct__k_round_decimals), "reference"},
+    {"round.decimals", CT_KEY_META, CT_FN(ct__k_round_decimals), "reference"},
+    {"round.decimals", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_decimals), "autograd"},
+    {"round_.decimals", CT_KEY_CPU, CT_FN(ct__k_round_decimals_), "reference"},
+    {"round_.decimals", CT_KEY_META, CT_FN(ct__k_round_decimals_), "reference"},
+    {"round_.decimals", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round__decimals), "autograd"},
+    {"round.decimals_out", CT_KEY_CPU, CT_FN(ct__k_round_decimals_out), "reference"},
+    {"round.decimals_out", CT_KEY_META, CT_FN(ct__k_round_decimals_out), "reference"},
+    {"round.decimals_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_round_decimals_out), "autograd"},
+    {"trunc", CT_KEY_CPU, CT_FN(ct__k_trunc), "reference"},
+    {"trunc", CT_KEY_META, CT_FN(ct__k_trunc), "reference"},
+    {"trunc", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc), "autograd"},
+    {"trunc_", CT_KEY_CPU, CT_FN(ct__k_trunc_), "reference"},
+    {"trunc_", CT_KEY_META, CT_FN(ct__k_trunc_), "reference"},
+    {"trunc_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc_), "autograd"},
+    {"trunc.out", CT_KEY_CPU, CT_FN(ct__k_trunc_out), "reference"},
+    {"trunc.out", CT_KEY_META, CT_FN(ct__k_trunc_out), "reference"},
+    {"trunc.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_trunc_out), "autograd"},
+    {"nan_to_num", CT_KEY_CPU, CT_FN(ct__k_nan_to_num), "reference"},
+    {"nan_to_num", CT_KEY_META, CT_FN(ct__k_nan_to_num), "reference"},
+    {"nan_to_num", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num), "autograd"},
+    {"nan_to_num_", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_), "reference"},
+    {"nan_to_num_", CT_KEY_META, CT_FN(ct__k_nan_to_num_), "reference"},
+    {"nan_to_num_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_), "autograd"},
+    {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
+    {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
+    {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
     {"cat", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cat), "composite"},
     {"cat.out", CT_KEY_CPU, CT_FN(ct__k_cat_out), "reference"},
     {"cat.out", CT_KEY_META, CT_FN(ct__k_cat_out), "reference"},
