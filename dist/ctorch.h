@@ -1894,7 +1894,7 @@ CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor
 /* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
 CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
 /* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
- * reduce "sum", "prod", "mean" (integers: floor), "amax", "amin"; derivative not implemented (str arguments cannot reach formulas) */
+ * reduce "sum", "prod", "mean" (integers: floor), "amax", "amin"; the derivative of "prod" needs self and src without zeros */
 CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
 CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
 /* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
@@ -8006,6 +8006,54 @@ static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_
 static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
                                               const char *reduce, bool include_self, ct_tensor *out) {
   return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+}
+
+/* 1 where a == b (same shapes), else 0, in a's dtype: a constant for the formulas below */
+static ct_tensor *ct__shape_eq_mask(ct_tensor *a, ct_tensor *b) {
+  ct_tensor *m = ct_empty_opts(a->ndim, a->sizes, ct_opts((ct_dtype)a->dtype, a->device));
+  int64_t k;
+  for (k = 0; m && !ct__is_meta(m) && k < m->numel; k++) ct_set(m, k, ct_get(a, k) == ct_get(b, k) ? 1.0 : 0.0);
+  return m;
+}
+static int ct__shape_has_zero(ct_tensor *t) {
+  int64_t k;
+  for (k = 0; !ct__is_meta(t) && k < t->numel; k++)
+    if (ct_get(t, k) == 0) return 1;
+  return 0;
+}
+/* scatter_reduce.two's derivative (PyTorch's scatter_reduce_backward), for self (which = 0) or src (1).
+ * prod: only without zeros in self and src (PyTorch masks them; not supported here). */
+static ct_tensor *ct__shape_scatter_reduce_backward(ct_tensor *grad, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                                    const char *reduce, bool include_self, ct_tensor *result, int which) {
+  ct_tensor *gs = NULL, *gsrc = NULL;
+  if (!grad) return NULL;
+  if (!strcmp(reduce, "sum")) {
+    gs = grad;
+    if (which) gsrc = ct_gather(grad, dim, index);
+  } else if (!strcmp(reduce, "mean")) {
+    ct_tensor *n = ct_scatter_add(include_self ? ct_ones_like(grad) : ct_zeros_like(grad), dim, index, ct_ones_like(src));
+    int64_t k;
+    for (k = 0; n && !ct__is_meta(n) && k < n->numel; k++)
+      if (ct_get(n, k) == 0) ct_set(n, k, 1.0);
+    gs = n ? ct_div(grad, n) : NULL;
+    if (which && n) gsrc = ct_div(ct_gather(grad, dim, index), ct_gather(n, dim, index));
+  } else if (!strcmp(reduce, "amax") || !strcmp(reduce, "amin")) { /* shared evenly between equal extremes */
+    ct_tensor *value = ct_gather(result, dim, index), *self_is = ct__shape_eq_mask(self, result), *src_is = value ? ct__shape_eq_mask(src, value) : NULL;
+    ct_tensor *dist = self_is && src_is ? ct_div(grad, ct_scatter_add(self_is, dim, index, src_is)) : NULL;
+    gs = dist ? ct_mul(self_is, dist) : NULL;
+    if (which && dist) gsrc = ct_mul(src_is, ct_gather(dist, dim, index));
+  } else if (!strcmp(reduce, "prod")) {
+    if (ct__shape_has_zero(self) || ct__shape_has_zero(src))
+      return ct_fail(CT_ERR_UNSUPPORTED, "scatter_reduce", "the derivative of reduce=\"prod\" with zeros in self or src is not "
+                     "supported"),
+             (ct_tensor *)NULL;
+    gs = ct_div(ct_mul(grad, result), self);
+    if (which) gsrc = ct_div(ct_gather(ct_mul(grad, result), dim, index), src);
+  } else {
+    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
+  }
+  if (which) return gsrc;
+  return gs && !include_self ? ct_scatter_value(gs, dim, index, ct_int(0)) : gs;
 }
 
 /* scatter's derivative for src: grad gathered at index, zero-padded to src's shape where src is larger */
@@ -21691,48 +21739,142 @@ static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *sel
 }
 
 /* ---- scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor ---- */
+typedef struct ct__node_scatter_reduce_two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce_two;
+
+static void ct__release_scatter_reduce_two(ct_node *node) {
+  ct__node_scatter_reduce_two *n = (ct__node_scatter_reduce_two *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->index);
+  ct__saved_reset(&n->src);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce_two *n = (ct__node_scatter_reduce_two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  ct_tensor *src = ct__unpack(&n->src, node, "src");
+  const char *reduce = n->reduce_given ? n->reduce : NULL;
+  bool include_self = n->include_self;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0", ct__backward_scatter_reduce_two, ct__release_scatter_reduce_two};
+
 static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
-  ct_node *n = NULL;
+  ct__node_scatter_reduce_two *n = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    n = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *n, 3, 1);
     if (!n) return NULL;
-    ((ct__not_impl_node *)n)->op = "scatter_reduce.two";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, index);
-    ct__node_set_input(n, 2, src);
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, src);
+    ct__save(&n->self, self);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    ct__save(&n->src, src);
+    if (reduce && strlen(reduce) >= sizeof n->reduce)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "scatter_reduce.two", "reduce: string too long"), (ct_tensor *)NULL;
+    if ((n->reduce_given = reduce != NULL)) strcpy(n->reduce, reduce);
+    n->include_self = include_self;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce_two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
   ct__below_autograd_end(excluded);
   if (n) {
-    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(n);
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
   }
   return r;
 }
 
 /* ---- scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_reduce__two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce__two;
+
+static void ct__release_scatter_reduce__two(ct_node *node) {
+  ct__node_scatter_reduce__two *n = (ct__node_scatter_reduce__two *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->index);
+  ct__saved_reset(&n->src);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce__two *n = (ct__node_scatter_reduce__two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  ct_tensor *src = ct__unpack(&n->src, node, "src");
+  const char *reduce = n->reduce_given ? n->reduce : NULL;
+  bool include_self = n->include_self;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward0", ct__backward_scatter_reduce__two, ct__release_scatter_reduce__two};
+
 static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
-  ct_node *n = NULL;
+  ct__node_scatter_reduce__two *n = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    n = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *n, 3, 1);
     if (!n) return ct_last_error();
-    ((ct__not_impl_node *)n)->op = "scatter_reduce_.two";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, index);
-    ct__node_set_input(n, 2, src);
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, src);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->dim = dim;
+    ct__save(&n->index, index);
+    ct__save(&n->src, src);
+    if (reduce && strlen(reduce) >= sizeof n->reduce)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "scatter_reduce_.two", "reduce: string too long"), ct_last_error();
+    if ((n->reduce_given = reduce != NULL)) strcpy(n->reduce, reduce);
+    n->include_self = include_self;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
   ct__below_autograd_end(excluded);
   if (n) {
-    if (r == CT_OK) r = ct__set_history(self, n, 0);
-    ct__node_release(n);
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
   }
   return r;
 }

@@ -362,7 +362,17 @@ TEST(shape_scatter_reduce) {
     CHECK(sh_equals(ct_scatter_value_reduce(x, 0, i1, ct_float(2), "add"), addv, 6));
     CHECK_ERR(ct_scatter_reduce(x, 0, i0, s, "max"), CT_ERR_INVALID, "sum, prod, mean, amax or amin");
     CHECK_ERR(ct_scatter_reduce_legacy(x, 0, i0, s, "mean"), CT_ERR_INVALID, "add or multiply");
-    SH_CHECK("scatter_reduce.two", 0, SH_T(x), SH_I(0), SH_T(i0), SH_T(s), ct_value_string("mean"), SH_B(false));
+    {
+      static const char *const reds[] = {"sum", "prod", "mean", "amax", "amin"};
+      ct_tensor *xd = sh_rand(CT_DIMS(3, 3), 51), *sd = sh_rand(CT_DIMS(2, 3), 52);
+      ct_tensor *id = ct_from_array(CT_DIMS(2, 3), CT_I64, (const int64_t[]){0, 2, 0, 0, 0, 2});
+      int k;
+      for (k = 0; k < 10; k++)
+        SH_CHECK("scatter_reduce.two", 1, SH_T(xd), SH_I(0), SH_T(id), SH_T(sd), ct_value_string(reds[k / 2]), SH_B(k % 2 == 0));
+      CHECK_OK(ct_set_requires_grad(sd, true));
+      CHECK_ERR(ct_backward(ct_sum(ct_scatter_reduce(ct_zeros(CT_DIMS(3, 3), CT_F64), 0, id, sd, "prod"))), CT_ERR_UNSUPPORTED,
+                "zeros");
+    }
     SH_CHECK("scatter.reduce", 0, SH_T(x), SH_I(0), SH_T(i1), SH_T(s), ct_value_string("multiply"));
     SH_CHECK("scatter.value_reduce", 0, SH_T(x), SH_I(0), SH_T(i1), SH_S(ct_int(3)), ct_value_string("add"));
   }

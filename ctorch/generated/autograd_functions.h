@@ -6299,48 +6299,142 @@ static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *sel
 }
 
 /* ---- scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor ---- */
+typedef struct ct__node_scatter_reduce_two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce_two;
+
+static void ct__release_scatter_reduce_two(ct_node *node) {
+  ct__node_scatter_reduce_two *n = (ct__node_scatter_reduce_two *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->index);
+  ct__saved_reset(&n->src);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce_two *n = (ct__node_scatter_reduce_two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  ct_tensor *src = ct__unpack(&n->src, node, "src");
+  const char *reduce = n->reduce_given ? n->reduce : NULL;
+  bool include_self = n->include_self;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0", ct__backward_scatter_reduce_two, ct__release_scatter_reduce_two};
+
 static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
-  ct_node *n = NULL;
+  ct__node_scatter_reduce_two *n = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    n = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *n, 3, 1);
     if (!n) return NULL;
-    ((ct__not_impl_node *)n)->op = "scatter_reduce.two";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, index);
-    ct__node_set_input(n, 2, src);
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, src);
+    ct__save(&n->self, self);
+    n->dim = dim;
+    ct__save(&n->index, index);
+    ct__save(&n->src, src);
+    if (reduce && strlen(reduce) >= sizeof n->reduce)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "scatter_reduce.two", "reduce: string too long"), (ct_tensor *)NULL;
+    if ((n->reduce_given = reduce != NULL)) strcpy(n->reduce, reduce);
+    n->include_self = include_self;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce_two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
   ct__below_autograd_end(excluded);
   if (n) {
-    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(n);
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
   }
   return r;
 }
 
 /* ---- scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_reduce__two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce__two;
+
+static void ct__release_scatter_reduce__two(ct_node *node) {
+  ct__node_scatter_reduce__two *n = (ct__node_scatter_reduce__two *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->index);
+  ct__saved_reset(&n->src);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce__two *n = (ct__node_scatter_reduce__two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  int64_t dim = n->dim;
+  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  ct_tensor *src = ct__unpack(&n->src, node, "src");
+  const char *reduce = n->reduce_given ? n->reduce : NULL;
+  bool include_self = n->include_self;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward0", ct__backward_scatter_reduce__two, ct__release_scatter_reduce__two};
+
 static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
-  ct_node *n = NULL;
+  ct__node_scatter_reduce__two *n = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    n = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *n, 3, 1);
     if (!n) return ct_last_error();
-    ((ct__not_impl_node *)n)->op = "scatter_reduce_.two";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, index);
-    ct__node_set_input(n, 2, src);
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, index);
+    ct__node_set_input(&n->base, 2, src);
+    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    n->dim = dim;
+    ct__save(&n->index, index);
+    ct__save(&n->src, src);
+    if (reduce && strlen(reduce) >= sizeof n->reduce)
+      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "scatter_reduce_.two", "reduce: string too long"), ct_last_error();
+    if ((n->reduce_given = reduce != NULL)) strcpy(n->reduce, reduce);
+    n->include_self = include_self;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
   ct__below_autograd_end(excluded);
   if (n) {
-    if (r == CT_OK) r = ct__set_history(self, n, 0);
-    ct__node_release(n);
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    if (r == CT_OK) r = ct__save_output(&n->result, self);
+    ct__node_release(&n->base);
   }
   return r;
 }

@@ -905,6 +905,54 @@ static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int
   return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
 }
 
+/* 1 where a == b (same shapes), else 0, in a's dtype: a constant for the formulas below */
+static ct_tensor *ct__shape_eq_mask(ct_tensor *a, ct_tensor *b) {
+  ct_tensor *m = ct_empty_opts(a->ndim, a->sizes, ct_opts((ct_dtype)a->dtype, a->device));
+  int64_t k;
+  for (k = 0; m && !ct__is_meta(m) && k < m->numel; k++) ct_set(m, k, ct_get(a, k) == ct_get(b, k) ? 1.0 : 0.0);
+  return m;
+}
+static int ct__shape_has_zero(ct_tensor *t) {
+  int64_t k;
+  for (k = 0; !ct__is_meta(t) && k < t->numel; k++)
+    if (ct_get(t, k) == 0) return 1;
+  return 0;
+}
+/* scatter_reduce.two's derivative (PyTorch's scatter_reduce_backward), for self (which = 0) or src (1).
+ * prod: only without zeros in self and src (PyTorch masks them; not supported here). */
+static ct_tensor *ct__shape_scatter_reduce_backward(ct_tensor *grad, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                                    const char *reduce, bool include_self, ct_tensor *result, int which) {
+  ct_tensor *gs = NULL, *gsrc = NULL;
+  if (!grad) return NULL;
+  if (!strcmp(reduce, "sum")) {
+    gs = grad;
+    if (which) gsrc = ct_gather(grad, dim, index);
+  } else if (!strcmp(reduce, "mean")) {
+    ct_tensor *n = ct_scatter_add(include_self ? ct_ones_like(grad) : ct_zeros_like(grad), dim, index, ct_ones_like(src));
+    int64_t k;
+    for (k = 0; n && !ct__is_meta(n) && k < n->numel; k++)
+      if (ct_get(n, k) == 0) ct_set(n, k, 1.0);
+    gs = n ? ct_div(grad, n) : NULL;
+    if (which && n) gsrc = ct_div(ct_gather(grad, dim, index), ct_gather(n, dim, index));
+  } else if (!strcmp(reduce, "amax") || !strcmp(reduce, "amin")) { /* shared evenly between equal extremes */
+    ct_tensor *value = ct_gather(result, dim, index), *self_is = ct__shape_eq_mask(self, result), *src_is = value ? ct__shape_eq_mask(src, value) : NULL;
+    ct_tensor *dist = self_is && src_is ? ct_div(grad, ct_scatter_add(self_is, dim, index, src_is)) : NULL;
+    gs = dist ? ct_mul(self_is, dist) : NULL;
+    if (which && dist) gsrc = ct_mul(src_is, ct_gather(dist, dim, index));
+  } else if (!strcmp(reduce, "prod")) {
+    if (ct__shape_has_zero(self) || ct__shape_has_zero(src))
+      return ct_fail(CT_ERR_UNSUPPORTED, "scatter_reduce", "the derivative of reduce=\"prod\" with zeros in self or src is not "
+                     "supported"),
+             (ct_tensor *)NULL;
+    gs = ct_div(ct_mul(grad, result), self);
+    if (which) gsrc = ct_div(ct_gather(ct_mul(grad, result), dim, index), src);
+  } else {
+    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
+  }
+  if (which) return gsrc;
+  return gs && !include_self ? ct_scatter_value(gs, dim, index, ct_int(0)) : gs;
+}
+
 /* scatter's derivative for src: grad gathered at index, zero-padded to src's shape where src is larger */
 static ct_tensor *ct__shape_scatter_src_backward(ct_tensor *grad, int64_t dim, ct_tensor *index, const ct__shape *src_sizes) {
   int64_t pad[2 * CT_MAX_DIMS];
