@@ -8215,51 +8215,52 @@ static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, c
  * become one int64 "linear" index L over the leading dims (negative indices
  * wrap), and the ops are index_select / index_add / index_copy over the
  * leading dims flattened, so their gradients come from those ops. */
+/* A bool/uint8 mask over self's dims n, n+1, ...: one int64 index tensor per mask dim (tracked),
+ * holding the coordinates of its true elements, into ix[n...]. */
+static ct_status ct__shape_mask_indices(const char *op, ct_tensor *self, ct_tensor *t, int n, ct_tensor **ix) {
+  int64_t nnz = 0, idx[CT_MAX_DIMS] = {0}, m = 0, j;
+  char b1[160], b2[160];
+  if (t->ndim == 0) return ct_fail(CT_ERR_UNSUPPORTED, op, "0-dim boolean indices are not supported");
+  if (n + t->ndim > self->ndim)
+    return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %d)", self->ndim, n + t->ndim);
+  for (j = 0; j < t->ndim; j++)
+    if (t->sizes[j] != self->sizes[n + j])
+      return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s at "
+                     "index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)(n + j));
+  if (ct__is_meta(t) || ct__is_meta(self)) return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
+  if (t->numel) {
+    do {
+      int64_t off = 0;
+      for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
+      nnz += ct__shape_ptr(t)[off] != 0;
+    } while (ct__shape_next(idx, t->ndim, t->sizes));
+  }
+  for (j = 0; j < t->ndim; j++)
+    if (!(ix[n + j] = ct_empty(1, &nnz, CT_I64))) return ct_last_error();
+  if (!nnz) return CT_OK;
+  do { /* idx is back at zeros */
+    int64_t off = 0;
+    for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
+    if (ct__shape_ptr(t)[off] != 0) {
+      for (j = 0; j < t->ndim; j++) ((int64_t *)ix[n + j]->storage->data)[m] = idx[j];
+      m++;
+    }
+  } while (ct__shape_next(idx, t->ndim, t->sizes));
+  return CT_OK;
+}
+/* The linear index over self's leading *nidx dims (a tracked int64 tensor of the broadcast shape). */
 static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tensor_list indices, ct_tensor **lin, int *nidx) {
   ct_tensor *ix[CT_MAX_DIMS];
   int64_t bshape[CT_MAX_DIMS], k, j;
   int n = 0, bnd = 0, meta = ct__is_meta(self);
   char b1[160], b2[160];
   *lin = NULL;
-  for (k = 0; k < indices.n; k++) { /* expand masks to index tensors */
+  for (k = 0; k < indices.n; k++) {
     ct_tensor *t = indices.data[k];
     if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
     if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
-      int64_t nnz = 0, idx[CT_MAX_DIMS] = {0}, m;
-      if (n + t->ndim > self->ndim)
-        return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)(n + t->ndim));
-      for (j = 0; j < t->ndim; j++)
-        if (t->sizes[j] != self->sizes[n + j])
-          return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s "
-                         "at index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
-                         ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)(n + j));
-      if (ct__is_meta(t) || meta) return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
-      if (t->numel) {
-        do {
-          int64_t off = 0;
-          for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
-          nnz += ct__shape_ptr(t)[off] != 0;
-        } while (t->ndim && ct__shape_next(idx, t->ndim, t->sizes));
-      }
-      for (j = 0; j < (t->ndim ? t->ndim : 1); j++) {
-        ix[n + j] = ct_empty(1, &nnz, CT_I64);
-        if (!ix[n + j]) return ct_last_error();
-      }
-      if (t->ndim == 0) { /* a 0-dim mask adds a dim of size 1 or 0: unsupported here */
-        return ct_fail(CT_ERR_UNSUPPORTED, op, "0-dim boolean indices are not supported");
-      }
-      memset(idx, 0, sizeof idx);
-      m = 0;
-      if (t->numel) {
-        do {
-          int64_t off = 0;
-          for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
-          if (ct__shape_ptr(t)[off] != 0) {
-            for (j = 0; j < t->ndim; j++) ((int64_t *)ix[n + j]->storage->data)[m] = idx[j];
-            m++;
-          }
-        } while (ct__shape_next(idx, t->ndim, t->sizes));
-      }
+      if (ct__shape_mask_indices(op, self, t, n, ix) != CT_OK) return ct_last_error();
       n += t->ndim;
       continue;
     }
@@ -8455,12 +8456,38 @@ static ct_tensor *ct__k_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *in
   }
   return r;
 }
+/* r[iv[j]] += scale * g[j] for the n rows (length d) of contiguous g, skipping padding_idx;
+ * scale = 1 / (count of the index) with scale_grad_by_freq */
+static ct_status ct__shape_emb_accumulate(const char *op, ct_tensor *r, const ct_tensor *g, const int64_t *iv, int64_t n, int64_t d,
+                                          int64_t padding_idx, bool by_freq) {
+  int64_t j, e, nw = r->sizes[0], *count = NULL;
+  ct_dtype dt = (ct_dtype)r->dtype;
+  int64_t es = (int64_t)ct_dtype_size(dt);
+  for (j = 0; j < n; j++)
+    if (iv[j] < 0 || iv[j] >= nw) return ct__shape_oob(op, iv[j], 0, nw);
+  if (by_freq) {
+    if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(nw > 0 ? nw : 1)))) return ct_fail(CT_ERR_OOM, op, "out of memory");
+    memset(count, 0, sizeof(int64_t) * (size_t)nw);
+    for (j = 0; j < n; j++) count[iv[j]]++;
+  }
+  for (j = 0; j < n; j++) {
+    double scale = count ? 1.0 / (double)count[iv[j]] : 1.0;
+    char *dst = (char *)r->storage->data + iv[j] * d * es;
+    const char *src = (const char *)g->storage->data + j * d * es;
+    if (iv[j] == padding_idx) continue;
+    for (e = 0; e < d; e++)
+      ct__store_double(dst + e * es, dt, ct__load_double(dst + e * es, dt) + scale * ct__load_double(src + e * es, dt));
+  }
+  CT_FREE(count);
+  return CT_OK;
+}
 /* the gradient of weight: rows of grad_output summed per index, except padding_idx; scaled by 1/count */
 static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *indices, int64_t num_weights,
                                                  int64_t padding_idx, bool scale_grad_by_freq) {
   static const char *op = "embedding_dense_backward";
-  int64_t sizes[2], n = indices->numel, d, j, e, *count = NULL;
-  ct_tensor *r, *g;
+  int64_t sizes[2];
+  ct_tensor *r, *g, *ci;
+  ct_status st;
   char b1[160], b2[160];
   (void)ks;
   if (ct__shape_emb_check(op, indices) != CT_OK) return NULL;
@@ -8471,46 +8498,18 @@ static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, 
            (ct_tensor *)NULL;
   if (!ct_dtype_is_floating((ct_dtype)grad->dtype))
     return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype)), (ct_tensor *)NULL;
-  d = grad->sizes[grad->ndim - 1];
-  sizes[0] = num_weights, sizes[1] = d;
+  sizes[0] = num_weights, sizes[1] = grad->sizes[grad->ndim - 1];
   r = ct__empty(op, 2, sizes, (ct_dtype)grad->dtype, grad->device);
   if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
-  if (ct__is_meta(r) || ct__is_meta(indices) || n == 0 || d == 0) return r;
-  if (!(g = ct__copy_as(op, grad, (ct_dtype)grad->dtype))) return ct_release(r), (ct_tensor *)NULL;
-  {
-    ct_tensor *ci = ct__copy_as(op, indices, CT_I64);
-    const int64_t *iv = ci ? (const int64_t *)ci->storage->data : NULL;
-    ct_dtype dt = (ct_dtype)r->dtype;
-    size_t es = ct_dtype_size(dt);
-    if (ci && scale_grad_by_freq && num_weights > 0) {
-      count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)num_weights);
-      if (count) memset(count, 0, sizeof(int64_t) * (size_t)num_weights);
-    }
-    for (j = 0; iv && j < n; j++)
-      if (iv[j] < 0 || iv[j] >= num_weights) {
-        ct__shape_oob(op, iv[j], 0, num_weights);
-        iv = NULL;
-      } else if (count) {
-        count[iv[j]]++;
-      }
-    if (!iv || (scale_grad_by_freq && num_weights > 0 && !count)) {
-      if (ci && iv) ct_fail(CT_ERR_OOM, op, "out of memory");
-      CT_FREE(count);
-      ct_release(ci), ct_release(g), ct_release(r);
-      return NULL;
-    }
-    for (j = 0; j < n; j++) {
-      double scale = count ? 1.0 / (double)count[iv[j]] : 1.0;
-      char *dst = (char *)r->storage->data + (size_t)(iv[j] * d) * es;
-      const char *src = (const char *)g->storage->data + (size_t)(j * d) * es;
-      if (iv[j] == padding_idx) continue;
-      for (e = 0; e < d; e++)
-        ct__store_double(dst + e * (int64_t)es, dt, ct__load_double(dst + e * (int64_t)es, dt) + scale * ct__load_double(src + e * (int64_t)es, dt));
-    }
-    CT_FREE(count);
-    ct_release(ci);
-  }
+  if (ct__is_meta(r) || ct__is_meta(indices) || indices->numel == 0 || sizes[1] == 0) return r;
+  g = ct__copy_as(op, grad, (ct_dtype)grad->dtype); /* contiguous */
+  ci = g ? ct__copy_as(op, indices, CT_I64) : NULL;
+  st = ci ? ct__shape_emb_accumulate(op, r, g, (const int64_t *)ci->storage->data, indices->numel, sizes[1], padding_idx,
+                                     scale_grad_by_freq)
+          : ct_last_error();
+  ct_release(ci);
   ct_release(g);
+  if (st != CT_OK) ct_release(r), r = NULL;
   return r;
 }
 /* embedding's derivative (PyTorch's embedding_backward: dense only) */
