@@ -1341,6 +1341,15 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/nn.spec and their derivatives in
  * gen/derivatives/nn.spec; the frontends are generated (docs/ops.md).
+ *
+ * Explicit kernels (softmax, log_softmax, nll_loss, nll_loss_backward,
+ * binary_cross_entropy[_with_logits]) compute in float64 whatever the
+ * input's floating dtype (so f16/bf16 accumulate in more than f32) and
+ * round once into the result. The other losses and the normalisations are
+ * CompositeImplicitAutograd over ct ops, so their gradients (and double
+ * backward) come from the ops they call.
+ *
+ * Reductions are PyTorch's ints: 0 none, 1 mean, 2 sum.
  */
 #ifndef CT_OPS_NN_H
 #define CT_OPS_NN_H
@@ -1964,6 +1973,66 @@ CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const 
 CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * dtype casts self first (integers need it); a zero-size dim gives an empty result */
+CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * x - max - log(sum(exp(x - max))) */
+CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
+ * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
+CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
+ * nll_loss (which takes every rank here) */
+CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
+CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight);
+/* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor
+ * log_softmax over dim 1 (dim 0 of 1-D input) + nll_loss; target class indices (int64) or probabilities (self's shape) */
+CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
+/* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
+ * (self - target)^2, broadcasting */
+CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor
+ * beta = 0 is l1_loss */
+CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor
+ * self is log-probabilities; target probabilities (log-probabilities with log_target) */
+CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction);
+CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target);
+/* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor
+ * self in [0, 1]; logs clamped at -100 */
+CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor
+ * stable: (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
+CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction);
+/* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
+CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps);
+CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable);
+/* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
+CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps);
+CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled);
+/* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
+ * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
+CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
+CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
+ * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -8702,8 +8771,938 @@ CT_EXTERN_C_END
 /* ---- ctorch/ops/nn.h: implementation ---- */
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_NN_IMPL)
 #define CT__OPS_NN_IMPL
+#include <float.h>
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+enum { CT__NN_NONE = 0, CT__NN_MEAN = 1, CT__NN_SUM = 2 };
+
+static ct_status ct__nn_check_reduction(const char *op, int64_t reduction) {
+  if (reduction < 0 || reduction > 2)
+    return ct_fail(CT_ERR_INVALID, op, "%lld is not a valid value for reduction (0 none, 1 mean, 2 sum)", (long long)reduction);
+  return CT_OK;
+}
+static ct_status ct__nn_check_floating(const char *op, const char *kernel, ct_dtype d) {
+  if (!ct_dtype_is_floating(d))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" is not implemented for '%s'", kernel, ct__dtype_torch_name(d));
+  return CT_OK;
+}
+static const char *ct__nn_shape(const ct_tensor *t, char *buf, size_t cap) { return ct_shape_format(t->ndim, t->sizes, buf, cap); }
+
+/* A contiguous float64 copy of t (t itself when it already is one). */
+static ct_tensor *ct__nn_f64(const char *op, ct_tensor *t) {
+  ct_tensor *c;
+  if (t->dtype == CT_F64 && ct_is_contiguous(t)) return ct_retain(t);
+  c = ct__empty(op, t->ndim, t->sizes, CT_F64, t->device);
+  if (c && !ct__is_meta(c) && ct__copy_impl(c, t) != CT_OK) ct_release(c), c = NULL;
+  return c;
+}
+/* t expanded to shape, as a contiguous float64 copy; NULL t gives NULL with no error. */
+static ct_tensor *ct__nn_f64_expand(const char *op, ct_tensor *t, int ndim, const int64_t *shape, int *failed) {
+  ct_tensor *v, *c;
+  int64_t strides[CT_MAX_DIMS];
+  int i, ok = t ? t->ndim <= ndim : 1;
+  if (!t) return NULL;
+  for (i = ndim - 1; ok && i >= 0; i--) {
+    int j = i - (ndim - t->ndim);
+    strides[i] = 0;
+    if (j >= 0 && t->sizes[j] == shape[i]) strides[i] = t->strides[j];
+    else if (j >= 0 && t->sizes[j] != 1) ok = 0;
+  }
+  if (!ok) {
+    char b1[160], b2[160];
+    *failed = 1;
+    return ct_fail(CT_ERR_SHAPE, op, "a tensor of shape %s cannot be broadcast to the input's shape %s", ct__nn_shape(t, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  }
+  v = ct__make_view(t, ndim, shape, strides, t->offset);
+  c = v ? ct__nn_f64(op, v) : NULL;
+  ct_release(v);
+  if (!c) *failed = 1;
+  return c;
+}
+static const double *ct__nn_cdata(const ct_tensor *t) { return t ? (const double *)ct_data_ptr(t) : NULL; }
+
+/* The tensor an explicit kernel writes: `out` (checked and resized) or a new one. */
+static ct_tensor *ct__nn_dst(const char *op, ct_tensor *out, int ndim, const int64_t *shape, ct_dtype dtype, ct_device device) {
+  if (!out) return ct__empty(op, ndim, shape, dtype, device);
+  if (out->dtype != dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name(dtype),
+                   ct_dtype_name((ct_dtype)out->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct_device_eq(out->device, device))
+    return ct_fail(CT_ERR_DEVICE, op, "out tensor is on %s but the result is on %s", ct_device_type_name((ct_device_type)out->device.type),
+                   ct_device_type_name((ct_device_type)device.type)),
+           (ct_tensor *)NULL;
+  if (ct__check_writable(op, out) != CT_OK || ct__resize_out(op, out, ndim, shape) != CT_OK) return NULL;
+  return ct_retain(out);
+}
+/* Copy the float64 buffer into dst and hand the result back (or bump out's version). */
+static ct_status ct__nn_finish(ct_tensor *dst, ct_tensor *buf, ct_tensor *out, ct_tensor **result, ct_status st) {
+  if (st == CT_OK && buf && !ct__is_meta(dst) && dst->numel) st = ct__copy_impl(dst, buf);
+  ct_release(buf);
+  if (st == CT_OK && out) ct__bump_version(out);
+  if (st == CT_OK && !out && result) {
+    *result = dst;
+    return CT_OK;
+  }
+  ct_release(dst);
+  return st;
+}
+/* A new float64 buffer of dst's shape, or NULL (no error) when dst needs no data. */
+static ct_tensor *ct__nn_buf(const char *op, const ct_tensor *dst, ct_status *st) {
+  ct_tensor *b;
+  if (ct__is_meta(dst) || dst->numel == 0) return NULL;
+  b = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+  if (!b) *st = ct_last_error();
+  return b;
+}
+
+/* ================= softmax and log_softmax ================= */
+static ct_status ct__nn_softmax_impl(int is_log, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out, ct_tensor **result) {
+  const char *op = is_log ? "log_softmax" : "softmax";
+  ct_dtype rd = dtype != CT_DTYPE_NONE ? dtype : (ct_dtype)self->dtype;
+  ct_tensor *dst, *x = NULL, *y = NULL;
+  ct_status st = CT_OK;
+  int64_t d, outer = 1, n, inner = 1, o, i, k;
+  int j;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype);
+  if (ct__nn_check_floating(op, is_log ? "log_softmax_lastdim_kernel_impl" : "softmax_lastdim_kernel_impl", rd) != CT_OK)
+    return ct_last_error();
+  if ((d = ct__wrap_dim(op, dim, self->ndim)) < 0) return ct_last_error();
+  dst = ct__nn_dst(op, out, self->ndim, self->sizes, rd, self->device);
+  if (!dst) return ct_last_error();
+  y = ct__nn_buf(op, dst, &st);
+  if (y) x = ct__nn_f64(op, self);
+  if (y && !x) st = ct_last_error();
+  if (x) {
+    const double *X = (const double *)ct_data_ptr(x);
+    double *Y = (double *)ct_data_ptr(y);
+    n = self->ndim ? self->sizes[d] : 1;
+    for (j = 0; j < self->ndim; j++) {
+      if (j < d) outer *= self->sizes[j];
+      if (j > d) inner *= self->sizes[j];
+    }
+    for (o = 0; o < outer; o++)
+      for (i = 0; i < inner; i++) {
+        const double *xp = X + o * n * inner + i;
+        double *yp = Y + o * n * inner + i;
+        double m = -INFINITY, s = 0;
+        for (k = 0; k < n; k++)
+          if (xp[k * inner] > m || xp[k * inner] != xp[k * inner]) m = xp[k * inner];
+        for (k = 0; k < n; k++) s += exp(xp[k * inner] - m);
+        if (is_log) {
+          double ls = m + log(s);
+          for (k = 0; k < n; k++) yp[k * inner] = xp[k * inner] - ls;
+        } else {
+          for (k = 0; k < n; k++) yp[k * inner] = exp(xp[k * inner] - m) / s;
+        }
+      }
+  }
+  ct_release(x);
+  return ct__nn_finish(dst, y, out, result, st);
+}
+static ct_tensor *ct__k_softmax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__nn_softmax_impl(0, self, dim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_softmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__nn_softmax_impl(0, self, dim, dtype, out, NULL);
+}
+static ct_tensor *ct__k_log_softmax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__nn_softmax_impl(1, self, dim, dtype, NULL, &r);
+  return r;
+}
+static ct_status ct__k_log_softmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  (void)ks;
+  return ct__nn_softmax_impl(1, self, dim, dtype, out, NULL);
+}
+
+/* ================= nll_loss =================
+ * self (C), (N, C) or (N, C, d1, ...), viewed as (N, C, D); target the shape
+ * without the class dim, int64. */
+typedef struct ct__nn_nll_dims {
+  int64_t N, C, D;
+} ct__nn_nll_dims;
+static ct_status ct__nn_nll_check(const char *op, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                  ct__nn_nll_dims *g) {
+  char b1[160], b2[160];
+  int i, ok;
+  if (self->ndim < 1) return ct_fail(CT_ERR_RANK, op, "Expected 1 or more dimensions (got 0)");
+  if (ct__nn_check_floating(op, "nll_loss_out_frame", (ct_dtype)self->dtype) != CT_OK) return ct_last_error();
+  if (target->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type Long but found %s", ct__dtype_torch_name((ct_dtype)target->dtype));
+  ok = target->ndim == (self->ndim == 1 ? 0 : self->ndim - 1);
+  for (i = 0; ok && i < target->ndim; i++) ok = target->sizes[i] == self->sizes[i == 0 ? 0 : i + 1];
+  if (!ok)
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch (got input: %s, target: %s)", ct__nn_shape(self, b1, sizeof b1),
+                   ct__nn_shape(target, b2, sizeof b2));
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return ct_last_error();
+  g->N = self->ndim == 1 ? 1 : self->sizes[0];
+  g->C = self->ndim == 1 ? self->sizes[0] : self->sizes[1];
+  g->D = 1;
+  for (i = 2; i < self->ndim; i++) g->D *= self->sizes[i];
+  if (weight && (weight->ndim != 1 || weight->numel != g->C))
+    return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
+                   (long long)g->C, ct__nn_shape(weight, b1, sizeof b1));
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return ct_last_error();
+  return CT_OK;
+}
+/* Walk the targets: calls back (or fails on an out-of-range target); returns the total weight. */
+static ct_status ct__nn_nll_walk(const char *op, const ct__nn_nll_dims *g, const int64_t *T, const double *W, int64_t ignore_index,
+                                 double *total_weight, const double *X, double *loss_none, double *loss_sum, double *grad_in,
+                                 const double *grad_none, double grad_scale) {
+  int64_t n, d;
+  double tw = 0, sum = 0;
+  for (n = 0; n < g->N; n++)
+    for (d = 0; d < g->D; d++) {
+      int64_t t = T[n * g->D + d], at;
+      double w;
+      if (t == ignore_index) {
+        if (loss_none) loss_none[n * g->D + d] = 0;
+        continue;
+      }
+      if (t < 0 || t >= g->C) return ct_fail(CT_ERR_INDEX, op, "Target %lld is out of bounds.", (long long)t);
+      w = W ? W[t] : 1.0;
+      at = (n * g->C + t) * g->D + d;
+      tw += w;
+      if (X) {
+        double v = -w * X[at];
+        if (loss_none) loss_none[n * g->D + d] = v;
+        sum += v;
+      }
+      if (grad_in) grad_in[at] = -w * (grad_none ? grad_none[n * g->D + d] : grad_scale);
+    }
+  if (total_weight) *total_weight = tw;
+  if (loss_sum) *loss_sum = sum;
+  return CT_OK;
+}
+static ct_tensor *ct__k_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                 int64_t ignore_index) {
+  static const char *op = "nll_loss";
+  ct__nn_nll_dims g;
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL;
+  ct_status st = CT_OK;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return NULL;
+  dst = reduction == CT__NN_NONE ? ct__empty(op, target->ndim, target->sizes, (ct_dtype)self->dtype, self->device)
+                                 : ct__empty(op, 0, NULL, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  if (!ct__is_meta(dst)) {
+    int failed = 0;
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct_is_contiguous(target) ? ct_retain(target) : ct__copy_as(op, target, CT_I64);
+    w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
+    if (!y || !x || !t || failed) {
+      st = ct_last_error();
+    } else {
+      double tw = 0, sum = 0;
+      st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, &tw, ct__nn_cdata(x),
+                           reduction == CT__NN_NONE ? (double *)ct_data_ptr(y) : NULL, &sum, NULL, NULL, 0);
+      if (reduction != CT__NN_NONE) *(double *)ct_data_ptr(y) = reduction == CT__NN_SUM ? sum : sum / tw;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+static ct_tensor *ct__k_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                          ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  static const char *op = "nll_loss_backward";
+  ct__nn_nll_dims g;
+  ct_tensor *dst, *go = NULL, *t = NULL, *w = NULL, *y = NULL, *tw = NULL;
+  ct_status st = CT_OK;
+  ct_tensor *r = NULL;
+  char b1[160], b2[160];
+  (void)ks;
+  if (ct__nn_nll_check(op, self, target, weight, reduction, &g) != CT_OK) return NULL;
+  if (reduction == CT__NN_NONE ? !ct_same_shape(grad_output, target) : grad_output->numel != 1)
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output of shape %s does not match the loss of target %s and reduction %lld",
+                   ct__nn_shape(grad_output, b1, sizeof b1), ct__nn_shape(target, b2, sizeof b2), (long long)reduction),
+           (ct_tensor *)NULL;
+  if (total_weight->numel != 1)
+    return ct_fail(CT_ERR_SHAPE, op, "expected total_weight to be a single element tensor, got: %s (%lld elements)",
+                   ct__nn_shape(total_weight, b1, sizeof b1), (long long)total_weight->numel),
+           (ct_tensor *)NULL;
+  dst = ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  y = ct__nn_buf(op, dst, &st);
+  if (y) {
+    int failed = 0;
+    memset(ct_data_ptr(y), 0, sizeof(double) * (size_t)y->numel);
+    go = ct__nn_f64(op, grad_output);
+    tw = ct__nn_f64(op, total_weight);
+    t = ct__copy_as(op, target, CT_I64);
+    w = ct__nn_f64_expand(op, weight, 1, &g.C, &failed);
+    if (!go || !tw || !t || failed) {
+      st = ct_last_error();
+    } else {
+      double g0 = *ct__nn_cdata(go), scale = reduction == CT__NN_MEAN ? g0 / *ct__nn_cdata(tw) : g0;
+      st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), ct__nn_cdata(w), ignore_index, NULL, NULL, NULL, NULL,
+                           (double *)ct_data_ptr(y), reduction == CT__NN_NONE ? ct__nn_cdata(go) : NULL, scale);
+    }
+  }
+  ct_release(go);
+  ct_release(tw);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+static ct_tensor *ct__k_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                    int64_t ignore_index) {
+  (void)ks;
+  return ct_nll_loss(self, target, weight, reduction, ignore_index);
+}
+/* A constant of self's shape and dtype: 1 at each non-ignored target's class. */
+static ct_tensor *ct__nn_nll_onehot(ct_tensor *self, ct_tensor *target, int64_t ignore_index) {
+  static const char *op = "nll_loss";
+  ct__nn_nll_dims g;
+  ct_tensor *r, *t = NULL, *b = NULL;
+  ct_status st = CT_OK;
+  if (ct__nn_nll_check(op, self, target, NULL, CT__NN_SUM, &g) != CT_OK) return NULL;
+  r = ct__track(ct__empty(op, self->ndim, self->sizes, (ct_dtype)self->dtype, self->device));
+  if (!r || ct__is_meta(r) || !r->numel) return r;
+  b = ct__empty(op, self->ndim, self->sizes, CT_F64, self->device);
+  t = ct__copy_as(op, target, CT_I64);
+  if (!b || !t) st = ct_last_error();
+  if (st == CT_OK) {
+    memset(ct_data_ptr(b), 0, sizeof(double) * (size_t)b->numel);
+    st = ct__nn_nll_walk(op, &g, (const int64_t *)ct_data_ptr(t), NULL, ignore_index, NULL, NULL, NULL, NULL,
+                         (double *)ct_data_ptr(b), NULL, -1.0);
+  }
+  if (st == CT_OK) st = ct__copy_impl(r, b);
+  ct_release(b);
+  ct_release(t);
+  return st == CT_OK ? r : NULL;
+}
+/* sum over every dim but the class dim of v * onehot * g, g the loss's
+ * gradient (unsqueezed at the class dim for reduction none) */
+static ct_tensor *ct__nn_nll_class_sum(ct_tensor *v, ct_tensor *g, ct_tensor *self, ct_tensor *target, int64_t reduction,
+                                       int64_t ignore_index) {
+  int64_t cdim = self->ndim == 1 ? 0 : 1, dims[CT_MAX_DIMS];
+  int i, n = 0;
+  ct_tensor *r;
+  if (g && reduction == CT__NN_NONE && self->ndim > 1) g = ct_unsqueeze(g, 1);
+  r = ct_mul(v, ct__nn_nll_onehot(self, target, ignore_index));
+  if (g) r = ct_mul(r, g);
+  for (i = 0; i < self->ndim; i++)
+    if (i != cdim) dims[n++] = i;
+  return n ? ct_sum_dim(r, n, dims, false) : r;
+}
+/* nll_loss's total_weight: the sum of the weights of the non-ignored
+ * targets (their count without weight), 0-dim; differentiable in weight. */
+static ct_tensor *ct__nn_nll_total_weight(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t ignore_index) {
+  ct_tensor *counts;
+  if (!self || !target) return NULL;
+  counts = ct__nn_nll_class_sum(ct_ones_like(self), NULL, self, target, CT__NN_SUM, ignore_index);
+  return weight ? ct_sum(ct_mul(weight, counts)) : ct_sum(counts);
+}
+/* d nll_loss / d weight[c]: sum over the targets of class c of -x * grad, and
+ * for mean (-x - loss) * grad / total_weight. */
+static ct_tensor *ct__nn_nll_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                             int64_t reduction, int64_t ignore_index) {
+  ct_tensor *v = ct_neg(self);
+  if (reduction == CT__NN_MEAN) /* the loss is recomputed: the forward need not save its output */
+    v = ct_div(ct_sub(v, ct_nll_loss(self, target, weight, reduction, ignore_index)),
+               ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  return ct__nn_nll_class_sum(v, grad, self, target, reduction, ignore_index);
+}
+/* nll_loss_backward is linear in grad_output, weight and 1/total_weight:
+ * <G, grad_input> = sum -w[t] G[t] go (/ tw) */
+static ct_tensor *ct__nn_nllb_weight_backward(ct_tensor *grad, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target,
+                                              int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_tensor *go = reduction == CT__NN_MEAN ? ct_div(grad_output, total_weight) : grad_output;
+  return ct__nn_nll_class_sum(ct_neg(grad), go, self, target, reduction, ignore_index);
+}
+static ct_tensor *ct__nn_nllb_total_weight_backward(ct_tensor *grad, ct_tensor *result, int64_t reduction, ct_tensor *total_weight) {
+  if (reduction != CT__NN_MEAN) return ct_zeros_like(total_weight);
+  return ct_neg(ct_div(ct_sum(ct_mul(grad, result)), total_weight));
+}
+
+/* ================= pointwise helpers for formulas and composites =================
+ * ct__nn_fn(f, v) is f(v) elementwise for functions whose ct op lives in
+ * another area (log, rsqrt, softplus). When v needs a gradient it returns
+ * F + d*(F1 + d*F2) with d = v - detach(v) (exactly 0) and F1 = f'(v),
+ * F2 = f''(v)/2 held constant: the value is f(v), and the first and second
+ * derivatives are exact, so gradients and double backward are right (a
+ * third derivative would not be). Non-finite derivatives count as 0. */
+enum { CT__NN_LOG, CT__NN_LOG_CLAMP, CT__NN_RSQRT, CT__NN_SOFTPLUS, CT__NN_XLOGX };
+static void ct__nn_eval(int fn, double v, double *f) {
+  double r, s;
+  switch (fn) {
+  case CT__NN_LOG_CLAMP: /* log clamped at -100, as binary_cross_entropy */
+    if (!(log(v) >= -100.0)) {
+      f[0] = v != v ? v : -100.0;
+      f[1] = f[2] = 0;
+      return;
+    }
+    /* fall through */
+  case CT__NN_LOG:
+    f[0] = log(v), f[1] = 1.0 / v, f[2] = -0.5 / (v * v);
+    break;
+  case CT__NN_RSQRT:
+    r = 1.0 / sqrt(v);
+    f[0] = r, f[1] = -0.5 * r * r * r, f[2] = 0.375 * r * r * r * r * r;
+    break;
+  case CT__NN_SOFTPLUS:
+    s = v >= 0 ? 1.0 / (1.0 + exp(-v)) : exp(v) / (1.0 + exp(v));
+    f[0] = v > 0 ? v + log1p(exp(-v)) : log1p(exp(v)), f[1] = s, f[2] = 0.5 * s * (1.0 - s);
+    break;
+  default: /* x * log(x), 0 at 0 (xlogy(x, x)) */
+    f[0] = v == 0 ? 0.0 : v * log(v), f[1] = log(v) + 1.0, f[2] = 0.5 / v;
+    break;
+  }
+  if (!isfinite(f[1])) f[1] = 0;
+  if (!isfinite(f[2])) f[2] = 0;
+}
+static ct_tensor *ct__nn_fn(int fn, ct_tensor *v) {
+  static const char *op = "nn";
+  ct_tensor *x, *F[3] = {NULL, NULL, NULL};
+  int want = 1, k;
+  int64_t i;
+  if (!v) return NULL;
+  if (ct__grad_mode() && ct__needs_grad(v)) want = 3;
+  for (k = 0; k < want; k++)
+    if (!(F[k] = ct__track(ct__empty(op, v->ndim, v->sizes, (ct_dtype)v->dtype, v->device)))) return NULL;
+  if (!ct__is_meta(v) && v->numel) {
+    size_t es = ct_dtype_size((ct_dtype)v->dtype);
+    if (!(x = ct__nn_f64(op, v))) return NULL;
+    for (i = 0; i < v->numel; i++) {
+      double f[3];
+      ct__nn_eval(fn, ct__nn_cdata(x)[i], f);
+      for (k = 0; k < want; k++) ct__store_double((char *)ct_data_ptr(F[k]) + (size_t)i * es, (ct_dtype)v->dtype, f[k]);
+    }
+    ct_release(x);
+  }
+  if (want == 1) return F[0];
+  {
+    ct_tensor *d = ct_sub(v, ct_detach(v));
+    return ct_add(F[0], ct_mul(d, ct_add(F[1], ct_mul(d, F[2]))));
+  }
+}
+/* max(a, m) with a's gradient where a > m */
+static ct_tensor *ct__nn_clamp_min(ct_tensor *a, double m) {
+  return ct_add_scalar(ct_relu(ct_add_scalar(a, ct_float(-m))), ct_float(m));
+}
+/* |a| with abs's gradient (0 at 0); unsigned and bool values are their own */
+static ct_tensor *ct__nn_abs(ct_tensor *a) {
+  if (a && (a->dtype == CT_U8 || a->dtype == CT_BOOL)) return a;
+  return ct_add(ct_relu(a), ct_relu(ct_neg(a)));
+}
+static ct_tensor *ct__nn_reduce(ct_tensor *loss, int64_t reduction) {
+  if (!loss) return NULL;
+  return reduction == CT__NN_MEAN ? ct_mean(loss) : reduction == CT__NN_SUM ? ct_sum(loss) : loss;
+}
+/* gradient of a pointwise loss: grad (0-dim for mean/sum) times the local
+ * derivative, divided by the element count for mean */
+static ct_tensor *ct__nn_loss_grad(ct_tensor *grad, ct_tensor *local, int64_t reduction, int64_t numel) {
+  ct_tensor *g = ct_mul(grad, local);
+  return reduction == CT__NN_MEAN ? ct_div_scalar(g, ct_int(numel)) : g;
+}
+
+/* ---- softmax / log_softmax derivatives ---- */
+static ct_tensor *ct__nn_softmax_backward(ct_tensor *grad, ct_tensor *result, int64_t dim) {
+  return ct_mul(result, ct_sub(grad, ct_sum_dim(ct_mul(grad, result), 1, &dim, true)));
+}
+static ct_tensor *ct__nn_log_softmax_backward(ct_tensor *grad, ct_tensor *result, int64_t dim) {
+  return ct_sub(grad, ct_mul(ct_exp(result), ct_sum_dim(grad, 1, &dim, true)));
+}
+
+/* ================= binary_cross_entropy ================= */
+static ct_tensor *ct__k_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  static const char *op = "binary_cross_entropy";
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *y = NULL, *r = NULL;
+  ct_status st = CT_OK;
+  char b1[160], b2[160];
+  int failed = 0;
+  (void)ks;
+  if (ct__nn_check_floating(op, op, (ct_dtype)self->dtype) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (target->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Found dtype %s but expected %s", ct__dtype_torch_name((ct_dtype)target->dtype),
+                   ct__dtype_torch_name((ct_dtype)self->dtype)),
+           (ct_tensor *)NULL;
+  if (!ct_same_shape(self, target))
+    return ct_fail(CT_ERR_SHAPE, op, "target of shape %s must have the shape of input %s", ct__nn_shape(target, b1, sizeof b1),
+                   ct__nn_shape(self, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight))) return NULL;
+  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, (ct_dtype)self->dtype, self->device);
+  if (!dst) return NULL;
+  if (weight && !(w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed))) {
+    ct_release(dst);
+    return NULL;
+  }
+  if (!ct__is_meta(dst)) {
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct__nn_f64(op, target);
+    if (!y || !x || !t) {
+      st = ct_last_error();
+    } else {
+      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w);
+      double sum = 0, *Y = (double *)ct_data_ptr(y);
+      int64_t i;
+      for (i = 0; i < self->numel && st == CT_OK; i++) {
+        double l;
+        if (!(X[i] >= 0 && X[i] <= 1)) {
+          st = ct_fail(CT_ERR_INVALID, op, "all elements of input should be between 0 and 1");
+          break;
+        }
+        l = (T[i] - 1) * fmax(log(1 - X[i]), -100.0) - T[i] * fmax(log(X[i]), -100.0);
+        if (W) l *= W[i];
+        if (reduction == CT__NN_NONE) Y[i] = l;
+        sum += l;
+      }
+      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+/* d/dself = w (x - t) / max(x (1 - x), 1e-12), as PyTorch */
+static ct_tensor *ct__nn_bce_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_tensor *local = ct_div(ct_sub(self, target), ct__nn_clamp_min(ct_mul(self, ct_add_scalar(ct_neg(self), ct_int(1))), 1e-12));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+/* d/dtarget = w (log(1 - x) - log(x)), logs clamped at -100 */
+static ct_tensor *ct__nn_bce_target_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                             int64_t reduction) {
+  ct_tensor *local = ct_sub(ct__nn_fn(CT__NN_LOG_CLAMP, ct_add_scalar(ct_neg(self), ct_int(1))), ct__nn_fn(CT__NN_LOG_CLAMP, self));
+  (void)target;
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* ================= binary_cross_entropy_with_logits =================
+ * (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
+static ct_tensor *ct__k_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                         ct_tensor *pos_weight, int64_t reduction) {
+  static const char *op = "binary_cross_entropy_with_logits";
+  ct_tensor *dst, *x = NULL, *t = NULL, *w = NULL, *pw = NULL, *y = NULL, *r = NULL;
+  ct_status st = CT_OK;
+  ct_dtype rd;
+  char b1[160], b2[160];
+  int failed = 0;
+  (void)ks;
+  rd = ct_promote_types((ct_dtype)self->dtype, (ct_dtype)target->dtype);
+  if (weight) rd = ct_promote_types(rd, (ct_dtype)weight->dtype);
+  if (pos_weight) rd = ct_promote_types(rd, (ct_dtype)pos_weight->dtype);
+  if (ct__nn_check_floating(op, op, rd) != CT_OK || ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (!ct_same_shape(self, target))
+    return ct_fail(CT_ERR_SHAPE, op, "Target size %s must be the same as input size %s", ct__nn_shape(target, b1, sizeof b1),
+                   ct__nn_shape(self, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct__same_device(op, self, target) || (weight && !ct__same_device(op, self, weight)) ||
+      (pos_weight && !ct__same_device(op, self, pos_weight)))
+    return NULL;
+  dst = ct__empty(op, reduction == CT__NN_NONE ? self->ndim : 0, self->sizes, rd, self->device);
+  if (!dst) return NULL;
+  w = ct__nn_f64_expand(op, weight, self->ndim, self->sizes, &failed);
+  pw = ct__nn_f64_expand(op, pos_weight, self->ndim, self->sizes, &failed);
+  if (failed) {
+    st = ct_last_error();
+  } else if (!ct__is_meta(dst)) {
+    y = ct__empty(op, dst->ndim, dst->sizes, CT_F64, dst->device);
+    x = ct__nn_f64(op, self);
+    t = ct__nn_f64(op, target);
+    if (!y || !x || !t) {
+      st = ct_last_error();
+    } else {
+      const double *X = ct__nn_cdata(x), *T = ct__nn_cdata(t), *W = ct__nn_cdata(w), *PW = ct__nn_cdata(pw);
+      double sum = 0, *Y = (double *)ct_data_ptr(y);
+      int64_t i;
+      for (i = 0; i < self->numel; i++) {
+        double lw = PW ? 1 + (PW[i] - 1) * T[i] : 1.0;
+        double l = (1 - T[i]) * X[i] + lw * (log1p(exp(-fabs(X[i]))) + fmax(-X[i], 0.0));
+        if (W) l *= W[i];
+        if (reduction == CT__NN_NONE) Y[i] = l;
+        sum += l;
+      }
+      if (reduction != CT__NN_NONE) Y[0] = reduction == CT__NN_SUM ? sum : sum / (double)self->numel;
+    }
+  }
+  ct_release(x);
+  ct_release(t);
+  ct_release(w);
+  ct_release(pw);
+  ct__nn_finish(dst, y, NULL, &r, st);
+  return r;
+}
+/* d/dself = w ((pw t + 1 - t) sigmoid(x) - pw t), or w (sigmoid(x) - t) */
+static ct_tensor *ct__nn_bcel_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight,
+                                       int64_t reduction) {
+  ct_tensor *local;
+  if (pos_weight) {
+    ct_tensor *pt = ct_mul(pos_weight, target);
+    local = ct_sub(ct_mul(ct_sub(ct_add_scalar(pt, ct_int(1)), target), ct_sigmoid(self)), pt);
+  } else {
+    local = ct_sub(ct_sigmoid(self), target);
+  }
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+/* d/dtarget = w ((pw - 1) softplus(-x) - x), or -w x */
+static ct_tensor *ct__nn_bcel_target_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                              ct_tensor *pos_weight, int64_t reduction) {
+  ct_tensor *local = ct_neg(self);
+  (void)target;
+  if (pos_weight) local = ct_add(local, ct_mul(ct_sub_scalar(pos_weight, ct_int(1)), ct__nn_fn(CT__NN_SOFTPLUS, ct_neg(self))));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* d/dpos_weight = w t softplus(-x) */
+static ct_tensor *ct__nn_bcel_pos_weight_backward(ct_tensor *grad, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                  int64_t reduction) {
+  ct_tensor *local = ct_mul(target, ct__nn_fn(CT__NN_SOFTPLUS, ct_neg(self)));
+  if (weight) local = ct_mul(local, weight);
+  return ct__nn_loss_grad(grad, local, reduction, self->numel);
+}
+
+/* ================= composite losses (CompositeImplicitAutograd) ================= */
+static ct_status ct__nn_check_pair(const char *op, const char *kernel, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  if (ct__nn_check_floating(op, kernel, ct__result_type(self, target)) != CT_OK) return ct_last_error();
+  return ct__nn_check_reduction(op, reduction);
+}
+static ct_tensor *ct__k_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_pair("mse_loss", "mse_cpu", self, target, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *d = ct_sub(self, target);
+    r = ct_keep(ct__nn_reduce(ct_mul(d, d), reduction));
+  }
+  return r;
+}
+static ct_tensor *ct__k_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_reduction("l1_loss", reduction) != CT_OK) return NULL;
+  CT_SCOPE { r = ct_keep(ct__nn_reduce(ct__nn_abs(ct_sub(self, target)), reduction)); }
+  return r;
+}
+/* |d| < beta ? d^2 / (2 beta) : |d| - beta / 2, written as
+ * c^2 / (2 beta) + (|d| - c) with c = min(|d|, beta) */
+static ct_tensor *ct__k_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  static const char *op = "smooth_l1_loss";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_pair(op, "smooth_l1_cpu", self, target, reduction) != CT_OK) return NULL;
+  if (beta < 0) return ct_fail(CT_ERR_INVALID, op, "smooth_l1_loss does not support negative values for beta."), (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *a = ct__nn_abs(ct_sub(self, target)), *l = a;
+    if (beta > 0) {
+      ct_tensor *c = ct_add_scalar(ct_neg(ct_relu(ct_add_scalar(ct_neg(a), ct_float(beta)))), ct_float(beta));
+      l = ct_add(ct_mul_scalar(ct_mul(c, c), ct_float(0.5 / beta)), ct_sub(a, c));
+    }
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+/* log_target ? exp(t) (t - x) : xlogy(t, t) - t x */
+static ct_tensor *ct__k_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  static const char *op = "kl_div";
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (!ct_dtype_is_floating(ct__result_type(self, target)))
+    return ct_fail(CT_ERR_DTYPE, op, "kl_div: Integral inputs not supported."), (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  CT_SCOPE {
+    ct_tensor *l = log_target ? ct_mul(ct_exp(target), ct_sub(target, self))
+                              : ct_sub(ct__nn_fn(CT__NN_XLOGX, ct_to_dtype(target, ct_dtype_is_floating((ct_dtype)target->dtype) ? (ct_dtype)target->dtype : CT_F32)),
+                                       ct_mul(target, self));
+    r = ct_keep(ct__nn_reduce(l, reduction));
+  }
+  return r;
+}
+
+/* ================= cross_entropy_loss (CompositeImplicitAutograd) ================= */
+/* a constant of dtype and target's shape: 1 where target != ignore_index */
+static ct_tensor *ct__nn_keep_mask(ct_tensor *target, int64_t ignore_index, ct_dtype dtype) {
+  static const char *op = "cross_entropy_loss";
+  ct_tensor *m = ct__track(ct__empty(op, target->ndim, target->sizes, dtype, target->device)), *t;
+  int64_t i;
+  if (!m || ct__is_meta(m) || !m->numel) return m;
+  if (!(t = ct__copy_as(op, target, CT_I64))) return NULL;
+  for (i = 0; i < target->numel; i++)
+    ct__store_double((char *)ct_data_ptr(m) + (size_t)i * ct_dtype_size(dtype), dtype,
+                     ((const int64_t *)ct_data_ptr(t))[i] != ignore_index);
+  ct_release(t);
+  return m;
+}
+static ct_tensor *ct__nn_class_view(ct_tensor *w, int ndim, int64_t cdim) {
+  int64_t sh[CT_MAX_DIMS];
+  int i;
+  for (i = 0; i < ndim; i++) sh[i] = i == cdim ? w->numel : 1;
+  return ct_view(w, ndim, sh);
+}
+static ct_tensor *ct__k_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                           int64_t ignore_index, double label_smoothing) {
+  static const char *op = "cross_entropy_loss";
+  ct_tensor *r = NULL;
+  int64_t cdim = self->ndim == 1 ? 0 : 1, C;
+  char b1[160];
+  (void)ks;
+  if (self->ndim < 1) return ct_fail(CT_ERR_RANK, op, "Expected 1 or more dimensions (got 0)"), (ct_tensor *)NULL;
+  if (ct__nn_check_reduction(op, reduction) != CT_OK) return NULL;
+  if (!(label_smoothing >= 0.0 && label_smoothing <= 1.0))
+    return ct_fail(CT_ERR_INVALID, op, "label_smoothing must be between 0.0 and 1.0. Got: %g", label_smoothing), (ct_tensor *)NULL;
+  C = self->sizes[cdim];
+  if (weight && (weight->ndim != 1 || weight->numel != C))
+    return ct_fail(CT_ERR_SHAPE, op, "weight tensor should be defined either for all %lld classes or no classes but got weight tensor of shape: %s",
+                   (long long)C, ct__nn_shape(weight, b1, sizeof b1)),
+           (ct_tensor *)NULL;
+  if (ct_same_shape(self, target)) { /* class probabilities */
+    if (!ct_dtype_is_floating((ct_dtype)target->dtype))
+      return ct_fail(CT_ERR_DTYPE, op, "Expected floating point type for target with class probabilities, got %s",
+                     ct__dtype_torch_name((ct_dtype)target->dtype)),
+             (ct_tensor *)NULL;
+    if (ignore_index >= 0)
+      return ct_fail(CT_ERR_INVALID, op, "ignore_index is not supported for floating point target"), (ct_tensor *)NULL;
+    CT_SCOPE {
+      ct_tensor *t = target, *lsm = ct_log_softmax(self, cdim, CT_DTYPE_NONE), *prod, *l;
+      if (label_smoothing > 0)
+        t = ct_add_scalar(ct_mul_scalar(target, ct_float(1 - label_smoothing)), ct_float(label_smoothing / (double)C));
+      prod = ct_mul(lsm, t);
+      if (weight) prod = ct_mul(prod, ct__nn_class_view(weight, self->ndim, cdim));
+      if (reduction == CT__NN_NONE) l = ct_neg(ct_sum_dim(prod, 1, &cdim, false));
+      else if (reduction == CT__NN_SUM) l = ct_neg(ct_sum(prod));
+      else l = ct_div_scalar(ct_neg(ct_sum(prod)), ct_float(C ? (double)(self->numel / C) : 0.0));
+      r = ct_keep(l);
+    }
+    return r;
+  }
+  CT_SCOPE {
+    ct_tensor *lsm = ct_log_softmax(self, cdim, CT_DTYPE_NONE);
+    ct_tensor *nll = lsm ? ct_nll_loss(lsm, target, weight, reduction, ignore_index) : NULL;
+    if (nll && label_smoothing > 0) {
+      ct_tensor *mask = ct__nn_keep_mask(target, ignore_index, (ct_dtype)lsm->dtype);
+      ct_tensor *p = weight ? ct_mul(lsm, ct__nn_class_view(weight, self->ndim, cdim)) : lsm;
+      ct_tensor *smooth = ct_mul(ct_neg(ct_sum_dim(p, 1, &cdim, false)), mask), *ret;
+      if (reduction == CT__NN_MEAN) ret = ct_div(ct_sum(smooth), ct__nn_nll_total_weight(lsm, target, weight, ignore_index));
+      else if (reduction == CT__NN_SUM) ret = ct_sum(smooth);
+      else ret = smooth;
+      nll = ct_add(ct_mul_scalar(nll, ct_float(1 - label_smoothing)), ct_mul_scalar(ret, ct_float(label_smoothing / (double)C)));
+    }
+    r = ct_keep(nll);
+  }
+  return r;
+}
+
+/* ================= normalisation (CompositeImplicitAutograd) =================
+ * Statistics in float32 at least (f16/bf16 inputs are upcast, then the
+ * result is cast back), rstd = 1/sqrt(var + eps) with the biased variance. */
+static ct_tensor *ct__nn_upcast(ct_tensor *x) {
+  return x && (x->dtype == CT_F16 || x->dtype == CT_BF16) ? ct_to_dtype(x, CT_F32) : x;
+}
+/* (x - mean) * rstd over dims (keepdim); *mean_out / *var_out get the statistics */
+static ct_tensor *ct__nn_normalize(ct_tensor *x, int n, const int64_t *dims, double eps, ct_tensor **mean_out, ct_tensor **var_out) {
+  ct_tensor *mu = ct_mean_dim(x, n, dims, true), *xc = ct_sub(x, mu), *var = ct_mean_dim(ct_mul(xc, xc), n, dims, true);
+  if (mean_out) *mean_out = mu;
+  if (var_out) *var_out = var;
+  return ct_mul(xc, ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps))));
+}
+static ct_status ct__nn_check_normalized(const char *op, ct_tensor *input, ct_int_list shape, ct_tensor *weight, ct_tensor *bias) {
+  char b1[160], b2[160];
+  int64_t i, k = shape.n < 0 ? 0 : shape.n;
+  int ok = k <= input->ndim;
+  if (k < 1)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []");
+  for (i = 0; ok && i < k; i++) ok = input->sizes[input->ndim - k + i] == shape.data[i];
+  if (!ok) {
+    char b3[160];
+    int kk = (int)(k > CT_MAX_DIMS ? CT_MAX_DIMS : k);
+    ct_shape_format(kk, shape.data, b1, sizeof b1);
+    return ct_fail(CT_ERR_SHAPE, op, "Given normalized_shape=%s, expected input with shape [*, %s, but got input of size%s", b1,
+                   b1 + 1, ct__nn_shape(input, b3, sizeof b3));
+  }
+  for (i = 0; i < 2; i++) {
+    ct_tensor *p = i ? bias : weight;
+    int same = p && p->ndim == k;
+    int64_t j;
+    for (j = 0; same && j < k; j++) same = p->sizes[j] == shape.data[j];
+    if (p && !same)
+      return ct_fail(CT_ERR_SHAPE, op, "Expected %s to be of same shape as normalized_shape, but got %s of shape %s and normalized_shape = %s",
+                     i ? "bias" : "weight", i ? "bias" : "weight", ct__nn_shape(p, b1, sizeof b1),
+                     ct_shape_format((int)k, shape.data, b2, sizeof b2));
+  }
+  return ct__nn_check_floating(op, "LayerNormKernelImpl", (ct_dtype)input->dtype);
+}
+static ct_tensor *ct__k_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias,
+                                   double eps, bool cudnn_enable) {
+  static const char *op = "layer_norm";
+  int64_t dims[CT_MAX_DIMS];
+  int i, k;
+  ct_tensor *r = NULL;
+  (void)ks;
+  (void)cudnn_enable;
+  if (ct__nn_check_normalized(op, input, normalized_shape, weight, bias) != CT_OK) return NULL;
+  k = (int)normalized_shape.n;
+  for (i = 0; i < k; i++) dims[i] = input->ndim - k + i;
+  CT_SCOPE {
+    ct_tensor *y = ct__nn_normalize(ct__nn_upcast(input), k, dims, eps, NULL, NULL);
+    if (weight) y = ct_mul(y, ct__nn_upcast(weight));
+    if (bias) y = ct_add(y, ct__nn_upcast(bias));
+    r = ct_keep(ct_to_dtype(y, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+/* torch 2.x rms_norm: x * rsqrt(mean(x^2) + eps) in the op-math dtype, cast back, times weight;
+ * eps None (NaN) is the op-math dtype's machine epsilon. */
+static ct_tensor *ct__k_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  static const char *op = "rms_norm";
+  int64_t dims[CT_MAX_DIMS];
+  int i, k;
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__nn_check_normalized(op, input, normalized_shape, weight, NULL) != CT_OK) return NULL;
+  k = (int)normalized_shape.n;
+  for (i = 0; i < k; i++) dims[i] = input->ndim - k + i;
+  if (eps != eps) eps = input->dtype == CT_F64 ? DBL_EPSILON : FLT_EPSILON;
+  CT_SCOPE {
+    ct_tensor *x = ct__nn_upcast(input);
+    ct_tensor *ms = ct_add_scalar(ct_mean_dim(ct_mul(x, x), k, dims, true), ct_float(eps));
+    ct_tensor *y = ct_to_dtype(ct_mul(x, ct__nn_fn(CT__NN_RSQRT, ms)), (ct_dtype)input->dtype);
+    if (weight) y = ct_mul(y, weight);
+    r = ct_keep(y);
+  }
+  return r;
+}
+/* weight/bias-like per-channel tensors of (N, C, *) inputs */
+static ct_status ct__nn_check_channels(const char *op, const char *what, ct_tensor *p, ct_tensor *input) {
+  char b1[160], b2[160];
+  if (p && (p->ndim != 1 || p->numel != input->sizes[1]))
+    return ct_fail(CT_ERR_SHAPE, op, "Expected %s to be a vector of size equal to the number of channels in input, but got %s of shape %s and input of shape %s",
+                   what, what, ct__nn_shape(p, b1, sizeof b1), ct__nn_shape(input, b2, sizeof b2));
+  return CT_OK;
+}
+/* y * weight + bias per channel (dim 1), in y's (upcast) dtype, then cast to dtype */
+static ct_tensor *ct__nn_affine(ct_tensor *y, ct_tensor *weight, ct_tensor *bias, int ndim, ct_dtype dtype) {
+  if (weight) y = ct_mul(y, ct__nn_class_view(ct__nn_upcast(weight), ndim, 1));
+  if (bias) y = ct_add(y, ct__nn_class_view(ct__nn_upcast(bias), ndim, 1));
+  return y ? ct_to_dtype(y, dtype) : NULL;
+}
+static ct_tensor *ct__k_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias,
+                                   double eps, bool cudnn_enabled) {
+  static const char *op = "group_norm";
+  ct_tensor *r = NULL;
+  int64_t N, C, sh[3], two = 2;
+  char b1[160];
+  int i;
+  (void)ks;
+  (void)cudnn_enabled;
+  if (input->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "GroupNormKernelImpl", (ct_dtype)input->dtype) != CT_OK) return NULL;
+  N = input->sizes[0], C = input->sizes[1];
+  if (num_groups <= 0 || C % num_groups)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected number of channels in input to be divisible by num_groups, but got input of shape %s and num_groups=%lld",
+                   ct__nn_shape(input, b1, sizeof b1), (long long)num_groups),
+           (ct_tensor *)NULL;
+  if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK)
+    return NULL;
+  sh[0] = N, sh[1] = num_groups, sh[2] = C / num_groups;
+  for (i = 2; i < input->ndim; i++) sh[2] *= input->sizes[i];
+  CT_SCOPE {
+    ct_tensor *x = ct_reshape(ct__nn_upcast(input), 3, sh);
+    ct_tensor *y = ct_reshape(ct__nn_normalize(x, 1, &two, eps, NULL, NULL), input->ndim, input->sizes);
+    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+static ct_tensor *ct__k_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean,
+                                   ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  static const char *op = "batch_norm";
+  ct_tensor *r = NULL;
+  int64_t dims[CT_MAX_DIMS], C, count;
+  int i, n = 0;
+  (void)ks;
+  (void)cudnn_enabled;
+  if (input->ndim < 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected at least 2 dimensions for input tensor but received %d", input->ndim), (ct_tensor *)NULL;
+  if (ct__nn_check_floating(op, "batch_norm", (ct_dtype)input->dtype) != CT_OK) return NULL;
+  if (ct__nn_check_channels(op, "weight", weight, input) != CT_OK || ct__nn_check_channels(op, "bias", bias, input) != CT_OK ||
+      ct__nn_check_channels(op, "running_mean", running_mean, input) != CT_OK ||
+      ct__nn_check_channels(op, "running_var", running_var, input) != CT_OK)
+    return NULL;
+  if (!training && (!running_mean || !running_var))
+    return ct_fail(CT_ERR_INVALID, op, "%s must be defined in evaluation mode", running_mean ? "running_var" : "running_mean"),
+           (ct_tensor *)NULL;
+  C = input->sizes[1];
+  count = C ? input->numel / C : 0;
+  for (i = 0; i < input->ndim; i++)
+    if (i != 1) dims[n++] = i;
+  CT_SCOPE {
+    ct_tensor *x = ct__nn_upcast(input), *y = NULL;
+    if (training) {
+      ct_tensor *mean = NULL, *var = NULL;
+      y = ct__nn_normalize(x, n, dims, eps, &mean, &var);
+      if (y && (running_mean || running_var)) {
+        CT_NO_GRAD { /* running stats: momentum update, unbiased variance; not differentiable */
+          ct_status st = CT_OK;
+          if (running_mean)
+            st = ct_copy_(running_mean, ct_add(ct_mul_scalar(running_mean, ct_float(1 - momentum)),
+                                               ct_mul_scalar(ct_view(mean, 1, &C), ct_float(momentum))));
+          if (st == CT_OK && running_var)
+            st = ct_copy_(running_var, ct_add(ct_mul_scalar(running_var, ct_float(1 - momentum)),
+                                              ct_mul_scalar(ct_view(var, 1, &C), ct_float(momentum * (double)count / (double)(count - 1)))));
+          if (st != CT_OK) y = NULL;
+        }
+      }
+    } else {
+      ct_tensor *mean = ct__nn_class_view(ct_detach(running_mean), input->ndim, 1);
+      ct_tensor *var = ct__nn_class_view(ct_detach(running_var), input->ndim, 1);
+      y = ct_mul(ct_sub(x, mean), ct__nn_fn(CT__NN_RSQRT, ct_add_scalar(var, ct_float(eps))));
+    }
+    r = ct_keep(ct__nn_affine(y, weight, bias, input->ndim, (ct_dtype)input->dtype));
+  }
+  return r;
+}
+
+/* ================= out= variants: the functional result copied into out ================= */
+static ct_status ct__nn_into_out(const char *op, ct_tensor *r, ct_tensor *out) {
+  ct_status st = CT_OK;
+  if (!r) return ct_last_error();
+  if (r->dtype != out->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+    st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s", ct__dtype_torch_name((ct_dtype)r->dtype),
+                 ct__dtype_torch_name((ct_dtype)out->dtype));
+  else if (!ct__same_device(op, out, r) || ct__check_writable(op, out) != CT_OK)
+    st = ct_last_error();
+  else if ((st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK && (st = ct__copy_impl(out, r)) == CT_OK)
+    ct__bump_version(out);
+  ct_release(r);
+  return st;
+}
+static ct_status ct__k_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction,
+                                    int64_t ignore_index, ct_tensor *out) {
+  return ct__nn_into_out("nll_loss", ct__k_nll_loss(ks, self, target, weight, reduction, ignore_index), out);
+}
+static ct_status ct__k_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("mse_loss", ct__k_mse_loss(ks, self, target, reduction), out);
+}
+static ct_status ct__k_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta,
+                                          ct_tensor *out) {
+  return ct__nn_into_out("smooth_l1_loss", ct__k_smooth_l1_loss(ks, self, target, reduction, beta), out);
+}
+static ct_status ct__k_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight,
+                                                int64_t reduction, ct_tensor *out) {
+  return ct__nn_into_out("binary_cross_entropy", ct__k_binary_cross_entropy(ks, self, target, weight, reduction), out);
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_NN_IMPL */
@@ -8966,6 +9965,28 @@ static struct {
   ct_op *pad;
   ct_op *take_along_dim;
   ct_op *take_along_dim_out;
+  ct_op *softmax_int;
+  ct_op *softmax_int_out;
+  ct_op *log_softmax_int;
+  ct_op *log_softmax_int_out;
+  ct_op *nll_loss;
+  ct_op *nll_loss_out;
+  ct_op *nll_loss_nd;
+  ct_op *nll_loss_backward;
+  ct_op *cross_entropy_loss;
+  ct_op *mse_loss;
+  ct_op *mse_loss_out;
+  ct_op *l1_loss;
+  ct_op *smooth_l1_loss;
+  ct_op *smooth_l1_loss_out;
+  ct_op *kl_div;
+  ct_op *binary_cross_entropy;
+  ct_op *binary_cross_entropy_out;
+  ct_op *binary_cross_entropy_with_logits;
+  ct_op *layer_norm;
+  ct_op *group_norm;
+  ct_op *batch_norm;
+  ct_op *rms_norm;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -13328,6 +14349,463 @@ static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
   ct__tls.depth--;
   return r;
 }
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.softmax_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.softmax_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.log_softmax_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.log_softmax_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  const ct_op *op = ct__op.nll_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  const ct_op *op = ct__op.nll_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, ignore_index, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  const ct_op *op = ct__op.nll_loss_nd;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  const ct_op *op = ct__op.nll_loss_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(target);
+    v[3] = ct_value_tensor(weight);
+    v[4] = ct_value_int(reduction);
+    v[5] = ct_value_int(ignore_index);
+    v[6] = ct_value_tensor(total_weight);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor */
+static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  const ct_op *op = ct__op.cross_entropy_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, self, target, weight, reduction, ignore_index, label_smoothing);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_double(label_smoothing);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *op = ct__op.mse_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.mse_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, reduction, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *op = ct__op.l1_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor */
+static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  const ct_op *op = ct__op.smooth_l1_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, self, target, reduction, beta);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  const ct_op *op = ct__op.smooth_l1_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, self, target, reduction, beta, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor */
+static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  const ct_op *op = ct__op.kl_div;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, target, reduction, log_target);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_bool(log_target);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  const ct_op *op = ct__op.binary_cross_entropy;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, reduction);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.binary_cross_entropy_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  const ct_op *op = ct__op.binary_cross_entropy_with_logits;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, pos_weight, reduction);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(pos_weight);
+    v[4] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
+static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  const ct_op *op = ct__op.layer_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(bias);
+    v[4] = ct_value_double(eps);
+    v[5] = ct_value_bool(cudnn_enable);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
+static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+  const ct_op *op = ct__op.group_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, num_groups, weight, bias, eps, cudnn_enabled);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_int(num_groups);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(bias);
+    v[4] = ct_value_double(eps);
+    v[5] = ct_value_bool(cudnn_enabled);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
+static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  const ct_op *op = ct__op.batch_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+  } else {
+    ct_value v[9];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = ct_value_tensor(running_mean);
+    v[4] = ct_value_tensor(running_var);
+    v[5] = ct_value_bool(training);
+    v[6] = ct_value_double(momentum);
+    v[7] = ct_value_double(eps);
+    v[8] = ct_value_bool(cudnn_enabled);
+    r = ct__finish_new(op, k, ks, v, 9);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
+static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  const ct_op *op = ct__op.rms_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, input, normalized_shape, weight, eps);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -15444,6 +16922,224 @@ CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor
   if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
   keys |= out->keys;
   return ct__dispatch_take_along_dim_out(ct__call_keys(keys), self, indices, dim, out);
+}
+CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_softmax_int(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softmax.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log_softmax.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+}
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nll_loss_out(ct__call_keys(keys), self, target, weight, reduction, ignore_index, out);
+}
+CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_nd", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_nd", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+}
+CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_backward", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!total_weight)) return ct__fail_null("nll_loss_backward", "total_weight"), (ct_tensor *)NULL;
+  keys |= total_weight->keys;
+  return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
+}
+CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cross_entropy_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("cross_entropy_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index, label_smoothing));
+}
+CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_mse_loss(ct__call_keys(keys), self, target, reduction));
+}
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mse_loss_out(ct__call_keys(keys), self, target, reduction, out);
+}
+CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("l1_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_l1_loss(ct__call_keys(keys), self, target, reduction));
+}
+CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(keys), self, target, reduction, beta));
+}
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_smooth_l1_loss_out(ct__call_keys(keys), self, target, reduction, beta, out);
+}
+CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kl_div", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("kl_div", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_kl_div(ct__call_keys(keys), self, target, reduction, log_target));
+}
+CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  return ct_kl_div_ex(self, target, reduction, false);
+}
+CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(keys), self, target, weight, reduction));
+}
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_binary_cross_entropy_out(ct__call_keys(keys), self, target, weight, reduction, out);
+}
+CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy_with_logits", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy_with_logits", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (pos_weight) keys |= pos_weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(keys), self, target, weight, pos_weight, reduction));
+}
+CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("layer_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("layer_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "layer_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_layer_norm(ct__call_keys(keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
+}
+CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps) {
+  return ct_layer_norm_ex(input, normalized_shape_len, normalized_shape, weight, bias, eps, true);
+}
+CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("group_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_group_norm(ct__call_keys(keys), input, num_groups, weight, bias, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps) {
+  return ct_group_norm_ex(input, num_groups, weight, bias, eps, true);
+}
+CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("batch_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (running_mean) keys |= running_mean->keys;
+  if (running_var) keys |= running_var->keys;
+  return ct__track(ct__dispatch_batch_norm(ct__call_keys(keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
+  return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_rms_norm(ct__call_keys(keys), input, normalized_shape_l, weight, eps));
 }
 
 CT_EXTERN_C_END
@@ -22409,6 +24105,422 @@ static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
+/* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_softmax_int;
+
+static void ct__release_softmax_int(ct_node *node) {
+  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backward_softmax_int, ct__release_softmax_int};
+
+static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_softmax_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_log_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_log_softmax_int;
+
+static void ct__release_log_softmax_int(ct_node *node) {
+  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_log_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct__backward_log_softmax_int, ct__release_log_softmax_int};
+
+static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_log_softmax_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log_softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor ---- */
+typedef struct ct__node_nll_loss {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+} ct__node_nll_loss;
+
+static void ct__release_nll_loss(ct_node *node) {
+  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  int64_t ignore_index = n->ignore_index;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
+
+static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct__node_nll_loss *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    n = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+    n->ignore_index = ignore_index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("nll_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor ---- */
+typedef struct ct__node_nll_loss_backward {
+  ct_node base;
+  ct__saved grad_output;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+  ct__saved total_weight;
+  ct__saved result;
+} ct__node_nll_loss_backward;
+
+static void ct__release_nll_loss_backward(ct_node *node) {
+  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&n->grad_output);
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->total_weight);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  int64_t ignore_index = n->ignore_index;
+  ct_tensor *total_weight = ct__unpack(&n->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_nllb_weight_backward(grad, grad_output, self, target, reduction, ignore_index, total_weight);
+  if (ct_node_needs_input_grad(node, 4)) grad_inputs[4] = ct__nn_nllb_total_weight_backward(grad, result, reduction, total_weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
+
+static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct__node_nll_loss_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
+    n = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *n, 5, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__node_set_input(&n->base, 2, target);
+    ct__node_set_input(&n->base, 3, weight);
+    ct__node_set_input(&n->base, 4, total_weight);
+    ct__save(&n->grad_output, grad_output);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+    n->ignore_index = ignore_index;
+    ct__save(&n->total_weight, total_weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("mse_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mse_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("smooth_l1_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_smooth_l1_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, beta, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy;
+
+static void ct__release_binary_cross_entropy(ct_node *node) {
+  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bce_target_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy(self, target, NULL, 0), reduction, self->numel);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
+
+static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct__node_binary_cross_entropy *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    n = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("binary_cross_entropy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy_with_logits {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  ct__saved pos_weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy_with_logits;
+
+static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
+  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->pos_weight);
+}
+static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  ct_tensor *pos_weight = ct__unpack(&n->pos_weight, node, "pos_weight");
+  int64_t reduction = n->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bcel_target_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy_with_logits(self, target, NULL, pos_weight, 0), reduction, self->numel);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_bcel_pos_weight_backward(grad, self, target, weight, reduction);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
+
+static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct__node_binary_cross_entropy_with_logits *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
+    n = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *n, 4, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__node_set_input(&n->base, 3, pos_weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    ct__save(&n->pos_weight, pos_weight);
+    n->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_with_logits(ks & CT__BELOW_AUTOGRAD, self, target, weight, pos_weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -23270,6 +25382,191 @@ static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,i,D->T */
+static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,D,Tw->Tw */
+static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?,i,i->T */
+static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,Tw->Tw */
+static ct_status ct__adapt_TTToiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,T?,i,i,T->T */
+static ct_status ct__adapt_TTTToiiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,f->T */
+static ct_status ct__adapt_TTToiif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i->T */
+static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,Tw->Tw */
+static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,f->T */
+static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,f,Tw->Tw */
+static ct_status ct__adapt_TTifTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b->T */
+static ct_status ct__adapt_TTib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i->T */
+static ct_status ct__adapt_TTToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,Tw->Tw */
+static ct_status ct__adapt_TTToiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?,T?,i->T */
+static ct_status ct__adapt_TTToToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,T?,f,b->T */
+static ct_status ct__adapt_TIToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T?,T?,f,b->T */
+static ct_status ct__adapt_TiToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T?,T?,T?,T?,b,f,f,b->T */
+static ct_status ct__adapt_TToToToTobffb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  ct_stack_drop(s, 9);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,f?->T */
+static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -23354,6 +25651,24 @@ static const struct {
     {"T,I,s,f?->T", ct__adapt_TIsfo_T},
     {"T,T,i?->T", ct__adapt_TTio_T},
     {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
+    {"T,i,D->T", ct__adapt_TiD_T},
+    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
+    {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
+    {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
+    {"T,T,T?,i,i,f->T", ct__adapt_TTToiif_T},
+    {"T,T,i->T", ct__adapt_TTi_T},
+    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
+    {"T,T,i,f->T", ct__adapt_TTif_T},
+    {"T,T,i,f,Tw->Tw", ct__adapt_TTifTw_Tw},
+    {"T,T,i,b->T", ct__adapt_TTib_T},
+    {"T,T,T?,i->T", ct__adapt_TTToi_T},
+    {"T,T,T?,i,Tw->Tw", ct__adapt_TTToiTw_Tw},
+    {"T,T,T?,T?,i->T", ct__adapt_TTToToi_T},
+    {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
+    {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
+    {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
+    {"T,I,T?,f?->T", ct__adapt_TITofo_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -24405,6 +26720,100 @@ static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_log_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nll_loss_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_nd(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cross_entropy_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_mse_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mse_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_smooth_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_smooth_l1_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_kl_div(const ct_value *a, ct_tensor **r) {
+  *r = ct_kl_div_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_binary_cross_entropy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_binary_cross_entropy_with_logits(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy_with_logits(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_layer_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_layer_norm_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_group_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_group_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_batch_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -24648,6 +27057,28 @@ static const struct {
     {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad},
     {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim},
     {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out},
+    {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
+    {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
+    {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
+    {&ct__op.log_softmax_int_out, "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_softmax_int_out},
+    {&ct__op.nll_loss, "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss},
+    {&ct__op.nll_loss_out, "nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nll_loss_out},
+    {&ct__op.nll_loss_nd, "nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss_nd},
+    {&ct__op.nll_loss_backward, "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", ct__frontend_nll_loss_backward},
+    {&ct__op.cross_entropy_loss, "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", ct__frontend_cross_entropy_loss},
+    {&ct__op.mse_loss, "mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_mse_loss},
+    {&ct__op.mse_loss_out, "mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mse_loss_out},
+    {&ct__op.l1_loss, "l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_l1_loss},
+    {&ct__op.smooth_l1_loss, "smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", ct__frontend_smooth_l1_loss},
+    {&ct__op.smooth_l1_loss_out, "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_smooth_l1_loss_out},
+    {&ct__op.kl_div, "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor", ct__frontend_kl_div},
+    {&ct__op.binary_cross_entropy, "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy},
+    {&ct__op.binary_cross_entropy_out, "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_binary_cross_entropy_out},
+    {&ct__op.binary_cross_entropy_with_logits, "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy_with_logits},
+    {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm},
+    {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
+    {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
+    {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -25295,6 +27726,52 @@ static const struct {
     {"take_along_dim.out", CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
     {"take_along_dim.out", CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
     {"take_along_dim.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
+    {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
+    {"softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_META, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int_out), "autograd"},
+    {"log_softmax.int", CT_KEY_CPU, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_META, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int), "autograd"},
+    {"log_softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_META, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int_out), "autograd"},
+    {"nll_loss", CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
+    {"nll_loss.out", CT_KEY_CPU, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_META, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_out), "autograd"},
+    {"nll_loss_nd", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_nll_loss_nd), "composite"},
+    {"nll_loss_backward", CT_KEY_CPU, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_META, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
+    {"cross_entropy_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
+    {"mse_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
+    {"mse_loss.out", CT_KEY_CPU, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_META, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
+    {"l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
+    {"smooth_l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
+    {"smooth_l1_loss.out", CT_KEY_CPU, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
+    {"kl_div", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
+    {"binary_cross_entropy", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy), "autograd"},
+    {"binary_cross_entropy.out", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_out), "autograd"},
+    {"binary_cross_entropy_with_logits", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
+    {"layer_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_layer_norm), "composite"},
+    {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
+    {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
+    {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
 };
 
 CT_EXTERN_C_END

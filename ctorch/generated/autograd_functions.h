@@ -6970,5 +6970,421 @@ static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
   return r;
 }
 
+/* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_softmax_int;
+
+static void ct__release_softmax_int(ct_node *node) {
+  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backward_softmax_int, ct__release_softmax_int};
+
+static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_softmax_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_log_softmax_int {
+  ct_node base;
+  int64_t dim;
+  ct__saved result;
+} ct__node_log_softmax_int;
+
+static void ct__release_log_softmax_int(ct_node *node) {
+  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = n->dim;
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_log_softmax_backward(grad, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct__backward_log_softmax_int, ct__release_log_softmax_int};
+
+static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_log_softmax_int *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    n->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("log_softmax.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_log_softmax_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor ---- */
+typedef struct ct__node_nll_loss {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+} ct__node_nll_loss;
+
+static void ct__release_nll_loss(ct_node *node) {
+  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  int64_t ignore_index = n->ignore_index;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_nll_weight_backward(grad, self, target, weight, reduction, ignore_index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
+
+static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct__node_nll_loss *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    n = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+    n->ignore_index = ignore_index;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("nll_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor ---- */
+typedef struct ct__node_nll_loss_backward {
+  ct_node base;
+  ct__saved grad_output;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+  int64_t ignore_index;
+  ct__saved total_weight;
+  ct__saved result;
+} ct__node_nll_loss_backward;
+
+static void ct__release_nll_loss_backward(ct_node *node) {
+  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&n->grad_output);
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->total_weight);
+  ct__saved_reset(&n->result);
+}
+static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  int64_t ignore_index = n->ignore_index;
+  ct_tensor *total_weight = ct__unpack(&n->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_nllb_weight_backward(grad, grad_output, self, target, reduction, ignore_index, total_weight);
+  if (ct_node_needs_input_grad(node, 4)) grad_inputs[4] = ct__nn_nllb_total_weight_backward(grad, result, reduction, total_weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
+
+static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct__node_nll_loss_backward *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
+    n = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *n, 5, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, grad_output);
+    ct__node_set_input(&n->base, 1, self);
+    ct__node_set_input(&n->base, 2, target);
+    ct__node_set_input(&n->base, 3, weight);
+    ct__node_set_input(&n->base, 4, total_weight);
+    ct__save(&n->grad_output, grad_output);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+    n->ignore_index = ignore_index;
+    ct__save(&n->total_weight, total_weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("mse_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mse_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(out))) return ct__out_not_differentiable("smooth_l1_loss.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_smooth_l1_loss_out(ks & CT__BELOW_AUTOGRAD, self, target, reduction, beta, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy;
+
+static void ct__release_binary_cross_entropy(ct_node *node) {
+  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+}
+static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  int64_t reduction = n->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bce_target_backward(grad, self, target, weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy(self, target, NULL, 0), reduction, self->numel);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
+
+static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct__node_binary_cross_entropy *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
+    n = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    n->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("binary_cross_entropy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_out(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor ---- */
+typedef struct ct__node_binary_cross_entropy_with_logits {
+  ct_node base;
+  ct__saved self;
+  ct__saved target;
+  ct__saved weight;
+  ct__saved pos_weight;
+  int64_t reduction;
+} ct__node_binary_cross_entropy_with_logits;
+
+static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
+  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->target);
+  ct__saved_reset(&n->weight);
+  ct__saved_reset(&n->pos_weight);
+}
+static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *target = ct__unpack(&n->target, node, "target");
+  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
+  ct_tensor *pos_weight = ct__unpack(&n->pos_weight, node, "pos_weight");
+  int64_t reduction = n->reduction;
+  if (!self || !target) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__nn_bcel_target_backward(grad, self, target, weight, pos_weight, reduction);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__nn_loss_grad(grad, ct_binary_cross_entropy_with_logits(self, target, NULL, pos_weight, 0), reduction, self->numel);
+  if (ct_node_needs_input_grad(node, 3)) grad_inputs[3] = ct__nn_bcel_pos_weight_backward(grad, self, target, weight, reduction);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
+
+static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct__node_binary_cross_entropy_with_logits *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
+    n = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *n, 4, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, target);
+    ct__node_set_input(&n->base, 2, weight);
+    ct__node_set_input(&n->base, 3, pos_weight);
+    ct__save(&n->self, self);
+    ct__save(&n->target, target);
+    ct__save(&n->weight, weight);
+    ct__save(&n->pos_weight, pos_weight);
+    n->reduction = reduction;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_binary_cross_entropy_with_logits(ks & CT__BELOW_AUTOGRAD, self, target, weight, pos_weight, reduction);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */

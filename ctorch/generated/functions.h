@@ -588,6 +588,66 @@ CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const 
 CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
 /* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * dtype casts self first (integers need it); a zero-size dim gives an empty result */
+CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+ * x - max - log(sum(exp(x - max))) */
+CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
+ * self (C), (N, C) or (N, C, d1, ...); int64 targets in [0, C) or ignore_index; weighted mean divides by the targets' total weight */
+CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor
+ * nll_loss (which takes every rank here) */
+CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index);
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
+CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight);
+/* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor
+ * log_softmax over dim 1 (dim 0 of 1-D input) + nll_loss; target class indices (int64) or probabilities (self's shape) */
+CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
+/* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor
+ * (self - target)^2, broadcasting */
+CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction);
+/* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor
+ * beta = 0 is l1_loss */
+CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta);
+/* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor
+ * self is log-probabilities; target probabilities (log-probabilities with log_target) */
+CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction);
+CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target);
+/* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor
+ * self in [0, 1]; logs clamped at -100 */
+CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction);
+/* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor
+ * stable: (1 - t) x + lw (log1p(exp(-|x|)) + max(-x, 0)), lw = 1 + (pos_weight - 1) t */
+CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction);
+/* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
+CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps);
+CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable);
+/* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
+CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps);
+CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled);
+/* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
+ * training updates running_mean/var in place (momentum, unbiased variance); eval normalises with them */
+CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps);
+CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled);
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
+ * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -835,6 +895,28 @@ static struct {
   ct_op *pad;
   ct_op *take_along_dim;
   ct_op *take_along_dim_out;
+  ct_op *softmax_int;
+  ct_op *softmax_int_out;
+  ct_op *log_softmax_int;
+  ct_op *log_softmax_int_out;
+  ct_op *nll_loss;
+  ct_op *nll_loss_out;
+  ct_op *nll_loss_nd;
+  ct_op *nll_loss_backward;
+  ct_op *cross_entropy_loss;
+  ct_op *mse_loss;
+  ct_op *mse_loss_out;
+  ct_op *l1_loss;
+  ct_op *smooth_l1_loss;
+  ct_op *smooth_l1_loss_out;
+  ct_op *kl_div;
+  ct_op *binary_cross_entropy;
+  ct_op *binary_cross_entropy_out;
+  ct_op *binary_cross_entropy_with_logits;
+  ct_op *layer_norm;
+  ct_op *group_norm;
+  ct_op *batch_norm;
+  ct_op *rms_norm;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -5197,6 +5279,463 @@ static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, 
   ct__tls.depth--;
   return r;
 }
+/* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.softmax_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.softmax_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.log_softmax_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_log_softmax_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.log_softmax_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  const ct_op *op = ct__op.nll_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nll_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *out) {
+  const ct_op *op = ct__op.nll_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, ignore_index, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss_nd(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  const ct_op *op = ct__op.nll_loss_nd;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, target, weight, reduction, ignore_index);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor */
+static ct_tensor *ct__dispatch_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  const ct_op *op = ct__op.nll_loss_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, grad_output, self, target, weight, reduction, ignore_index, total_weight);
+  } else {
+    ct_value v[7];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(target);
+    v[3] = ct_value_tensor(weight);
+    v[4] = ct_value_int(reduction);
+    v[5] = ct_value_int(ignore_index);
+    v[6] = ct_value_tensor(total_weight);
+    r = ct__finish_new(op, k, ks, v, 7);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor */
+static ct_tensor *ct__dispatch_cross_entropy_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  const ct_op *op = ct__op.cross_entropy_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, self, target, weight, reduction, ignore_index, label_smoothing);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_int(ignore_index);
+    v[5] = ct_value_double(label_smoothing);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_mse_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *op = ct__op.mse_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mse_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.mse_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, reduction, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  const ct_op *op = ct__op.l1_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, reduction);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor */
+static ct_tensor *ct__dispatch_smooth_l1_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  const ct_op *op = ct__op.smooth_l1_loss;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, self, target, reduction, beta);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_smooth_l1_loss_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta, ct_tensor *out) {
+  const ct_op *op = ct__op.smooth_l1_loss_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, self, target, reduction, beta, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_double(beta);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor */
+static ct_tensor *ct__dispatch_kl_div(ct_keyset ks, ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  const ct_op *op = ct__op.kl_div;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, target, reduction, log_target);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_int(reduction);
+    v[3] = ct_value_bool(log_target);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  const ct_op *op = ct__op.binary_cross_entropy;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, reduction);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_binary_cross_entropy_out(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, ct_tensor *out) {
+  const ct_op *op = ct__op.binary_cross_entropy_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, target, weight, reduction, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_int(reduction);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
+static ct_tensor *ct__dispatch_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  const ct_op *op = ct__op.binary_cross_entropy_with_logits;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, self, target, weight, pos_weight, reduction);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(target);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(pos_weight);
+    v[4] = ct_value_int(reduction);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor */
+static ct_tensor *ct__dispatch_layer_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  const ct_op *op = ct__op.layer_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, normalized_shape, weight, bias, eps, cudnn_enable);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(bias);
+    v[4] = ct_value_double(eps);
+    v[5] = ct_value_bool(cudnn_enable);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor */
+static ct_tensor *ct__dispatch_group_norm(ct_keyset ks, ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+  const ct_op *op = ct__op.group_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, input, num_groups, weight, bias, eps, cudnn_enabled);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_int(num_groups);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(bias);
+    v[4] = ct_value_double(eps);
+    v[5] = ct_value_bool(cudnn_enabled);
+    r = ct__finish_new(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor */
+static ct_tensor *ct__dispatch_batch_norm(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  const ct_op *op = ct__op.batch_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled);
+  } else {
+    ct_value v[9];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = ct_value_tensor(running_mean);
+    v[4] = ct_value_tensor(running_var);
+    v[5] = ct_value_bool(training);
+    v[6] = ct_value_double(momentum);
+    v[7] = ct_value_double(eps);
+    v[8] = ct_value_bool(cudnn_enabled);
+    r = ct__finish_new(op, k, ks, v, 9);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
+static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_list normalized_shape, ct_tensor *weight, double eps) {
+  const ct_op *op = ct__op.rms_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, input, normalized_shape, weight, eps);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = normalized_shape.n < 0 ? ct_value_none() : ct_value_int_list(normalized_shape.data, normalized_shape.n);
+    v[2] = ct_value_tensor(weight);
+    v[3] = eps != eps ? ct_value_none() : ct_value_double(eps);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -7313,6 +7852,224 @@ CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor
   if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
   keys |= out->keys;
   return ct__dispatch_take_along_dim_out(ct__call_keys(keys), self, indices, dim, out);
+}
+CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_softmax_int(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_status ct_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("softmax.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("softmax.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_log_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_log_softmax_int(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_status ct_log_softmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("log_softmax.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("log_softmax.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_log_softmax_int_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_tensor *ct_nll_loss(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+}
+CTDEF ct_status ct_nll_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nll_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nll_loss_out(ct__call_keys(keys), self, target, weight, reduction, ignore_index, out);
+}
+CTDEF ct_tensor *ct_nll_loss_nd(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_nd", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_nd", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_nll_loss_nd(ct__call_keys(keys), self, target, weight, reduction, ignore_index));
+}
+CTDEF ct_tensor *ct_nll_loss_backward(ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("nll_loss_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nll_loss_backward", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("nll_loss_backward", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!total_weight)) return ct__fail_null("nll_loss_backward", "total_weight"), (ct_tensor *)NULL;
+  keys |= total_weight->keys;
+  return ct__track(ct__dispatch_nll_loss_backward(ct__call_keys(keys), grad_output, self, target, weight, reduction, ignore_index, total_weight));
+}
+CTDEF ct_tensor *ct_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cross_entropy_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("cross_entropy_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_cross_entropy_loss(ct__call_keys(keys), self, target, weight, reduction, ignore_index, label_smoothing));
+}
+CTDEF ct_tensor *ct_mse_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_mse_loss(ct__call_keys(keys), self, target, reduction));
+}
+CTDEF ct_status ct_mse_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mse_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("mse_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mse_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mse_loss_out(ct__call_keys(keys), self, target, reduction, out);
+}
+CTDEF ct_tensor *ct_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("l1_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("l1_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_l1_loss(ct__call_keys(keys), self, target, reduction));
+}
+CTDEF ct_tensor *ct_smooth_l1_loss(ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_smooth_l1_loss(ct__call_keys(keys), self, target, reduction, beta));
+}
+CTDEF ct_status ct_smooth_l1_loss_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, int64_t reduction, double beta) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("smooth_l1_loss.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("smooth_l1_loss.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("smooth_l1_loss.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_smooth_l1_loss_out(ct__call_keys(keys), self, target, reduction, beta, out);
+}
+CTDEF ct_tensor *ct_kl_div_ex(ct_tensor *self, ct_tensor *target, int64_t reduction, bool log_target) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kl_div", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("kl_div", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  return ct__track(ct__dispatch_kl_div(ct__call_keys(keys), self, target, reduction, log_target));
+}
+CTDEF ct_tensor *ct_kl_div(ct_tensor *self, ct_tensor *target, int64_t reduction) {
+  return ct_kl_div_ex(self, target, reduction, false);
+}
+CTDEF ct_tensor *ct_binary_cross_entropy(ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy(ct__call_keys(keys), self, target, weight, reduction));
+}
+CTDEF ct_status ct_binary_cross_entropy_out(ct_tensor *out, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy.out", "target"), ct_last_error();
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("binary_cross_entropy.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_binary_cross_entropy_out(ct__call_keys(keys), self, target, weight, reduction, out);
+}
+CTDEF ct_tensor *ct_binary_cross_entropy_with_logits(ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("binary_cross_entropy_with_logits", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!target)) return ct__fail_null("binary_cross_entropy_with_logits", "target"), (ct_tensor *)NULL;
+  keys |= target->keys;
+  if (weight) keys |= weight->keys;
+  if (pos_weight) keys |= pos_weight->keys;
+  return ct__track(ct__dispatch_binary_cross_entropy_with_logits(ct__call_keys(keys), self, target, weight, pos_weight, reduction));
+}
+CTDEF ct_tensor *ct_layer_norm_ex(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enable) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("layer_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("layer_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "layer_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_layer_norm(ct__call_keys(keys), input, normalized_shape_l, weight, bias, eps, cudnn_enable));
+}
+CTDEF ct_tensor *ct_layer_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, ct_tensor *bias, double eps) {
+  return ct_layer_norm_ex(input, normalized_shape_len, normalized_shape, weight, bias, eps, true);
+}
+CTDEF ct_tensor *ct_group_norm_ex(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps, bool cudnn_enabled) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("group_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_group_norm(ct__call_keys(keys), input, num_groups, weight, bias, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_group_norm(ct_tensor *input, int64_t num_groups, ct_tensor *weight, ct_tensor *bias, double eps) {
+  return ct_group_norm_ex(input, num_groups, weight, bias, eps, true);
+}
+CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps, bool cudnn_enabled) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("batch_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (weight) keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (running_mean) keys |= running_mean->keys;
+  if (running_var) keys |= running_var->keys;
+  return ct__track(ct__dispatch_batch_norm(ct__call_keys(keys), input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled));
+}
+CTDEF ct_tensor *ct_batch_norm(ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *running_mean, ct_tensor *running_var, bool training, double momentum, double eps) {
+  return ct_batch_norm_ex(input, weight, bias, running_mean, running_var, training, momentum, eps, false);
+}
+CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps) {
+  ct_int_list normalized_shape_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("rms_norm", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(normalized_shape_len > 0 && !normalized_shape)) return ct__fail_null("rms_norm", "normalized_shape"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(normalized_shape_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rms_norm", "normalized_shape: negative length %d", normalized_shape_len), (ct_tensor *)NULL;
+  normalized_shape_l.data = normalized_shape;
+  normalized_shape_l.n = normalized_shape_len;
+  if (weight) keys |= weight->keys;
+  return ct__track(ct__dispatch_rms_norm(ct__call_keys(keys), input, normalized_shape_l, weight, eps));
 }
 
 CT_EXTERN_C_END

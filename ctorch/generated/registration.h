@@ -865,6 +865,191 @@ static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,i,D->T */
+static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,D,Tw->Tw */
+static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?,i,i->T */
+static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,Tw->Tw */
+static ct_status ct__adapt_TTToiiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,T?,i,i,T->T */
+static ct_status ct__adapt_TTTToiiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,i,f->T */
+static ct_status ct__adapt_TTToiif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i->T */
+static ct_status ct__adapt_TTi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,Tw->Tw */
+static ct_status ct__adapt_TTiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,f->T */
+static ct_status ct__adapt_TTif_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,f,Tw->Tw */
+static ct_status ct__adapt_TTifTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , double , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b->T */
+static ct_status ct__adapt_TTib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i->T */
+static ct_status ct__adapt_TTToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,i,Tw->Tw */
+static ct_status ct__adapt_TTToiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?,T?,i->T */
+static ct_status ct__adapt_TTToToi_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,T?,f,b->T */
+static ct_status ct__adapt_TIToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T?,T?,f,b->T */
+static ct_status ct__adapt_TiToTofb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T?,T?,T?,T?,b,f,f,b->T */
+static ct_status ct__adapt_TToToToTobffb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 9;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, bool , double , double , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  ct_stack_drop(s, 9);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,T?,f?->T */
+static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -949,6 +1134,24 @@ static const struct {
     {"T,I,s,f?->T", ct__adapt_TIsfo_T},
     {"T,T,i?->T", ct__adapt_TTio_T},
     {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
+    {"T,i,D->T", ct__adapt_TiD_T},
+    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
+    {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
+    {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
+    {"T,T,T?,i,i,f->T", ct__adapt_TTToiif_T},
+    {"T,T,i->T", ct__adapt_TTi_T},
+    {"T,T,i,Tw->Tw", ct__adapt_TTiTw_Tw},
+    {"T,T,i,f->T", ct__adapt_TTif_T},
+    {"T,T,i,f,Tw->Tw", ct__adapt_TTifTw_Tw},
+    {"T,T,i,b->T", ct__adapt_TTib_T},
+    {"T,T,T?,i->T", ct__adapt_TTToi_T},
+    {"T,T,T?,i,Tw->Tw", ct__adapt_TTToiTw_Tw},
+    {"T,T,T?,T?,i->T", ct__adapt_TTToToi_T},
+    {"T,I,T?,T?,f,b->T", ct__adapt_TIToTofb_T},
+    {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
+    {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
+    {"T,I,T?,f?->T", ct__adapt_TITofo_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -2000,6 +2203,100 @@ static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_log_softmax_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_log_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_log_softmax_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_log_softmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nll_loss_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nll_loss_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_nd(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nll_loss_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_nll_loss_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i, a[5].v.i, ct__unbox_tensor(&a[6]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cross_entropy_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i, a[4].v.i, a[5].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_mse_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mse_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mse_loss_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss(const ct_value *a, ct_tensor **r) {
+  *r = ct_smooth_l1_loss(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_smooth_l1_loss_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_smooth_l1_loss_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.d);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_kl_div(const ct_value *a, ct_tensor **r) {
+  *r = ct_kl_div_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_binary_cross_entropy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_binary_cross_entropy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.i);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_binary_cross_entropy_with_logits(const ct_value *a, ct_tensor **r) {
+  *r = ct_binary_cross_entropy_with_logits(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_layer_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_layer_norm_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_group_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_group_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_batch_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_batch_norm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]), a[5].v.b, a[6].v.d, a[7].v.d, a[8].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -2243,6 +2540,28 @@ static const struct {
     {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad},
     {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim},
     {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out},
+    {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
+    {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
+    {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
+    {&ct__op.log_softmax_int_out, "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_log_softmax_int_out},
+    {&ct__op.nll_loss, "nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss},
+    {&ct__op.nll_loss_out, "nll_loss.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nll_loss_out},
+    {&ct__op.nll_loss_nd, "nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100) -> Tensor", ct__frontend_nll_loss_nd},
+    {&ct__op.nll_loss_backward, "nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, int ignore_index, Tensor total_weight) -> Tensor", ct__frontend_nll_loss_backward},
+    {&ct__op.cross_entropy_loss, "cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, int ignore_index=-100, float label_smoothing=0.0) -> Tensor", ct__frontend_cross_entropy_loss},
+    {&ct__op.mse_loss, "mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_mse_loss},
+    {&ct__op.mse_loss_out, "mse_loss.out(Tensor self, Tensor target, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mse_loss_out},
+    {&ct__op.l1_loss, "l1_loss(Tensor self, Tensor target, int reduction=1) -> Tensor", ct__frontend_l1_loss},
+    {&ct__op.smooth_l1_loss, "smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.0) -> Tensor", ct__frontend_smooth_l1_loss},
+    {&ct__op.smooth_l1_loss_out, "smooth_l1_loss.out(Tensor self, Tensor target, int reduction=1, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_smooth_l1_loss_out},
+    {&ct__op.kl_div, "kl_div(Tensor self, Tensor target, int reduction=1, *, bool log_target=False) -> Tensor", ct__frontend_kl_div},
+    {&ct__op.binary_cross_entropy, "binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy},
+    {&ct__op.binary_cross_entropy_out, "binary_cross_entropy.out(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_binary_cross_entropy_out},
+    {&ct__op.binary_cross_entropy_with_logits, "binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor", ct__frontend_binary_cross_entropy_with_logits},
+    {&ct__op.layer_norm, "layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor", ct__frontend_layer_norm},
+    {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
+    {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
+    {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -2890,6 +3209,52 @@ static const struct {
     {"take_along_dim.out", CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
     {"take_along_dim.out", CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
     {"take_along_dim.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
+    {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
+    {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
+    {"softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_META, CT_FN(ct__k_softmax_out), "reference"},
+    {"softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int_out), "autograd"},
+    {"log_softmax.int", CT_KEY_CPU, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_META, CT_FN(ct__k_log_softmax), "reference"},
+    {"log_softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int), "autograd"},
+    {"log_softmax.int_out", CT_KEY_CPU, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_META, CT_FN(ct__k_log_softmax_out), "reference"},
+    {"log_softmax.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_log_softmax_int_out), "autograd"},
+    {"nll_loss", CT_KEY_CPU, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_META, CT_FN(ct__k_nll_loss), "reference"},
+    {"nll_loss", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss), "autograd"},
+    {"nll_loss.out", CT_KEY_CPU, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_META, CT_FN(ct__k_nll_loss_out), "reference"},
+    {"nll_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_out), "autograd"},
+    {"nll_loss_nd", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_nll_loss_nd), "composite"},
+    {"nll_loss_backward", CT_KEY_CPU, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_META, CT_FN(ct__k_nll_loss_backward), "reference"},
+    {"nll_loss_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nll_loss_backward), "autograd"},
+    {"cross_entropy_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cross_entropy_loss), "composite"},
+    {"mse_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mse_loss), "composite"},
+    {"mse_loss.out", CT_KEY_CPU, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_META, CT_FN(ct__k_mse_loss_out), "reference"},
+    {"mse_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mse_loss_out), "autograd"},
+    {"l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_l1_loss), "composite"},
+    {"smooth_l1_loss", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_smooth_l1_loss), "composite"},
+    {"smooth_l1_loss.out", CT_KEY_CPU, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_META, CT_FN(ct__k_smooth_l1_loss_out), "reference"},
+    {"smooth_l1_loss.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_smooth_l1_loss_out), "autograd"},
+    {"kl_div", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_kl_div), "composite"},
+    {"binary_cross_entropy", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy), "reference"},
+    {"binary_cross_entropy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy), "autograd"},
+    {"binary_cross_entropy.out", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_out), "reference"},
+    {"binary_cross_entropy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_out), "autograd"},
+    {"binary_cross_entropy_with_logits", CT_KEY_CPU, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_META, CT_FN(ct__k_binary_cross_entropy_with_logits), "reference"},
+    {"binary_cross_entropy_with_logits", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_binary_cross_entropy_with_logits), "autograd"},
+    {"layer_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_layer_norm), "composite"},
+    {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
+    {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
+    {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
 };
 
 CT_EXTERN_C_END
