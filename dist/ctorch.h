@@ -7488,9 +7488,17 @@ static ct_tensor *ct__k_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
 /* repeat's backward: split every dim d into (repeats[d], size[d]) and sum the repeats */
 static ct_tensor *ct__shape_repeat_backward(ct_tensor *grad, ct_int_list repeats, const ct__shape *self_sizes) {
   int n = (int)repeats.n, lead = n - self_sizes->ndim, k, j;
+  for (k = 0; k < n; k++)
+    if (repeats.data[k] == 0) return ct__shape_zeros(grad, self_sizes); /* the output was empty */
   for (k = 0; grad && k < n; k++) {
     int64_t sh[CT_MAX_DIMS + 1], s = k < lead ? 1 : self_sizes->sizes[k - lead], d = k;
     if (repeats.data[k] == 1) continue;
+    if (grad->ndim == CT_MAX_DIMS) { /* no room for the split dim: add the repeats up */
+      ct_tensor *acc = ct_narrow(grad, d, 0, s);
+      for (j = 1; j < repeats.data[k] && acc; j++) acc = ct_add(acc, ct_narrow(grad, d, j * s, s));
+      grad = acc;
+      continue;
+    }
     for (j = 0; j < grad->ndim; j++) sh[j + (j > k)] = grad->sizes[j];
     sh[k] = repeats.data[k];
     sh[k + 1] = s;

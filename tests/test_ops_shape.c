@@ -84,6 +84,7 @@ TEST(shape_opcheck) {
     SH_CHECK("roll", 1, SH_T(at), SH_L(2), ct_value_int_list(NULL, 0));
     SH_CHECK("repeat", 1, SH_T(at), SH_L(2, 1, 3));
     SH_CHECK("tile", 1, SH_T(a), SH_L(2));
+    SH_CHECK("repeat", 1, SH_T(sh_rand(CT_DIMS(1, 2, 1, 1, 1, 1, 1, 2), 24)), SH_L(1, 2, 1, 1, 1, 3, 1, 1)); /* rank 8: no split dim */
     SH_CHECK("constant_pad_nd", 1, SH_T(x3), SH_L(1, 2, -1, 0), SH_S(ct_float(0.5)));
     SH_CHECK("reflection_pad1d", 1, SH_T(a), SH_L(2, 1));
     SH_CHECK("reflection_pad2d", 1, SH_T(x3), SH_L(1, 2, 2, 1));
