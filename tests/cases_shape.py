@@ -249,4 +249,20 @@ cs.add("unbind.int", g(y), 1, **NOCHECK)
 cs.add("unbind.int", g(R(3, 2)).t(), name="unbind_noncontig")
 cs.error("unbind.int", y, 2, code="CT_ERR_INDEX")
 
+# ---- half precision: data movement is exact, accumulation runs in float32 ----
+H, B = torch.float16, torch.bfloat16
+cs.add("reflection_pad1d", R(2, 4, dtype=H), [2, 1], name="reflection_pad1d_f16")
+cs.add("replication_pad2d", R(1, 3, 3, dtype=B), [1, 0, 0, 2], name="replication_pad2d_bf16")
+cs.add("constant_pad_nd", R(2, 2, dtype=B), [1, 1], 0.5, name="constant_pad_nd_bf16")
+cs.add("gather", R(3, 4, dtype=B), 1, i_dup, name="gather_bf16")
+cs.add("index_select", R(3, 4, dtype=H), 0, idx(2, 2, 0), name="index_select_f16")
+cs.add("index_add", R(3, 4, dtype=H), 0, idx(2, 2, 0), R(3, 4, dtype=H), name="index_add_f16_dup")
+cs.add("index.Tensor", R(3, 4, dtype=B), [idx(1, -1)], name="index_bf16")
+cs.add("index_put", R(3, 4, dtype=H), [idx(1, 1)], R(4, dtype=H), True, name="index_put_f16_accumulate")
+cs.add("embedding", R(4, 3, dtype=H), idx(3, 0, 3), name="embedding_f16")
+cs.add("roll", R(2, 3, dtype=B), [1], [1], name="roll_bf16")
+cs.add("repeat", R(2, dtype=H), [2, 2], name="repeat_f16")
+cs.add("tril", R(3, 3, dtype=H), 0, name="tril_f16")
+cs.add("scatter_reduce.two", R(3, 4, dtype=B), 0, i_red, R(2, 3, dtype=B), "mean", name="scatter_reduce_bf16_mean")
+
 cs.write()
