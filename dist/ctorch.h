@@ -1936,14 +1936,20 @@ CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, 
 CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
 /* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
 CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor
  * self[i0, i1, ...]: int64 index tensors broadcast together over the leading dims (negative indices wrap); bool/uint8 masks select their true positions; None entries are not supported */
 CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices);
 /* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor
  * self with self[indices] = values (broadcast), or += with accumulate */
 CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
 /* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
 CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
 /* one_hot(Tensor self, int num_classes=-1) -> Tensor
  * int64 self; num_classes=-1 uses max + 1 (not on meta tensors) */
 CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
@@ -1951,6 +1957,9 @@ CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
  * weight[indices]; rows at padding_idx get no gradient; sparse gradients are not supported */
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
 /* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]
@@ -8285,6 +8294,9 @@ static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, c
 static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
 }
+static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
+}
 
 /* ---- index.Tensor / index_put: advanced indexing over the leading dims ----
  * The index tensors (int64, or bool/uint8 masks, which become the int64
@@ -8439,6 +8451,9 @@ static ct_tensor *ct__shape_index_put(ct_tensor *self, ct_tensor_list indices, c
   }
   return r;
 }
+static ct_status ct__k_index_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  return ct__shape_out("index", out, ct__k_index(ks, self, indices)); /* below autograd: the composite records nothing */
+}
 static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
   (void)ks;
   return ct__shape_index_put(self, indices, values, accumulate);
@@ -8449,6 +8464,12 @@ static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list 
   (void)ks;
   ct_release(r);
   return st;
+}
+
+static ct_status ct__k_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate,
+                                     ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("index_put", out, ct__shape_index_put(self, indices, values, accumulate));
 }
 
 /* ---- one_hot ---- */
@@ -8557,6 +8578,10 @@ static ct_status ct__shape_emb_accumulate(const char *op, ct_tensor *r, const ct
   }
   CT_FREE(count);
   return CT_OK;
+}
+static ct_status ct__k_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                                     bool sparse, ct_tensor *out) {
+  return ct__shape_out("embedding", out, ct__k_embedding(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse));
 }
 /* the gradient of weight: rows of grad_output summed per index, except padding_idx; scaled by 1/count */
 static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *indices, int64_t num_weights,
@@ -9960,11 +9985,15 @@ static struct {
   ct_op *index_copy_out;
   ct_op *index_fill_int_Scalar;
   ct_op *index_fill__int_Scalar;
+  ct_op *index_fill_int_Scalar_out;
   ct_op *index_Tensor;
+  ct_op *index_Tensor_out;
   ct_op *index_put;
   ct_op *index_put_;
+  ct_op *index_put_out;
   ct_op *one_hot;
   ct_op *embedding;
+  ct_op *embedding_out;
   ct_op *embedding_dense_backward;
   ct_op *split_Tensor;
   ct_op *split_with_sizes;
@@ -14120,6 +14149,27 @@ static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   ct__tls.depth--;
   return r;
 }
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.index_fill_int_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
 static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
   const ct_op *op = ct__op.index_Tensor;
@@ -14134,6 +14184,25 @@ static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_te
     v[0] = ct_value_tensor(self);
     v[1] = ct_value_tensor_list(indices.data, indices.n);
     r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  const ct_op *op = ct__op.index_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))k->unboxed)(ks, self, indices, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor_list(indices.data, indices.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
   return r;
@@ -14178,6 +14247,27 @@ static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tenso
   ct__tls.depth--;
   return r;
 }
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  const ct_op *op = ct__op.index_put_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, self, indices, values, accumulate, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor_list(indices.data, indices.n);
+    v[2] = ct_value_tensor(values);
+    v[3] = ct_value_bool(accumulate);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* one_hot(Tensor self, int num_classes=-1) -> Tensor */
 static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   const ct_op *op = ct__op.one_hot;
@@ -14213,6 +14303,28 @@ static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
     v[3] = ct_value_bool(scale_grad_by_freq);
     v[4] = ct_value_bool(sparse);
     r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  const ct_op *op = ct__op.embedding_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(weight);
+    v[1] = ct_value_tensor(indices);
+    v[2] = ct_value_int(padding_idx);
+    v[3] = ct_value_bool(scale_grad_by_freq);
+    v[4] = ct_value_bool(sparse);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
   }
   ct__tls.depth--;
   return r;
@@ -16781,6 +16893,16 @@ CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, c
   keys |= index->keys;
   return ct__dispatch_index_fill__int_Scalar(ct__call_keys(keys), self, dim, index, value);
 }
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_fill_int_Scalar_out(ct__call_keys(keys), self, dim, index, value, out);
+}
 CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
   ct_tensor_list indices_l;
   int64_t indices_i;
@@ -16795,6 +16917,23 @@ CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *in
   indices_l.data = indices;
   indices_l.n = indices_len;
   return ct__track(ct__dispatch_index_Tensor(ct__call_keys(keys), self, indices_l));
+}
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+    keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_Tensor_out(ct__call_keys(keys), self, indices_l, out);
 }
 CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
   ct_tensor_list indices_l;
@@ -16830,6 +16969,25 @@ CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const
   keys |= values->keys;
   return ct__dispatch_index_put_(ct__call_keys(keys), self, indices_l, values, accumulate);
 }
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+    keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put.out", "values"), ct_last_error();
+  keys |= values->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_put.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_put_out(ct__call_keys(keys), self, indices_l, values, accumulate, out);
+}
 CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
@@ -16846,6 +17004,19 @@ CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t 
 }
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
   return ct_embedding_ex(weight, indices, -1, false, false);
+}
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding.out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding.out", "indices"), ct_last_error();
+  keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("embedding.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_embedding_out(ct__call_keys(keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+}
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_out_ex(NULL, weight, indices, -1, false, false);
 }
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct_keyset keys = 0;
@@ -23975,6 +24146,39 @@ static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   return r;
 }
 
+/* ---- index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("index.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, indices, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(out))) return ct__out_not_differentiable("index_put.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_put_out(ks & CT__BELOW_AUTOGRAD, self, indices, values, accumulate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- one_hot(Tensor self, int num_classes=-1) -> Tensor ---- */
 static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   ct_node *n = NULL;
@@ -24049,6 +24253,17 @@ static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
+  return r;
+}
+
+/* ---- embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("embedding.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_out(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -25264,6 +25479,17 @@ static ct_status ct__adapt_TL_T(const ct_kernel *k, const ct_op *op, ct_keyset k
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,L,Tw->Tw */
+static ct_status ct__adapt_TLTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,L,T,b->T */
 static ct_status ct__adapt_TLTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -25285,6 +25511,17 @@ static ct_status ct__adapt_TwLTb_Tw(const ct_kernel *k, const ct_op *op, ct_keys
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,L,T,b,Tw->Tw */
+static ct_status ct__adapt_TLTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,i,b,b->T */
 static ct_status ct__adapt_TTibb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -25294,6 +25531,17 @@ static ct_status ct__adapt_TTibb_T(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 5);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,T,i,b,b,Tw->Tw */
+static ct_status ct__adapt_TTibbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,T,i,i,b->T */
 static ct_status ct__adapt_TTiib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -25649,9 +25897,12 @@ static const struct {
     {"Tw,i,T,T,S->Tw", ct__adapt_TwiTTS_Tw},
     {"T,i,T,T,S,Tw->Tw", ct__adapt_TiTTSTw_Tw},
     {"T,L->T", ct__adapt_TL_T},
+    {"T,L,Tw->Tw", ct__adapt_TLTw_Tw},
     {"T,L,T,b->T", ct__adapt_TLTb_T},
     {"Tw,L,T,b->Tw", ct__adapt_TwLTb_Tw},
+    {"T,L,T,b,Tw->Tw", ct__adapt_TLTbTw_Tw},
     {"T,T,i,b,b->T", ct__adapt_TTibb_T},
+    {"T,T,i,b,b,Tw->Tw", ct__adapt_TTibbTw_Tw},
     {"T,T,i,i,b->T", ct__adapt_TTiib_T},
     {"T,i,i->L", ct__adapt_Tii_L},
     {"T,I,i->L", ct__adapt_TIi_L},
@@ -26690,9 +26941,19 @@ static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tenso
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_index_fill_int_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_index_Tensor(const ct_value *a, ct_tensor **r) {
   *r = ct_index(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_index_put(const ct_value *a, ct_tensor **r) {
   *r = ct_index_put(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
@@ -26703,6 +26964,11 @@ static ct_status ct__frontend_index_put_(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_index_put_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
   *r = ct_one_hot(ct__unbox_tensor(&a[0]), a[1].v.i);
   return *r ? CT_OK : ct_last_error();
@@ -26710,6 +26976,11 @@ static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_embedding(const ct_value *a, ct_tensor **r) {
   *r = ct_embedding_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_embedding_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
@@ -27052,11 +27323,15 @@ static const struct {
     {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
     {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
     {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
+    {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out},
     {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
+    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out},
     {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put},
     {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_},
+    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out},
     {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
     {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
+    {&ct__op.embedding_out, "embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_embedding_out},
     {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
     {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL},
     {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL},
@@ -27714,14 +27989,26 @@ static const struct {
     {"index_fill_.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
     {"index_fill_.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
     {"index_fill_.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
+    {"index_fill.int_Scalar_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},
     {"index.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index), "composite"},
+    {"index.Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_META, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_Tensor_out), "autograd"},
     {"index_put", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put), "composite"},
     {"index_put_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put_), "composite"},
+    {"index_put.out", CT_KEY_CPU, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_META, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_put_out), "autograd"},
     {"one_hot", CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
     {"one_hot", CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},
     {"one_hot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_one_hot), "autograd"},
     {"embedding", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_embedding), "composite"},
     {"embedding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding), "autograd"},
+    {"embedding.out", CT_KEY_CPU, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_META, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_out), "autograd"},
     {"embedding_dense_backward", CT_KEY_CPU, CT_FN(ct__k_embedding_dense_backward), "reference"},
     {"embedding_dense_backward", CT_KEY_META, CT_FN(ct__k_embedding_dense_backward), "reference"},
     {"embedding_dense_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},

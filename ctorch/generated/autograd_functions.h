@@ -6832,6 +6832,39 @@ static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   return r;
 }
 
+/* ---- index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("index.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, indices, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(out))) return ct__out_not_differentiable("index_put.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_put_out(ks & CT__BELOW_AUTOGRAD, self, indices, values, accumulate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- one_hot(Tensor self, int num_classes=-1) -> Tensor ---- */
 static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   ct_node *n = NULL;
@@ -6906,6 +6939,17 @@ static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
     if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
     ct__node_release(&n->base);
   }
+  return r;
+}
+
+/* ---- embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("embedding.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_out(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  ct__below_autograd_end(excluded);
   return r;
 }
 

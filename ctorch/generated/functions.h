@@ -551,14 +551,20 @@ CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, 
 CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
 /* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
 CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor
  * self[i0, i1, ...]: int64 index tensors broadcast together over the leading dims (negative indices wrap); bool/uint8 masks select their true positions; None entries are not supported */
 CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices);
 /* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor
  * self with self[indices] = values (broadcast), or += with accumulate */
 CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
 /* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
 CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
 /* one_hot(Tensor self, int num_classes=-1) -> Tensor
  * int64 self; num_classes=-1 uses max + 1 (not on meta tensors) */
 CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
@@ -566,6 +572,9 @@ CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
  * weight[indices]; rows at padding_idx get no gradient; sparse gradients are not supported */
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
 CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
 /* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]
@@ -882,11 +891,15 @@ static struct {
   ct_op *index_copy_out;
   ct_op *index_fill_int_Scalar;
   ct_op *index_fill__int_Scalar;
+  ct_op *index_fill_int_Scalar_out;
   ct_op *index_Tensor;
+  ct_op *index_Tensor_out;
   ct_op *index_put;
   ct_op *index_put_;
+  ct_op *index_put_out;
   ct_op *one_hot;
   ct_op *embedding;
+  ct_op *embedding_out;
   ct_op *embedding_dense_backward;
   ct_op *split_Tensor;
   ct_op *split_with_sizes;
@@ -5042,6 +5055,27 @@ static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   ct__tls.depth--;
   return r;
 }
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.index_fill_int_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
 static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
   const ct_op *op = ct__op.index_Tensor;
@@ -5056,6 +5090,25 @@ static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_te
     v[0] = ct_value_tensor(self);
     v[1] = ct_value_tensor_list(indices.data, indices.n);
     r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  const ct_op *op = ct__op.index_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))k->unboxed)(ks, self, indices, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor_list(indices.data, indices.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
   }
   ct__tls.depth--;
   return r;
@@ -5100,6 +5153,27 @@ static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tenso
   ct__tls.depth--;
   return r;
 }
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  const ct_op *op = ct__op.index_put_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, self, indices, values, accumulate, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor_list(indices.data, indices.n);
+    v[2] = ct_value_tensor(values);
+    v[3] = ct_value_bool(accumulate);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* one_hot(Tensor self, int num_classes=-1) -> Tensor */
 static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
   const ct_op *op = ct__op.one_hot;
@@ -5135,6 +5209,28 @@ static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_ten
     v[3] = ct_value_bool(scale_grad_by_freq);
     v[4] = ct_value_bool(sparse);
     r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  const ct_op *op = ct__op.embedding_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(weight);
+    v[1] = ct_value_tensor(indices);
+    v[2] = ct_value_int(padding_idx);
+    v[3] = ct_value_bool(scale_grad_by_freq);
+    v[4] = ct_value_bool(sparse);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
   }
   ct__tls.depth--;
   return r;
@@ -7703,6 +7799,16 @@ CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, c
   keys |= index->keys;
   return ct__dispatch_index_fill__int_Scalar(ct__call_keys(keys), self, dim, index, value);
 }
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_fill_int_Scalar_out(ct__call_keys(keys), self, dim, index, value, out);
+}
 CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
   ct_tensor_list indices_l;
   int64_t indices_i;
@@ -7717,6 +7823,23 @@ CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *in
   indices_l.data = indices;
   indices_l.n = indices_len;
   return ct__track(ct__dispatch_index_Tensor(ct__call_keys(keys), self, indices_l));
+}
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+    keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_Tensor_out(ct__call_keys(keys), self, indices_l, out);
 }
 CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
   ct_tensor_list indices_l;
@@ -7752,6 +7875,25 @@ CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const
   keys |= values->keys;
   return ct__dispatch_index_put_(ct__call_keys(keys), self, indices_l, values, accumulate);
 }
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+    keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put.out", "values"), ct_last_error();
+  keys |= values->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_put.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_put_out(ct__call_keys(keys), self, indices_l, values, accumulate, out);
+}
 CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
@@ -7768,6 +7910,19 @@ CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t 
 }
 CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
   return ct_embedding_ex(weight, indices, -1, false, false);
+}
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding.out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding.out", "indices"), ct_last_error();
+  keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("embedding.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_embedding_out(ct__call_keys(keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+}
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_out_ex(NULL, weight, indices, -1, false, false);
 }
 CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
   ct_keyset keys = 0;

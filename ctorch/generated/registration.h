@@ -739,6 +739,17 @@ static ct_status ct__adapt_TL_T(const ct_kernel *k, const ct_op *op, ct_keyset k
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,L,Tw->Tw */
+static ct_status ct__adapt_TLTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,L,T,b->T */
 static ct_status ct__adapt_TLTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -760,6 +771,17 @@ static ct_status ct__adapt_TwLTb_Tw(const ct_kernel *k, const ct_op *op, ct_keys
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,L,T,b,Tw->Tw */
+static ct_status ct__adapt_TLTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,i,b,b->T */
 static ct_status ct__adapt_TTibb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -769,6 +791,17 @@ static ct_status ct__adapt_TTibb_T(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_stack_drop(s, 5);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
+}
+/* T,T,i,b,b,Tw->Tw */
+static ct_status ct__adapt_TTibbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
 }
 /* T,T,i,i,b->T */
 static ct_status ct__adapt_TTiib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
@@ -1124,9 +1157,12 @@ static const struct {
     {"Tw,i,T,T,S->Tw", ct__adapt_TwiTTS_Tw},
     {"T,i,T,T,S,Tw->Tw", ct__adapt_TiTTSTw_Tw},
     {"T,L->T", ct__adapt_TL_T},
+    {"T,L,Tw->Tw", ct__adapt_TLTw_Tw},
     {"T,L,T,b->T", ct__adapt_TLTb_T},
     {"Tw,L,T,b->Tw", ct__adapt_TwLTb_Tw},
+    {"T,L,T,b,Tw->Tw", ct__adapt_TLTbTw_Tw},
     {"T,T,i,b,b->T", ct__adapt_TTibb_T},
+    {"T,T,i,b,b,Tw->Tw", ct__adapt_TTibbTw_Tw},
     {"T,T,i,i,b->T", ct__adapt_TTiib_T},
     {"T,i,i->L", ct__adapt_Tii_L},
     {"T,I,i->L", ct__adapt_TIi_L},
@@ -2165,9 +2201,19 @@ static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tenso
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_index_fill_int_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_index_Tensor(const ct_value *a, ct_tensor **r) {
   *r = ct_index(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_index_put(const ct_value *a, ct_tensor **r) {
   *r = ct_index_put(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
@@ -2178,6 +2224,11 @@ static ct_status ct__frontend_index_put_(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_index_put_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
   *r = ct_one_hot(ct__unbox_tensor(&a[0]), a[1].v.i);
   return *r ? CT_OK : ct_last_error();
@@ -2185,6 +2236,11 @@ static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
 static ct_status ct__frontend_embedding(const ct_value *a, ct_tensor **r) {
   *r = ct_embedding_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
   return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_embedding_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
 }
 static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
@@ -2527,11 +2583,15 @@ static const struct {
     {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
     {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
     {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
+    {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out},
     {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
+    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out},
     {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put},
     {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_},
+    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out},
     {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
     {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
+    {&ct__op.embedding_out, "embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_embedding_out},
     {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
     {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL},
     {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL},
@@ -3189,14 +3249,26 @@ static const struct {
     {"index_fill_.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
     {"index_fill_.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
     {"index_fill_.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
+    {"index_fill.int_Scalar_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},
     {"index.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index), "composite"},
+    {"index.Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_META, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_Tensor_out), "autograd"},
     {"index_put", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put), "composite"},
     {"index_put_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put_), "composite"},
+    {"index_put.out", CT_KEY_CPU, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_META, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_put_out), "autograd"},
     {"one_hot", CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
     {"one_hot", CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},
     {"one_hot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_one_hot), "autograd"},
     {"embedding", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_embedding), "composite"},
     {"embedding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding), "autograd"},
+    {"embedding.out", CT_KEY_CPU, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_META, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_out), "autograd"},
     {"embedding_dense_backward", CT_KEY_CPU, CT_FN(ct__k_embedding_dense_backward), "reference"},
     {"embedding_dense_backward", CT_KEY_META, CT_FN(ct__k_embedding_dense_backward), "reference"},
     {"embedding_dense_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},

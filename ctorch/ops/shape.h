@@ -1113,6 +1113,9 @@ static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, c
 static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
 }
+static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
+}
 
 /* ---- index.Tensor / index_put: advanced indexing over the leading dims ----
  * The index tensors (int64, or bool/uint8 masks, which become the int64
@@ -1267,6 +1270,9 @@ static ct_tensor *ct__shape_index_put(ct_tensor *self, ct_tensor_list indices, c
   }
   return r;
 }
+static ct_status ct__k_index_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  return ct__shape_out("index", out, ct__k_index(ks, self, indices)); /* below autograd: the composite records nothing */
+}
 static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
   (void)ks;
   return ct__shape_index_put(self, indices, values, accumulate);
@@ -1277,6 +1283,12 @@ static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list 
   (void)ks;
   ct_release(r);
   return st;
+}
+
+static ct_status ct__k_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate,
+                                     ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("index_put", out, ct__shape_index_put(self, indices, values, accumulate));
 }
 
 /* ---- one_hot ---- */
@@ -1385,6 +1397,10 @@ static ct_status ct__shape_emb_accumulate(const char *op, ct_tensor *r, const ct
   }
   CT_FREE(count);
   return CT_OK;
+}
+static ct_status ct__k_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                                     bool sparse, ct_tensor *out) {
+  return ct__shape_out("embedding", out, ct__k_embedding(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse));
 }
 /* the gradient of weight: rows of grad_output summed per index, except padding_idx; scaled by 1/count */
 static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *indices, int64_t num_weights,
