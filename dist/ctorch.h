@@ -7426,13 +7426,13 @@ static ct_tensor *ct__k_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, 
       return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:0", (long long)shifts.n), (ct_tensor *)NULL;
     if (self->ndim <= 1) { /* already flat */
       kinds[0] = self->ndim ? CT__MAP_ROLL : 0;
-      a[0] = shifts.data[0];
+      a[0] = shifts.data[0] % (n ? n : 1);
       return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
     }
     if (!(c = ct__shape_clone(op, self))) return NULL;
     ct__shape_view(&flat_c, c, 1, &n, &st, c->offset);
     kinds[0] = CT__MAP_ROLL;
-    a[0] = shifts.data[0];
+    a[0] = shifts.data[0] % (n ? n : 1);
     r = ct__shape_remap_new(op, &flat_c, 1, &n, kinds, a, ct__scalar_none());
     ct_release(c);
     if (!r) return NULL;
@@ -7523,6 +7523,7 @@ static ct_tensor *ct__shape_roll_backward(ct_tensor *grad, ct_int_list shifts, c
 }
 
 /* ---- padding ---- */
+#define CT__PAD_MAX ((int64_t)1 << 60) /* |pad| bound: sizes plus pads never overflow */
 static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
   static const char *op = "constant_pad_nd";
   int kinds[CT_MAX_DIMS], k, nd = self->ndim;
@@ -7536,6 +7537,8 @@ static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_li
   for (k = 0; k < nd; k++) {
     int p = nd - 1 - k; /* pad pair index of dim k */
     int64_t l = p < pad.n / 2 ? pad.data[2 * p] : 0, r = p < pad.n / 2 ? pad.data[2 * p + 1] : 0;
+    if (l > CT__PAD_MAX || l < -CT__PAD_MAX || r > CT__PAD_MAX || r < -CT__PAD_MAX)
+      return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) is too large", (long long)l, (long long)r), (ct_tensor *)NULL;
     sizes[k] = self->sizes[k] + l + r;
     if (sizes[k] < 0)
       return ct_fail(CT_ERR_INVALID, op, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output "
@@ -7573,6 +7576,8 @@ static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_lis
   for (k = 0; k < nsp; k++) {
     int d = self->ndim - 1 - k;
     int64_t l = padding.data[2 * k], r = padding.data[2 * k + 1], n = self->sizes[d];
+    if (l > CT__PAD_MAX || l < -CT__PAD_MAX || r > CT__PAD_MAX || r < -CT__PAD_MAX)
+      return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) is too large", (long long)l, (long long)r);
     if (reflect && (l >= n || r >= n))
       return ct_fail(CT_ERR_INVALID, op, "Argument #4: Padding size should be less than the corresponding input dimension, but "
                      "got: padding (%lld, %lld) at dimension %d of input %s", (long long)l, (long long)r, d,
@@ -7642,6 +7647,8 @@ static void ct__shape_tri_zero(ct_tensor *t, int64_t diag, int upper) {
   if (t->numel == 0 || ct__is_meta(t)) return;
   rows = t->sizes[nb];
   cols = t->sizes[nb + 1];
+  if (diag > rows + cols) diag = rows + cols; /* beyond the matrix either way: no overflow below */
+  if (diag < -(rows + cols)) diag = -(rows + cols);
   do {
     char *base = ct__shape_ptr(t);
     for (k = 0; k < nb; k++) base += idx[k] * t->strides[k] * (int64_t)es;

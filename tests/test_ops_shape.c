@@ -290,6 +290,16 @@ TEST(shape_errors) {
     CHECK_ERR(ct_reflection_pad1d(a, CT_DIMS(1, 1, 1)), CT_ERR_INVALID, "padding size is expected to be 2");
     CHECK_ERR(ct_replication_pad1d(ct_zeros(CT_DIMS(2, 3), CT_I64), CT_DIMS(1, 1)), CT_ERR_DTYPE, "not implemented for 'Long'");
     CHECK_ERR(ct_tril(sh_arange(CT_DIMS(3), CT_F32), 0), CT_ERR_RANK, "at least 2 dimensions");
+    CHECK(sh_equals(ct_tril(a, INT64_MAX), (const double[]){0, 1, 2, 3, 4, 5}, 6)); /* extreme diagonals: no overflow */
+    CHECK(sh_equals(ct_triu(a, INT64_MIN), (const double[]){0, 1, 2, 3, 4, 5}, 6));
+    CHECK(sh_equals(ct_tril(a, INT64_MIN), (const double[]){0, 0, 0, 0, 0, 0}, 6));
+    CHECK_ERR(ct_constant_pad_nd(a, CT_DIMS(INT64_MAX, 1), ct_int(0)), CT_ERR_SIZE, "too large");
+    CHECK_ERR(ct_replication_pad1d(a, CT_DIMS(INT64_MIN, -1)), CT_ERR_SIZE, "too large");
+    CHECK_ERR(ct_repeat(a, CT_DIMS(INT64_MAX, 2)), CT_ERR_SIZE, "");
+    CHECK_ERR(ct_one_hot(big, INT64_MAX), CT_ERR_SIZE, "");
+    /* shifts are taken mod the size without overflow: -2^63 = 4 (mod 6) = 1 (mod 3); torch 1.13 overflows here */
+    CHECK(sh_equals(ct_roll(a, CT_DIMS(INT64_MIN), 0, NULL), (const double[]){2, 3, 4, 5, 0, 1}, 6));
+    CHECK(sh_equals(ct_roll(a, CT_DIMS(INT64_MIN), CT_DIMS(1)), (const double[]){2, 0, 1, 5, 3, 4}, 6));
     CHECK_ERR(ct_gather(a, 0, ct_to_dtype(neg, CT_I32)), CT_ERR_DTYPE, "Expected dtype int64 for index");
     CHECK_ERR(ct_gather(a, 0, neg), CT_ERR_INDEX, "index -1 is out of bounds for dimension 0 with size 2");
     CHECK_ERR(ct_gather(a, 2, neg), CT_ERR_INDEX, "dimension out of range");
