@@ -141,6 +141,15 @@ TEST(shape_cat_autograd) {
     if (g[0]) CHECK(ct_requires_grad(g[0]));
     ct_release(g[0]), ct_release(g[1]);
     CT_NO_GRAD { CHECK(ct_grad_fn_name(ct_cat(2, in, 0)) == NULL); }
+    { /* promoted: the float32 input gets a float32 gradient */
+      ct_tensor *f = ct_to_dtype(sh_rand(CT_DIMS(2, 1), 25), CT_F32), *pair[2];
+      CHECK_OK(ct_set_requires_grad(f, true));
+      pair[0] = f, pair[1] = b;
+      r = ct_cat(2, pair, 0);
+      CHECK(r && r->dtype == CT_F64);
+      CHECK_OK(ct_backward(ct_sum(ct_reshape(r, CT_DIMS(-1)))));
+      CHECK(ct_grad(f) && ct_grad(f)->dtype == CT_F32 && ct_get(ct_grad(f), 1) == 1);
+    }
   }
 }
 

@@ -1316,7 +1316,7 @@ static ct_tensor *ct__k_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_class
       int64_t off = 0, v;
       for (k = 0; k < self->ndim; k++) off += idx[k] * self->strides[k];
       v = ((const int64_t *)(const void *)ct__shape_ptr(self))[off];
-      if (v + 1 > num_classes) num_classes = v + 1;
+      if (v >= num_classes) num_classes = v == INT64_MAX ? v : v + 1; /* INT64_MAX: the allocation fails */
     } while (self->ndim && ct__shape_next(idx, self->ndim, self->sizes));
   }
   memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
