@@ -275,9 +275,7 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
       if (strcmp(s->name, f->schema.name) || s->nargs != f->schema.nargs + 1 || strcmp(s->args[s->nargs - 1].name, "out"))
         continue;
     } else {
-      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || strcmp(s->overload, f->schema.overload) ||
-          s->nargs != f->schema.nargs)
-        continue;
+      if (strncmp(s->name, f->schema.name, nl) || strcmp(s->name + nl, "_") || s->nargs != f->schema.nargs) continue;
     }
     for (j = 0; j < f->schema.nargs; j++)
       if (strcmp(s->args[j].name, f->schema.args[j].name) || s->args[j].type != f->schema.args[j].type) break;

@@ -21,10 +21,10 @@ typedef struct ct__node_add_Tensor {
 } ct__node_add_Tensor;
 
 static ct_status ct__backward_add_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add_Tensor *n = (ct__node_add_Tensor *)node;
+  ct__node_add_Tensor *ct__nd = (ct__node_add_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -34,22 +34,22 @@ static ct_status ct__backward_add_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_add_Tensor = {"AddBackward0", ct__backward_add_Tensor, NULL};
 
 static ct_tensor *ct__autograd_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_add_Tensor *n = NULL;
+  ct__node_add_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_add_Tensor *)ct__node_new(&ct__kind_add_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -61,10 +61,10 @@ typedef struct ct__node_add__Tensor {
 } ct__node_add__Tensor;
 
 static ct_status ct__backward_add__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add__Tensor *n = (ct__node_add__Tensor *)node;
+  ct__node_add__Tensor *ct__nd = (ct__node_add__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -74,23 +74,23 @@ static ct_status ct__backward_add__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_add__Tensor = {"AddBackward0", ct__backward_add__Tensor, NULL};
 
 static ct_status ct__autograd_add__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_add__Tensor *n = NULL;
+  ct__node_add__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("add_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_add__Tensor *)ct__node_new(&ct__kind_add__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -112,9 +112,9 @@ typedef struct ct__node_add_Scalar {
 } ct__node_add_Scalar;
 
 static ct_status ct__backward_add_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add_Scalar *n = (ct__node_add_Scalar *)node;
+  ct__node_add_Scalar *ct__nd = (ct__node_add_Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -123,20 +123,20 @@ static ct_status ct__backward_add_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_add_Scalar = {"AddBackward0", ct__backward_add_Scalar, NULL};
 
 static ct_tensor *ct__autograd_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_add_Scalar *n = NULL;
+  ct__node_add_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_add_Scalar *)ct__node_new(&ct__kind_add_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -147,9 +147,9 @@ typedef struct ct__node_add__Scalar {
 } ct__node_add__Scalar;
 
 static ct_status ct__backward_add__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_add__Scalar *n = (ct__node_add__Scalar *)node;
+  ct__node_add__Scalar *ct__nd = (ct__node_add__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -158,21 +158,21 @@ static ct_status ct__backward_add__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_add__Scalar = {"AddBackward0", ct__backward_add__Scalar, NULL};
 
 static ct_status ct__autograd_add__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_add__Scalar *n = NULL;
+  ct__node_add__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("add_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_add__Scalar *)ct__node_new(&ct__kind_add__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_add__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -184,10 +184,10 @@ typedef struct ct__node_sub_Tensor {
 } ct__node_sub_Tensor;
 
 static ct_status ct__backward_sub_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub_Tensor *n = (ct__node_sub_Tensor *)node;
+  ct__node_sub_Tensor *ct__nd = (ct__node_sub_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -197,22 +197,22 @@ static ct_status ct__backward_sub_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_sub_Tensor = {"SubBackward0", ct__backward_sub_Tensor, NULL};
 
 static ct_tensor *ct__autograd_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_sub_Tensor *n = NULL;
+  ct__node_sub_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_sub_Tensor *)ct__node_new(&ct__kind_sub_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -224,10 +224,10 @@ typedef struct ct__node_sub__Tensor {
 } ct__node_sub__Tensor;
 
 static ct_status ct__backward_sub__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub__Tensor *n = (ct__node_sub__Tensor *)node;
+  ct__node_sub__Tensor *ct__nd = (ct__node_sub__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar alpha = n->alpha;
-  (void)n;
+  ct_scalar alpha = ct__nd->alpha;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -237,23 +237,23 @@ static ct_status ct__backward_sub__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sub__Tensor = {"SubBackward0", ct__backward_sub__Tensor, NULL};
 
 static ct_status ct__autograd_sub__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
-  ct__node_sub__Tensor *n = NULL;
+  ct__node_sub__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("sub_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    n->alpha = alpha;
+    ct__nd = (ct__node_sub__Tensor *)ct__node_new(&ct__kind_sub__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Tensor(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -275,9 +275,9 @@ typedef struct ct__node_sub_Scalar {
 } ct__node_sub_Scalar;
 
 static ct_status ct__backward_sub_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub_Scalar *n = (ct__node_sub_Scalar *)node;
+  ct__node_sub_Scalar *ct__nd = (ct__node_sub_Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -286,20 +286,20 @@ static ct_status ct__backward_sub_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_sub_Scalar = {"SubBackward0", ct__backward_sub_Scalar, NULL};
 
 static ct_tensor *ct__autograd_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_sub_Scalar *n = NULL;
+  ct__node_sub_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sub_Scalar *)ct__node_new(&ct__kind_sub_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub_Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -310,9 +310,9 @@ typedef struct ct__node_sub__Scalar {
 } ct__node_sub__Scalar;
 
 static ct_status ct__backward_sub__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sub__Scalar *n = (ct__node_sub__Scalar *)node;
+  ct__node_sub__Scalar *ct__nd = (ct__node_sub__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -321,21 +321,21 @@ static ct_status ct__backward_sub__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_sub__Scalar = {"SubBackward0", ct__backward_sub__Scalar, NULL};
 
 static ct_status ct__autograd_sub__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_scalar alpha) {
-  ct__node_sub__Scalar *n = NULL;
+  ct__node_sub__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sub_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sub__Scalar *)ct__node_new(&ct__kind_sub__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sub__Scalar(ks & CT__BELOW_AUTOGRAD, self, other, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -348,17 +348,17 @@ typedef struct ct__node_mul_Tensor {
 } ct__node_mul_Tensor;
 
 static void ct__release_mul_Tensor(ct_node *node) {
-  ct__node_mul_Tensor *n = (ct__node_mul_Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_mul_Tensor *ct__nd = (ct__node_mul_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul_Tensor *n = (ct__node_mul_Tensor *)node;
+  ct__node_mul_Tensor *ct__nd = (ct__node_mul_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, other);
@@ -368,23 +368,23 @@ static ct_status ct__backward_mul_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_mul_Tensor = {"MulBackward0", ct__backward_mul_Tensor, ct__release_mul_Tensor};
 
 static ct_tensor *ct__autograd_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_mul_Tensor *n = NULL;
+  ct__node_mul_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    ct__save(&n->self, self);
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_mul_Tensor *)ct__node_new(&ct__kind_mul_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -397,17 +397,17 @@ typedef struct ct__node_mul__Tensor {
 } ct__node_mul__Tensor;
 
 static void ct__release_mul__Tensor(ct_node *node) {
-  ct__node_mul__Tensor *n = (ct__node_mul__Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_mul__Tensor *ct__nd = (ct__node_mul__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul__Tensor *n = (ct__node_mul__Tensor *)node;
+  ct__node_mul__Tensor *ct__nd = (ct__node_mul__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, other);
@@ -417,24 +417,24 @@ static ct_status ct__backward_mul__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_mul__Tensor = {"MulBackward0", ct__backward_mul__Tensor, ct__release_mul__Tensor};
 
 static ct_status ct__autograd_mul__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_mul__Tensor *n = NULL;
+  ct__node_mul__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("mul_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_mul__Tensor *)ct__node_new(&ct__kind_mul__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -457,10 +457,10 @@ typedef struct ct__node_mul_Scalar {
 } ct__node_mul_Scalar;
 
 static ct_status ct__backward_mul_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul_Scalar *n = (ct__node_mul_Scalar *)node;
+  ct__node_mul_Scalar *ct__nd = (ct__node_mul_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, other);
@@ -469,21 +469,21 @@ static ct_status ct__backward_mul_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_mul_Scalar = {"MulBackward0", ct__backward_mul_Scalar, NULL};
 
 static ct_tensor *ct__autograd_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_mul_Scalar *n = NULL;
+  ct__node_mul_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_mul_Scalar *)ct__node_new(&ct__kind_mul_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -495,10 +495,10 @@ typedef struct ct__node_mul__Scalar {
 } ct__node_mul__Scalar;
 
 static ct_status ct__backward_mul__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mul__Scalar *n = (ct__node_mul__Scalar *)node;
+  ct__node_mul__Scalar *ct__nd = (ct__node_mul__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, other);
@@ -507,22 +507,22 @@ static ct_status ct__backward_mul__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_mul__Scalar = {"MulBackward0", ct__backward_mul__Scalar, NULL};
 
 static ct_status ct__autograd_mul__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_mul__Scalar *n = NULL;
+  ct__node_mul__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mul_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_mul__Scalar *)ct__node_new(&ct__kind_mul__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mul__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -535,17 +535,17 @@ typedef struct ct__node_div_Tensor {
 } ct__node_div_Tensor;
 
 static void ct__release_div_Tensor(ct_node *node) {
-  ct__node_div_Tensor *n = (ct__node_div_Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_div_Tensor *ct__nd = (ct__node_div_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div_Tensor *n = (ct__node_div_Tensor *)node;
+  ct__node_div_Tensor *ct__nd = (ct__node_div_Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, other);
@@ -555,23 +555,23 @@ static ct_status ct__backward_div_Tensor(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_div_Tensor = {"DivBackward0", ct__backward_div_Tensor, ct__release_div_Tensor};
 
 static ct_tensor *ct__autograd_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_div_Tensor *n = NULL;
+  ct__node_div_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
-    n = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    ct__save(&n->self, self);
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_div_Tensor *)ct__node_new(&ct__kind_div_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -584,17 +584,17 @@ typedef struct ct__node_div__Tensor {
 } ct__node_div__Tensor;
 
 static void ct__release_div__Tensor(ct_node *node) {
-  ct__node_div__Tensor *n = (ct__node_div__Tensor *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->other);
+  ct__node_div__Tensor *ct__nd = (ct__node_div__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
 }
 static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div__Tensor *n = (ct__node_div__Tensor *)node;
+  ct__node_div__Tensor *ct__nd = (ct__node_div__Tensor *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *other = ct__unpack(&n->other, node, "other");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
   if (!self || !other) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, other);
@@ -604,24 +604,24 @@ static ct_status ct__backward_div__Tensor(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_div__Tensor = {"DivBackward0", ct__backward_div__Tensor, ct__release_div__Tensor};
 
 static ct_status ct__autograd_div__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  ct__node_div__Tensor *n = NULL;
+  ct__node_div__Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
     if ((r = ct__check_inplace("div_.Tensor", self)) != CT_OK) return r;
-    n = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, other);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    ct__save(&n->other, other);
+    ct__nd = (ct__node_div__Tensor *)ct__node_new(&ct__kind_div__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -644,10 +644,10 @@ typedef struct ct__node_div_Scalar {
 } ct__node_div_Scalar;
 
 static ct_status ct__backward_div_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div_Scalar *n = (ct__node_div_Scalar *)node;
+  ct__node_div_Scalar *ct__nd = (ct__node_div_Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div_scalar(grad, other);
@@ -656,21 +656,21 @@ static ct_status ct__backward_div_Scalar(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_div_Scalar = {"DivBackward0", ct__backward_div_Scalar, NULL};
 
 static ct_tensor *ct__autograd_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_div_Scalar *n = NULL;
+  ct__node_div_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_div_Scalar *)ct__node_new(&ct__kind_div_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -682,10 +682,10 @@ typedef struct ct__node_div__Scalar {
 } ct__node_div__Scalar;
 
 static ct_status ct__backward_div__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_div__Scalar *n = (ct__node_div__Scalar *)node;
+  ct__node_div__Scalar *ct__nd = (ct__node_div__Scalar *)node;
   ct_tensor *grad = grads[0];
-  ct_scalar other = n->other;
-  (void)n;
+  ct_scalar other = ct__nd->other;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div_scalar(grad, other);
@@ -694,22 +694,22 @@ static ct_status ct__backward_div__Scalar(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_div__Scalar = {"DivBackward0", ct__backward_div__Scalar, NULL};
 
 static ct_status ct__autograd_div__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
-  ct__node_div__Scalar *n = NULL;
+  ct__node_div__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("div_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    n->other = other;
+    ct__nd = (ct__node_div__Scalar *)ct__node_new(&ct__kind_div__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_div__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -722,16 +722,16 @@ typedef struct ct__node_threshold_backward {
 } ct__node_threshold_backward;
 
 static void ct__release_threshold_backward(ct_node *node) {
-  ct__node_threshold_backward *n = (ct__node_threshold_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_threshold_backward *ct__nd = (ct__node_threshold_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_threshold_backward *n = (ct__node_threshold_backward *)node;
+  ct__node_threshold_backward *ct__nd = (ct__node_threshold_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar threshold = n->threshold;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar threshold = ct__nd->threshold;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, self, threshold);
@@ -741,177 +741,24 @@ static ct_status ct__backward_threshold_backward(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_threshold_backward = {"ThresholdBackwardBackward0", ct__backward_threshold_backward, ct__release_threshold_backward};
 
 static ct_tensor *ct__autograd_threshold_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold) {
-  ct__node_threshold_backward *n = NULL;
+  ct__node_threshold_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    n->threshold = threshold;
+    ct__nd = (ct__node_threshold_backward *)ct__node_new(&ct__kind_threshold_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->threshold = threshold;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_threshold_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, threshold);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
-  return r;
-}
-
-/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum {
-  ct_node base;
-  ct__shape self_sizes;
-} ct__node_sum;
-
-static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum *n = (ct__node_sum *)node;
-  ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
-
-static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node_sum *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
-typedef struct ct__node_sum_dim_IntList {
-  ct_node base;
-  ct__shape self_sizes;
-  ct__saved_ints dim;
-  bool keepdim;
-} ct__node_sum_dim_IntList;
-
-static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sum_dim_IntList *n = (ct__node_sum_dim_IntList *)node;
-  ct_tensor *grad = grads[0];
-  ct_int_list dim = ct__ints(&n->dim);
-  bool keepdim = n->keepdim;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
-
-static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  ct__node_sum_dim_IntList *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    if (ct__save_ints(&n->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    n->keepdim = keepdim;
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
-/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
-typedef struct ct__node_mm {
-  ct_node base;
-  ct__saved self;
-  ct__saved mat2;
-} ct__node_mm;
-
-static void ct__release_mm(ct_node *node) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->mat2);
-}
-static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mm_mat1_backward(grad, mat2);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat2_backward(grad, self);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
-
-static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_mm *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat2);
-    ct__save(&n->self, self);
-    ct__save(&n->mat2, mat2);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
-  ct__below_autograd_end(excluded);
   return r;
 }
 
@@ -921,9 +768,9 @@ typedef struct ct__node_copy_ {
 } ct__node_copy_;
 
 static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_copy_ *n = (ct__node_copy_ *)node;
+  ct__node_copy_ *ct__nd = (ct__node_copy_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -933,22 +780,22 @@ static ct_status ct__backward_copy_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_copy_ = {"CopyBackward0", ct__backward_copy_, NULL};
 
 static ct_status ct__autograd_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
-  ct__node_copy_ *n = NULL;
+  ct__node_copy_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("copy_", self)) != CT_OK) return r;
-    n = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, src);
+    ct__nd = (ct__node_copy_ *)ct__node_new(&ct__kind_copy_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_copy_(ks & CT__BELOW_AUTOGRAD, self, src, non_blocking);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -959,9 +806,9 @@ typedef struct ct__node_fill__Scalar {
 } ct__node_fill__Scalar;
 
 static ct_status ct__backward_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_fill__Scalar *n = (ct__node_fill__Scalar *)node;
+  ct__node_fill__Scalar *ct__nd = (ct__node_fill__Scalar *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -970,21 +817,21 @@ static ct_status ct__backward_fill__Scalar(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_fill__Scalar = {"FillBackward0", ct__backward_fill__Scalar, NULL};
 
 static ct_status ct__autograd_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar value) {
-  ct__node_fill__Scalar *n = NULL;
+  ct__node_fill__Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("fill_.Scalar", self)) != CT_OK) return r;
-    n = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_fill__Scalar *)ct__node_new(&ct__kind_fill__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, value);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -995,9 +842,9 @@ typedef struct ct__node_clone {
 } ct__node_clone;
 
 static ct_status ct__backward_clone(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_clone *n = (ct__node_clone *)node;
+  ct__node_clone *ct__nd = (ct__node_clone *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -1006,20 +853,20 @@ static ct_status ct__backward_clone(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_clone = {"CloneBackward0", ct__backward_clone, NULL};
 
 static ct_tensor *ct__autograd_clone(ct_keyset ks, ct_tensor *self) {
-  ct__node_clone *n = NULL;
+  ct__node_clone *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_clone *)ct__node_new(&ct__kind_clone, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_clone(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1031,10 +878,10 @@ typedef struct ct__node__to_copy {
 } ct__node__to_copy;
 
 static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__to_copy *n = (ct__node__to_copy *)node;
+  ct__node__to_copy *ct__nd = (ct__node__to_copy *)node;
   ct_tensor *grad = grads[0];
-  const ct_dtype self_dtype = n->self_dtype;
-  (void)n;
+  const ct_dtype self_dtype = ct__nd->self_dtype;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_to_dtype(grad, self_dtype);
@@ -1043,21 +890,21 @@ static ct_status ct__backward__to_copy(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind__to_copy = {"toCopyBackward0", ct__backward__to_copy, NULL};
 
 static ct_tensor *ct__autograd__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  ct__node__to_copy *n = NULL;
+  ct__node__to_copy *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->self_dtype = (ct_dtype)self->dtype;
+    ct__nd = (ct__node__to_copy *)ct__node_new(&ct__kind__to_copy, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->self_dtype = (ct_dtype)self->dtype;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__to_copy(ks & CT__BELOW_AUTOGRAD, self, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1069,10 +916,10 @@ typedef struct ct__node_view {
 } ct__node_view;
 
 static ct_status ct__backward_view(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_view *n = (ct__node_view *)node;
+  ct__node_view *ct__nd = (ct__node_view *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -1081,22 +928,22 @@ static ct_status ct__backward_view(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_view = {"ViewBackward0", ct__backward_view, NULL};
 
 static ct_tensor *ct__autograd_view(ct_keyset ks, ct_tensor *self, ct_int_list size) {
-  ct__node_view *n = NULL;
+  ct__node_view *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_view *)ct__node_new(&ct__kind_view, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_view(ks & CT__BELOW_AUTOGRAD, self, size);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1109,11 +956,11 @@ typedef struct ct__node_transpose_int {
 } ct__node_transpose_int;
 
 static ct_status ct__backward_transpose_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_transpose_int *n = (ct__node_transpose_int *)node;
+  ct__node_transpose_int *ct__nd = (ct__node_transpose_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim0 = n->dim0;
-  int64_t dim1 = n->dim1;
-  (void)n;
+  int64_t dim0 = ct__nd->dim0;
+  int64_t dim1 = ct__nd->dim1;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_transpose(grad, dim0, dim1);
@@ -1122,23 +969,23 @@ static ct_status ct__backward_transpose_int(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_transpose_int = {"TransposeBackward0", ct__backward_transpose_int, NULL};
 
 static ct_tensor *ct__autograd_transpose_int(ct_keyset ks, ct_tensor *self, int64_t dim0, int64_t dim1) {
-  ct__node_transpose_int *n = NULL;
+  ct__node_transpose_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim0 = dim0;
-    n->dim1 = dim1;
+    ct__nd = (ct__node_transpose_int *)ct__node_new(&ct__kind_transpose_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim0 = dim0;
+    ct__nd->dim1 = dim1;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_transpose_int(ks & CT__BELOW_AUTOGRAD, self, dim0, dim1);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1149,9 +996,9 @@ typedef struct ct__node_t {
 } ct__node_t;
 
 static ct_status ct__backward_t(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_t *n = (ct__node_t *)node;
+  ct__node_t *ct__nd = (ct__node_t *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_t(grad);
@@ -1160,21 +1007,21 @@ static ct_status ct__backward_t(ct_node *node, ct_tensor *const *grads, ct_tenso
 static const ct_node_kind ct__kind_t = {"TBackward0", ct__backward_t, NULL};
 
 static ct_tensor *ct__autograd_t(ct_keyset ks, ct_tensor *self) {
-  ct__node_t *n = NULL;
+  ct__node_t *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_t *)ct__node_new(&ct__kind_t, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_t(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1186,10 +1033,10 @@ typedef struct ct__node_permute {
 } ct__node_permute;
 
 static ct_status ct__backward_permute(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_permute *n = (ct__node_permute *)node;
+  ct__node_permute *ct__nd = (ct__node_permute *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list dims = ct__ints(&n->dims);
-  (void)n;
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__permute_backward(grad, dims);
@@ -1198,22 +1045,22 @@ static ct_status ct__backward_permute(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_permute = {"PermuteBackward0", ct__backward_permute, NULL};
 
 static ct_tensor *ct__autograd_permute(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
-  ct__node_permute *n = NULL;
+  ct__node_permute *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_ints(&n->dims, dims, "permute") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_permute *)ct__node_new(&ct__kind_permute, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->dims, dims, "permute") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_permute(ks & CT__BELOW_AUTOGRAD, self, dims);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1225,10 +1072,10 @@ typedef struct ct__node_expand {
 } ct__node_expand;
 
 static ct_status ct__backward_expand(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_expand *n = (ct__node_expand *)node;
+  ct__node_expand *ct__nd = (ct__node_expand *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_to(grad, &self_sizes);
@@ -1237,22 +1084,22 @@ static ct_status ct__backward_expand(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_expand = {"ExpandBackward0", ct__backward_expand, NULL};
 
 static ct_tensor *ct__autograd_expand(ct_keyset ks, ct_tensor *self, ct_int_list size, bool implicit) {
-  ct__node_expand *n = NULL;
+  ct__node_expand *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_expand *)ct__node_new(&ct__kind_expand, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expand(ks & CT__BELOW_AUTOGRAD, self, size, implicit);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1264,10 +1111,10 @@ typedef struct ct__node_unsqueeze {
 } ct__node_unsqueeze;
 
 static ct_status ct__backward_unsqueeze(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_unsqueeze *n = (ct__node_unsqueeze *)node;
+  ct__node_unsqueeze *ct__nd = (ct__node_unsqueeze *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_squeeze_dim(grad, dim);
@@ -1276,22 +1123,22 @@ static ct_status ct__backward_unsqueeze(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_unsqueeze = {"UnsqueezeBackward0", ct__backward_unsqueeze, NULL};
 
 static ct_tensor *ct__autograd_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_unsqueeze *n = NULL;
+  ct__node_unsqueeze *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim = dim;
+    ct__nd = (ct__node_unsqueeze *)ct__node_new(&ct__kind_unsqueeze, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_unsqueeze(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1303,10 +1150,10 @@ typedef struct ct__node_squeeze {
 } ct__node_squeeze;
 
 static ct_status ct__backward_squeeze(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_squeeze *n = (ct__node_squeeze *)node;
+  ct__node_squeeze *ct__nd = (ct__node_squeeze *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -1315,22 +1162,22 @@ static ct_status ct__backward_squeeze(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_squeeze = {"SqueezeBackward0", ct__backward_squeeze, NULL};
 
 static ct_tensor *ct__autograd_squeeze(ct_keyset ks, ct_tensor *self) {
-  ct__node_squeeze *n = NULL;
+  ct__node_squeeze *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_squeeze *)ct__node_new(&ct__kind_squeeze, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_squeeze(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1342,10 +1189,10 @@ typedef struct ct__node_squeeze_dim {
 } ct__node_squeeze_dim;
 
 static ct_status ct__backward_squeeze_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_squeeze_dim *n = (ct__node_squeeze_dim *)node;
+  ct__node_squeeze_dim *ct__nd = (ct__node_squeeze_dim *)node;
   ct_tensor *grad = grads[0];
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reshape(grad, CT__SHAPE(self_sizes));
@@ -1354,22 +1201,22 @@ static ct_status ct__backward_squeeze_dim(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_squeeze_dim = {"SqueezeBackward0", ct__backward_squeeze_dim, NULL};
 
 static ct_tensor *ct__autograd_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_t dim) {
-  ct__node_squeeze_dim *n = NULL;
+  ct__node_squeeze_dim *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
+    ct__nd = (ct__node_squeeze_dim *)ct__node_new(&ct__kind_squeeze_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_squeeze_dim(ks & CT__BELOW_AUTOGRAD, self, dim);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1383,12 +1230,12 @@ typedef struct ct__node_select_int {
 } ct__node_select_int;
 
 static ct_status ct__backward_select_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_select_int *n = (ct__node_select_int *)node;
+  ct__node_select_int *ct__nd = (ct__node_select_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t index = n->index;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t index = ct__nd->index;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select_backward(grad, CT__SHAPE(self_sizes), dim, index);
@@ -1397,24 +1244,24 @@ static ct_status ct__backward_select_int(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_select_int = {"SelectBackward0", ct__backward_select_int, NULL};
 
 static ct_tensor *ct__autograd_select_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t index) {
-  ct__node_select_int *n = NULL;
+  ct__node_select_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    n->dim = dim;
-    n->index = index;
+    ct__nd = (ct__node_select_int *)ct__node_new(&ct__kind_select_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->index = index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_select_int(ks & CT__BELOW_AUTOGRAD, self, dim, index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1427,11 +1274,11 @@ typedef struct ct__node_select_backward {
 } ct__node_select_backward;
 
 static ct_status ct__backward_select_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_select_backward *n = (ct__node_select_backward *)node;
+  ct__node_select_backward *ct__nd = (ct__node_select_backward *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t index = n->index;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t index = ct__nd->index;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_select(grad, dim, index);
@@ -1440,22 +1287,22 @@ static ct_status ct__backward_select_backward(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_select_backward = {"SelectBackwardBackward0", ct__backward_select_backward, NULL};
 
 static ct_tensor *ct__autograd_select_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t index) {
-  ct__node_select_backward *n = NULL;
+  ct__node_select_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
-    n = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    n->dim = dim;
-    n->index = index;
+    ct__nd = (ct__node_select_backward *)ct__node_new(&ct__kind_select_backward, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__nd->dim = dim;
+    ct__nd->index = index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_select_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1471,14 +1318,14 @@ typedef struct ct__node_slice_Tensor {
 } ct__node_slice_Tensor;
 
 static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_slice_Tensor *n = (ct__node_slice_Tensor *)node;
+  ct__node_slice_Tensor *ct__nd = (ct__node_slice_Tensor *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t start = n->start;
-  int64_t end = n->end;
-  int64_t step = n->step;
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t start = ct__nd->start;
+  int64_t end = ct__nd->end;
+  int64_t step = ct__nd->step;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice_backward(grad, CT__SHAPE(self_sizes), dim, start, end, step);
@@ -1487,26 +1334,26 @@ static ct_status ct__backward_slice_Tensor(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_slice_Tensor = {"SliceBackward0", ct__backward_slice_Tensor, NULL};
 
 static ct_tensor *ct__autograd_slice_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct__node_slice_Tensor *n = NULL;
+  ct__node_slice_Tensor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    n->dim = dim;
-    n->start = start;
-    n->end = end;
-    n->step = step;
+    ct__nd = (ct__node_slice_Tensor *)ct__node_new(&ct__kind_slice_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->start = start;
+    ct__nd->end = end;
+    ct__nd->step = step;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, start, end, step);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1521,13 +1368,13 @@ typedef struct ct__node_slice_backward {
 } ct__node_slice_backward;
 
 static ct_status ct__backward_slice_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_slice_backward *n = (ct__node_slice_backward *)node;
+  ct__node_slice_backward *ct__nd = (ct__node_slice_backward *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  int64_t start = n->start;
-  int64_t end = n->end;
-  int64_t step = n->step;
-  (void)n;
+  int64_t dim = ct__nd->dim;
+  int64_t start = ct__nd->start;
+  int64_t end = ct__nd->end;
+  int64_t step = ct__nd->step;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_slice(grad, dim, start, end, step);
@@ -1536,24 +1383,24 @@ static ct_status ct__backward_slice_backward(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_slice_backward = {"SliceBackwardBackward0", ct__backward_slice_backward, NULL};
 
 static ct_tensor *ct__autograd_slice_backward(ct_keyset ks, ct_tensor *grad_output, ct_int_list input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  ct__node_slice_backward *n = NULL;
+  ct__node_slice_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output))) {
-    n = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    n->dim = dim;
-    n->start = start;
-    n->end = end;
-    n->step = step;
+    ct__nd = (ct__node_slice_backward *)ct__node_new(&ct__kind_slice_backward, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__nd->dim = dim;
+    ct__nd->start = start;
+    ct__nd->end = end;
+    ct__nd->step = step;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_slice_backward(ks & CT__BELOW_AUTOGRAD, grad_output, input_sizes, dim, start, end, step);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1564,8 +1411,8 @@ typedef struct ct__node_as_strided {
 } ct__node_as_strided;
 
 static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_as_strided *n = (ct__node_as_strided *)node;
-  (void)n;
+  ct__node_as_strided *ct__nd = (ct__node_as_strided *)node;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0))
@@ -1575,21 +1422,21 @@ static ct_status ct__backward_as_strided(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_as_strided = {"AsStridedBackward0", ct__backward_as_strided, NULL};
 
 static ct_tensor *ct__autograd_as_strided(ct_keyset ks, ct_tensor *self, ct_int_list size, ct_int_list stride, int64_t storage_offset) {
-  ct__node_as_strided *n = NULL;
+  ct__node_as_strided *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_as_strided *)ct__node_new(&ct__kind_as_strided, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_as_strided(ks & CT__BELOW_AUTOGRAD, self, size, stride, storage_offset);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1600,9 +1447,9 @@ typedef struct ct__node_alias {
 } ct__node_alias;
 
 static ct_status ct__backward_alias(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_alias *n = (ct__node_alias *)node;
+  ct__node_alias *ct__nd = (ct__node_alias *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -1611,21 +1458,21 @@ static ct_status ct__backward_alias(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_alias = {"AliasBackward0", ct__backward_alias, NULL};
 
 static ct_tensor *ct__autograd_alias(ct_keyset ks, ct_tensor *self) {
-  ct__node_alias *n = NULL;
+  ct__node_alias *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_alias *)ct__node_new(&ct__kind_alias, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_alias(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
     if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;
-    ct__node_release(&n->base);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1646,9 +1493,9 @@ typedef struct ct__node_neg {
 } ct__node_neg;
 
 static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg *n = (ct__node_neg *)node;
+  ct__node_neg *ct__nd = (ct__node_neg *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
@@ -1657,20 +1504,20 @@ static ct_status ct__backward_neg(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_neg = {"NegBackward0", ct__backward_neg, NULL};
 
 static ct_tensor *ct__autograd_neg(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg *n = NULL;
+  ct__node_neg *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_neg *)ct__node_new(&ct__kind_neg, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1681,9 +1528,9 @@ typedef struct ct__node_neg_ {
 } ct__node_neg_;
 
 static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_neg_ *n = (ct__node_neg_ *)node;
+  ct__node_neg_ *ct__nd = (ct__node_neg_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_neg(grad);
@@ -1692,21 +1539,21 @@ static ct_status ct__backward_neg_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_neg_ = {"NegBackward0", ct__backward_neg_, NULL};
 
 static ct_status ct__autograd_neg_(ct_keyset ks, ct_tensor *self) {
-  ct__node_neg_ *n = NULL;
+  ct__node_neg_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("neg_", self)) != CT_OK) return r;
-    n = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_neg_ *)ct__node_new(&ct__kind_neg_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_neg_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1729,15 +1576,15 @@ typedef struct ct__node_abs {
 } ct__node_abs;
 
 static void ct__release_abs(ct_node *node) {
-  ct__node_abs *n = (ct__node_abs *)node;
-  ct__saved_reset(&n->self);
+  ct__node_abs *ct__nd = (ct__node_abs *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_abs *n = (ct__node_abs *)node;
+  ct__node_abs *ct__nd = (ct__node_abs *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
@@ -1746,21 +1593,21 @@ static ct_status ct__backward_abs(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_abs = {"AbsBackward0", ct__backward_abs, ct__release_abs};
 
 static ct_tensor *ct__autograd_abs(ct_keyset ks, ct_tensor *self) {
-  ct__node_abs *n = NULL;
+  ct__node_abs *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_abs *)ct__node_new(&ct__kind_abs, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1772,15 +1619,15 @@ typedef struct ct__node_abs_ {
 } ct__node_abs_;
 
 static void ct__release_abs_(ct_node *node) {
-  ct__node_abs_ *n = (ct__node_abs_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_abs_ *ct__nd = (ct__node_abs_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_abs_ *n = (ct__node_abs_ *)node;
+  ct__node_abs_ *ct__nd = (ct__node_abs_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_sign(self));
@@ -1789,22 +1636,22 @@ static ct_status ct__backward_abs_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_abs_ = {"AbsBackward0", ct__backward_abs_, ct__release_abs_};
 
 static ct_status ct__autograd_abs_(ct_keyset ks, ct_tensor *self) {
-  ct__node_abs_ *n = NULL;
+  ct__node_abs_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("abs_", self)) != CT_OK) return r;
-    n = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_abs_ *)ct__node_new(&ct__kind_abs_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_abs_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1826,9 +1673,9 @@ typedef struct ct__node_sign {
 } ct__node_sign;
 
 static ct_status ct__backward_sign(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sign *n = (ct__node_sign *)node;
+  ct__node_sign *ct__nd = (ct__node_sign *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -1837,20 +1684,20 @@ static ct_status ct__backward_sign(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sign = {"SignBackward0", ct__backward_sign, NULL};
 
 static ct_tensor *ct__autograd_sign(ct_keyset ks, ct_tensor *self) {
-  ct__node_sign *n = NULL;
+  ct__node_sign *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sign *)ct__node_new(&ct__kind_sign, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1861,9 +1708,9 @@ typedef struct ct__node_sign_ {
 } ct__node_sign_;
 
 static ct_status ct__backward_sign_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sign_ *n = (ct__node_sign_ *)node;
+  ct__node_sign_ *ct__nd = (ct__node_sign_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -1872,21 +1719,21 @@ static ct_status ct__backward_sign_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_sign_ = {"SignBackward0", ct__backward_sign_, NULL};
 
 static ct_status ct__autograd_sign_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sign_ *n = NULL;
+  ct__node_sign_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sign_", self)) != CT_OK) return r;
-    n = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sign_ *)ct__node_new(&ct__kind_sign_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sign_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1909,15 +1756,15 @@ typedef struct ct__node_square {
 } ct__node_square;
 
 static void ct__release_square(ct_node *node) {
-  ct__node_square *n = (ct__node_square *)node;
-  ct__saved_reset(&n->self);
+  ct__node_square *ct__nd = (ct__node_square *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_square *n = (ct__node_square *)node;
+  ct__node_square *ct__nd = (ct__node_square *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
@@ -1926,21 +1773,21 @@ static ct_status ct__backward_square(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_square = {"SquareBackward0", ct__backward_square, ct__release_square};
 
 static ct_tensor *ct__autograd_square(ct_keyset ks, ct_tensor *self) {
-  ct__node_square *n = NULL;
+  ct__node_square *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_square *)ct__node_new(&ct__kind_square, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -1952,15 +1799,15 @@ typedef struct ct__node_square_ {
 } ct__node_square_;
 
 static void ct__release_square_(ct_node *node) {
-  ct__node_square_ *n = (ct__node_square_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_square_ *ct__nd = (ct__node_square_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_square_ *n = (ct__node_square_ *)node;
+  ct__node_square_ *ct__nd = (ct__node_square_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(self, ct_int(2)));
@@ -1969,22 +1816,22 @@ static ct_status ct__backward_square_(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_square_ = {"SquareBackward0", ct__backward_square_, ct__release_square_};
 
 static ct_status ct__autograd_square_(ct_keyset ks, ct_tensor *self) {
-  ct__node_square_ *n = NULL;
+  ct__node_square_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("square_", self)) != CT_OK) return r;
-    n = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_square_ *)ct__node_new(&ct__kind_square_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_square_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2007,15 +1854,15 @@ typedef struct ct__node_exp {
 } ct__node_exp;
 
 static void ct__release_exp(ct_node *node) {
-  ct__node_exp *n = (ct__node_exp *)node;
-  ct__saved_reset(&n->result);
+  ct__node_exp *ct__nd = (ct__node_exp *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp *n = (ct__node_exp *)node;
+  ct__node_exp *ct__nd = (ct__node_exp *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
@@ -2024,21 +1871,21 @@ static ct_status ct__backward_exp(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_exp = {"ExpBackward0", ct__backward_exp, ct__release_exp};
 
 static ct_tensor *ct__autograd_exp(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp *n = NULL;
+  ct__node_exp *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_exp *)ct__node_new(&ct__kind_exp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2050,15 +1897,15 @@ typedef struct ct__node_exp_ {
 } ct__node_exp_;
 
 static void ct__release_exp_(ct_node *node) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_exp_ *ct__nd = (ct__node_exp_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp_ *n = (ct__node_exp_ *)node;
+  ct__node_exp_ *ct__nd = (ct__node_exp_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, result);
@@ -2067,22 +1914,22 @@ static ct_status ct__backward_exp_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_exp_ = {"ExpBackward0", ct__backward_exp_, ct__release_exp_};
 
 static ct_status ct__autograd_exp_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp_ *n = NULL;
+  ct__node_exp_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("exp_", self)) != CT_OK) return r;
-    n = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_exp_ *)ct__node_new(&ct__kind_exp_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2105,15 +1952,15 @@ typedef struct ct__node_exp2 {
 } ct__node_exp2;
 
 static void ct__release_exp2(ct_node *node) {
-  ct__node_exp2 *n = (ct__node_exp2 *)node;
-  ct__saved_reset(&n->result);
+  ct__node_exp2 *ct__nd = (ct__node_exp2 *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp2 *n = (ct__node_exp2 *)node;
+  ct__node_exp2 *ct__nd = (ct__node_exp2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
@@ -2122,21 +1969,21 @@ static ct_status ct__backward_exp2(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_exp2 = {"Exp2Backward0", ct__backward_exp2, ct__release_exp2};
 
 static ct_tensor *ct__autograd_exp2(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp2 *n = NULL;
+  ct__node_exp2 *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_exp2 *)ct__node_new(&ct__kind_exp2, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2148,15 +1995,15 @@ typedef struct ct__node_exp2_ {
 } ct__node_exp2_;
 
 static void ct__release_exp2_(ct_node *node) {
-  ct__node_exp2_ *n = (ct__node_exp2_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_exp2_ *ct__nd = (ct__node_exp2_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_exp2_ *n = (ct__node_exp2_ *)node;
+  ct__node_exp2_ *ct__nd = (ct__node_exp2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(result, ct_float(CT__UNARY_LN2)));
@@ -2165,22 +2012,22 @@ static ct_status ct__backward_exp2_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_exp2_ = {"Exp2Backward0", ct__backward_exp2_, ct__release_exp2_};
 
 static ct_status ct__autograd_exp2_(ct_keyset ks, ct_tensor *self) {
-  ct__node_exp2_ *n = NULL;
+  ct__node_exp2_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("exp2_", self)) != CT_OK) return r;
-    n = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_exp2_ *)ct__node_new(&ct__kind_exp2_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_exp2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2203,15 +2050,15 @@ typedef struct ct__node_log {
 } ct__node_log;
 
 static void ct__release_log(ct_node *node) {
-  ct__node_log *n = (ct__node_log *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log *ct__nd = (ct__node_log *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log *n = (ct__node_log *)node;
+  ct__node_log *ct__nd = (ct__node_log *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
@@ -2220,21 +2067,21 @@ static ct_status ct__backward_log(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_log = {"LogBackward0", ct__backward_log, ct__release_log};
 
 static ct_tensor *ct__autograd_log(ct_keyset ks, ct_tensor *self) {
-  ct__node_log *n = NULL;
+  ct__node_log *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_log *)ct__node_new(&ct__kind_log, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2246,15 +2093,15 @@ typedef struct ct__node_log_ {
 } ct__node_log_;
 
 static void ct__release_log_(ct_node *node) {
-  ct__node_log_ *n = (ct__node_log_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log_ *ct__nd = (ct__node_log_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log_ *n = (ct__node_log_ *)node;
+  ct__node_log_ *ct__nd = (ct__node_log_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, self);
@@ -2263,22 +2110,22 @@ static ct_status ct__backward_log_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_log_ = {"LogBackward0", ct__backward_log_, ct__release_log_};
 
 static ct_status ct__autograd_log_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log_ *n = NULL;
+  ct__node_log_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log_", self)) != CT_OK) return r;
-    n = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_log_ *)ct__node_new(&ct__kind_log_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2301,15 +2148,15 @@ typedef struct ct__node_log2 {
 } ct__node_log2;
 
 static void ct__release_log2(ct_node *node) {
-  ct__node_log2 *n = (ct__node_log2 *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log2 *ct__nd = (ct__node_log2 *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log2 *n = (ct__node_log2 *)node;
+  ct__node_log2 *ct__nd = (ct__node_log2 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
@@ -2318,21 +2165,21 @@ static ct_status ct__backward_log2(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_log2 = {"Log2Backward0", ct__backward_log2, ct__release_log2};
 
 static ct_tensor *ct__autograd_log2(ct_keyset ks, ct_tensor *self) {
-  ct__node_log2 *n = NULL;
+  ct__node_log2 *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_log2 *)ct__node_new(&ct__kind_log2, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2344,15 +2191,15 @@ typedef struct ct__node_log2_ {
 } ct__node_log2_;
 
 static void ct__release_log2_(ct_node *node) {
-  ct__node_log2_ *n = (ct__node_log2_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log2_ *ct__nd = (ct__node_log2_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log2_ *n = (ct__node_log2_ *)node;
+  ct__node_log2_ *ct__nd = (ct__node_log2_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(self, ct_float(CT__UNARY_LN2)));
@@ -2361,22 +2208,22 @@ static ct_status ct__backward_log2_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_log2_ = {"Log2Backward0", ct__backward_log2_, ct__release_log2_};
 
 static ct_status ct__autograd_log2_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log2_ *n = NULL;
+  ct__node_log2_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log2_", self)) != CT_OK) return r;
-    n = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_log2_ *)ct__node_new(&ct__kind_log2_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log2_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2399,15 +2246,15 @@ typedef struct ct__node_log1p {
 } ct__node_log1p;
 
 static void ct__release_log1p(ct_node *node) {
-  ct__node_log1p *n = (ct__node_log1p *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log1p *ct__nd = (ct__node_log1p *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log1p *n = (ct__node_log1p *)node;
+  ct__node_log1p *ct__nd = (ct__node_log1p *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
@@ -2416,21 +2263,21 @@ static ct_status ct__backward_log1p(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_log1p = {"Log1pBackward0", ct__backward_log1p, ct__release_log1p};
 
 static ct_tensor *ct__autograd_log1p(ct_keyset ks, ct_tensor *self) {
-  ct__node_log1p *n = NULL;
+  ct__node_log1p *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_log1p *)ct__node_new(&ct__kind_log1p, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2442,15 +2289,15 @@ typedef struct ct__node_log1p_ {
 } ct__node_log1p_;
 
 static void ct__release_log1p_(ct_node *node) {
-  ct__node_log1p_ *n = (ct__node_log1p_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_log1p_ *ct__nd = (ct__node_log1p_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log1p_ *n = (ct__node_log1p_ *)node;
+  ct__node_log1p_ *ct__nd = (ct__node_log1p_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct__unary_plus1(self));
@@ -2459,22 +2306,22 @@ static ct_status ct__backward_log1p_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_log1p_ = {"Log1pBackward0", ct__backward_log1p_, ct__release_log1p_};
 
 static ct_status ct__autograd_log1p_(ct_keyset ks, ct_tensor *self) {
-  ct__node_log1p_ *n = NULL;
+  ct__node_log1p_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("log1p_", self)) != CT_OK) return r;
-    n = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_log1p_ *)ct__node_new(&ct__kind_log1p_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log1p_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2497,15 +2344,15 @@ typedef struct ct__node_expm1 {
 } ct__node_expm1;
 
 static void ct__release_expm1(ct_node *node) {
-  ct__node_expm1 *n = (ct__node_expm1 *)node;
-  ct__saved_reset(&n->result);
+  ct__node_expm1 *ct__nd = (ct__node_expm1 *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_expm1 *n = (ct__node_expm1 *)node;
+  ct__node_expm1 *ct__nd = (ct__node_expm1 *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
@@ -2514,21 +2361,21 @@ static ct_status ct__backward_expm1(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_expm1 = {"Expm1Backward0", ct__backward_expm1, ct__release_expm1};
 
 static ct_tensor *ct__autograd_expm1(ct_keyset ks, ct_tensor *self) {
-  ct__node_expm1 *n = NULL;
+  ct__node_expm1 *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_expm1 *)ct__node_new(&ct__kind_expm1, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2540,15 +2387,15 @@ typedef struct ct__node_expm1_ {
 } ct__node_expm1_;
 
 static void ct__release_expm1_(ct_node *node) {
-  ct__node_expm1_ *n = (ct__node_expm1_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_expm1_ *ct__nd = (ct__node_expm1_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_expm1_ *n = (ct__node_expm1_ *)node;
+  ct__node_expm1_ *ct__nd = (ct__node_expm1_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(result));
@@ -2557,22 +2404,22 @@ static ct_status ct__backward_expm1_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_expm1_ = {"Expm1Backward0", ct__backward_expm1_, ct__release_expm1_};
 
 static ct_status ct__autograd_expm1_(ct_keyset ks, ct_tensor *self) {
-  ct__node_expm1_ *n = NULL;
+  ct__node_expm1_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("expm1_", self)) != CT_OK) return r;
-    n = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_expm1_ *)ct__node_new(&ct__kind_expm1_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_expm1_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2595,15 +2442,15 @@ typedef struct ct__node_sqrt {
 } ct__node_sqrt;
 
 static void ct__release_sqrt(ct_node *node) {
-  ct__node_sqrt *n = (ct__node_sqrt *)node;
-  ct__saved_reset(&n->result);
+  ct__node_sqrt *ct__nd = (ct__node_sqrt *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sqrt *n = (ct__node_sqrt *)node;
+  ct__node_sqrt *ct__nd = (ct__node_sqrt *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
@@ -2612,21 +2459,21 @@ static ct_status ct__backward_sqrt(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sqrt = {"SqrtBackward0", ct__backward_sqrt, ct__release_sqrt};
 
 static ct_tensor *ct__autograd_sqrt(ct_keyset ks, ct_tensor *self) {
-  ct__node_sqrt *n = NULL;
+  ct__node_sqrt *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sqrt *)ct__node_new(&ct__kind_sqrt, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2638,15 +2485,15 @@ typedef struct ct__node_sqrt_ {
 } ct__node_sqrt_;
 
 static void ct__release_sqrt_(ct_node *node) {
-  ct__node_sqrt_ *n = (ct__node_sqrt_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_sqrt_ *ct__nd = (ct__node_sqrt_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sqrt_ *n = (ct__node_sqrt_ *)node;
+  ct__node_sqrt_ *ct__nd = (ct__node_sqrt_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_div(grad, ct_mul_scalar(result, ct_int(2)));
@@ -2655,22 +2502,22 @@ static ct_status ct__backward_sqrt_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_sqrt_ = {"SqrtBackward0", ct__backward_sqrt_, ct__release_sqrt_};
 
 static ct_status ct__autograd_sqrt_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sqrt_ *n = NULL;
+  ct__node_sqrt_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sqrt_", self)) != CT_OK) return r;
-    n = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sqrt_ *)ct__node_new(&ct__kind_sqrt_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2693,15 +2540,15 @@ typedef struct ct__node_rsqrt {
 } ct__node_rsqrt;
 
 static void ct__release_rsqrt(ct_node *node) {
-  ct__node_rsqrt *n = (ct__node_rsqrt *)node;
-  ct__saved_reset(&n->result);
+  ct__node_rsqrt *ct__nd = (ct__node_rsqrt *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_rsqrt *n = (ct__node_rsqrt *)node;
+  ct__node_rsqrt *ct__nd = (ct__node_rsqrt *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
@@ -2710,21 +2557,21 @@ static ct_status ct__backward_rsqrt(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_rsqrt = {"RsqrtBackward0", ct__backward_rsqrt, ct__release_rsqrt};
 
 static ct_tensor *ct__autograd_rsqrt(ct_keyset ks, ct_tensor *self) {
-  ct__node_rsqrt *n = NULL;
+  ct__node_rsqrt *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_rsqrt *)ct__node_new(&ct__kind_rsqrt, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2736,15 +2583,15 @@ typedef struct ct__node_rsqrt_ {
 } ct__node_rsqrt_;
 
 static void ct__release_rsqrt_(ct_node *node) {
-  ct__node_rsqrt_ *n = (ct__node_rsqrt_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_rsqrt_ *ct__nd = (ct__node_rsqrt_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_rsqrt_ *n = (ct__node_rsqrt_ *)node;
+  ct__node_rsqrt_ *ct__nd = (ct__node_rsqrt_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_mul(result, ct_mul(result, result)), ct_float(-0.5)));
@@ -2753,22 +2600,22 @@ static ct_status ct__backward_rsqrt_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_rsqrt_ = {"RsqrtBackward0", ct__backward_rsqrt_, ct__release_rsqrt_};
 
 static ct_status ct__autograd_rsqrt_(ct_keyset ks, ct_tensor *self) {
-  ct__node_rsqrt_ *n = NULL;
+  ct__node_rsqrt_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("rsqrt_", self)) != CT_OK) return r;
-    n = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_rsqrt_ *)ct__node_new(&ct__kind_rsqrt_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_rsqrt_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2791,15 +2638,15 @@ typedef struct ct__node_reciprocal {
 } ct__node_reciprocal;
 
 static void ct__release_reciprocal(ct_node *node) {
-  ct__node_reciprocal *n = (ct__node_reciprocal *)node;
-  ct__saved_reset(&n->result);
+  ct__node_reciprocal *ct__nd = (ct__node_reciprocal *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reciprocal *n = (ct__node_reciprocal *)node;
+  ct__node_reciprocal *ct__nd = (ct__node_reciprocal *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
@@ -2808,21 +2655,21 @@ static ct_status ct__backward_reciprocal(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_reciprocal = {"ReciprocalBackward0", ct__backward_reciprocal, ct__release_reciprocal};
 
 static ct_tensor *ct__autograd_reciprocal(ct_keyset ks, ct_tensor *self) {
-  ct__node_reciprocal *n = NULL;
+  ct__node_reciprocal *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_reciprocal *)ct__node_new(&ct__kind_reciprocal, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2834,15 +2681,15 @@ typedef struct ct__node_reciprocal_ {
 } ct__node_reciprocal_;
 
 static void ct__release_reciprocal_(ct_node *node) {
-  ct__node_reciprocal_ *n = (ct__node_reciprocal_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_reciprocal_ *ct__nd = (ct__node_reciprocal_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reciprocal_ *n = (ct__node_reciprocal_ *)node;
+  ct__node_reciprocal_ *ct__nd = (ct__node_reciprocal_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_mul(result, result)));
@@ -2851,22 +2698,22 @@ static ct_status ct__backward_reciprocal_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_reciprocal_ = {"ReciprocalBackward0", ct__backward_reciprocal_, ct__release_reciprocal_};
 
 static ct_status ct__autograd_reciprocal_(ct_keyset ks, ct_tensor *self) {
-  ct__node_reciprocal_ *n = NULL;
+  ct__node_reciprocal_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("reciprocal_", self)) != CT_OK) return r;
-    n = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_reciprocal_ *)ct__node_new(&ct__kind_reciprocal_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reciprocal_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2889,15 +2736,15 @@ typedef struct ct__node_sin {
 } ct__node_sin;
 
 static void ct__release_sin(ct_node *node) {
-  ct__node_sin *n = (ct__node_sin *)node;
-  ct__saved_reset(&n->self);
+  ct__node_sin *ct__nd = (ct__node_sin *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sin *n = (ct__node_sin *)node;
+  ct__node_sin *ct__nd = (ct__node_sin *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
@@ -2906,21 +2753,21 @@ static ct_status ct__backward_sin(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_sin = {"SinBackward0", ct__backward_sin, ct__release_sin};
 
 static ct_tensor *ct__autograd_sin(ct_keyset ks, ct_tensor *self) {
-  ct__node_sin *n = NULL;
+  ct__node_sin *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_sin *)ct__node_new(&ct__kind_sin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2932,15 +2779,15 @@ typedef struct ct__node_sin_ {
 } ct__node_sin_;
 
 static void ct__release_sin_(ct_node *node) {
-  ct__node_sin_ *n = (ct__node_sin_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_sin_ *ct__nd = (ct__node_sin_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sin_ *n = (ct__node_sin_ *)node;
+  ct__node_sin_ *ct__nd = (ct__node_sin_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_cos(self));
@@ -2949,22 +2796,22 @@ static ct_status ct__backward_sin_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_sin_ = {"SinBackward0", ct__backward_sin_, ct__release_sin_};
 
 static ct_status ct__autograd_sin_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sin_ *n = NULL;
+  ct__node_sin_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sin_", self)) != CT_OK) return r;
-    n = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_sin_ *)ct__node_new(&ct__kind_sin_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sin_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -2987,15 +2834,15 @@ typedef struct ct__node_cos {
 } ct__node_cos;
 
 static void ct__release_cos(ct_node *node) {
-  ct__node_cos *n = (ct__node_cos *)node;
-  ct__saved_reset(&n->self);
+  ct__node_cos *ct__nd = (ct__node_cos *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_cos *n = (ct__node_cos *)node;
+  ct__node_cos *ct__nd = (ct__node_cos *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
@@ -3004,21 +2851,21 @@ static ct_status ct__backward_cos(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_cos = {"CosBackward0", ct__backward_cos, ct__release_cos};
 
 static ct_tensor *ct__autograd_cos(ct_keyset ks, ct_tensor *self) {
-  ct__node_cos *n = NULL;
+  ct__node_cos *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_cos *)ct__node_new(&ct__kind_cos, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3030,15 +2877,15 @@ typedef struct ct__node_cos_ {
 } ct__node_cos_;
 
 static void ct__release_cos_(ct_node *node) {
-  ct__node_cos_ *n = (ct__node_cos_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_cos_ *ct__nd = (ct__node_cos_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_cos_ *n = (ct__node_cos_ *)node;
+  ct__node_cos_ *ct__nd = (ct__node_cos_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_neg(ct_sin(self)));
@@ -3047,22 +2894,22 @@ static ct_status ct__backward_cos_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_cos_ = {"CosBackward0", ct__backward_cos_, ct__release_cos_};
 
 static ct_status ct__autograd_cos_(ct_keyset ks, ct_tensor *self) {
-  ct__node_cos_ *n = NULL;
+  ct__node_cos_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("cos_", self)) != CT_OK) return r;
-    n = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_cos_ *)ct__node_new(&ct__kind_cos_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_cos_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3085,15 +2932,15 @@ typedef struct ct__node_tan {
 } ct__node_tan;
 
 static void ct__release_tan(ct_node *node) {
-  ct__node_tan *n = (ct__node_tan *)node;
-  ct__saved_reset(&n->result);
+  ct__node_tan *ct__nd = (ct__node_tan *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tan *n = (ct__node_tan *)node;
+  ct__node_tan *ct__nd = (ct__node_tan *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
@@ -3102,21 +2949,21 @@ static ct_status ct__backward_tan(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_tan = {"TanBackward0", ct__backward_tan, ct__release_tan};
 
 static ct_tensor *ct__autograd_tan(ct_keyset ks, ct_tensor *self) {
-  ct__node_tan *n = NULL;
+  ct__node_tan *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_tan *)ct__node_new(&ct__kind_tan, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3128,15 +2975,15 @@ typedef struct ct__node_tan_ {
 } ct__node_tan_;
 
 static void ct__release_tan_(ct_node *node) {
-  ct__node_tan_ *n = (ct__node_tan_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_tan_ *ct__nd = (ct__node_tan_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tan_ *n = (ct__node_tan_ *)node;
+  ct__node_tan_ *ct__nd = (ct__node_tan_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct__unary_plus1(ct_mul(result, result)));
@@ -3145,22 +2992,22 @@ static ct_status ct__backward_tan_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_tan_ = {"TanBackward0", ct__backward_tan_, ct__release_tan_};
 
 static ct_status ct__autograd_tan_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tan_ *n = NULL;
+  ct__node_tan_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tan_", self)) != CT_OK) return r;
-    n = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_tan_ *)ct__node_new(&ct__kind_tan_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tan_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3183,15 +3030,15 @@ typedef struct ct__node_tanh {
 } ct__node_tanh;
 
 static void ct__release_tanh(ct_node *node) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
-  ct__saved_reset(&n->result);
+  ct__node_tanh *ct__nd = (ct__node_tanh *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh *n = (ct__node_tanh *)node;
+  ct__node_tanh *ct__nd = (ct__node_tanh *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
@@ -3200,21 +3047,21 @@ static ct_status ct__backward_tanh(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_tanh = {"TanhBackward0", ct__backward_tanh, ct__release_tanh};
 
 static ct_tensor *ct__autograd_tanh(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh *n = NULL;
+  ct__node_tanh *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_tanh *)ct__node_new(&ct__kind_tanh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3226,15 +3073,15 @@ typedef struct ct__node_tanh_ {
 } ct__node_tanh_;
 
 static void ct__release_tanh_(ct_node *node) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_tanh_ *ct__nd = (ct__node_tanh_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tanh_ *n = (ct__node_tanh_ *)node;
+  ct__node_tanh_ *ct__nd = (ct__node_tanh_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__tanh_backward(grad, result);
@@ -3243,22 +3090,22 @@ static ct_status ct__backward_tanh_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_tanh_ = {"TanhBackward0", ct__backward_tanh_, ct__release_tanh_};
 
 static ct_status ct__autograd_tanh_(ct_keyset ks, ct_tensor *self) {
-  ct__node_tanh_ *n = NULL;
+  ct__node_tanh_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tanh_", self)) != CT_OK) return r;
-    n = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_tanh_ *)ct__node_new(&ct__kind_tanh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tanh_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3281,15 +3128,15 @@ typedef struct ct__node_erf {
 } ct__node_erf;
 
 static void ct__release_erf(ct_node *node) {
-  ct__node_erf *n = (ct__node_erf *)node;
-  ct__saved_reset(&n->self);
+  ct__node_erf *ct__nd = (ct__node_erf *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_erf *n = (ct__node_erf *)node;
+  ct__node_erf *ct__nd = (ct__node_erf *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
@@ -3298,21 +3145,21 @@ static ct_status ct__backward_erf(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_erf = {"ErfBackward0", ct__backward_erf, ct__release_erf};
 
 static ct_tensor *ct__autograd_erf(ct_keyset ks, ct_tensor *self) {
-  ct__node_erf *n = NULL;
+  ct__node_erf *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_erf *)ct__node_new(&ct__kind_erf, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3324,15 +3171,15 @@ typedef struct ct__node_erf_ {
 } ct__node_erf_;
 
 static void ct__release_erf_(ct_node *node) {
-  ct__node_erf_ *n = (ct__node_erf_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_erf_ *ct__nd = (ct__node_erf_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_erf_ *n = (ct__node_erf_ *)node;
+  ct__node_erf_ *ct__nd = (ct__node_erf_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_mul_scalar(ct_exp(ct_neg(ct_mul(self, self))), ct_float(CT__UNARY_2_SQRTPI)));
@@ -3341,22 +3188,22 @@ static ct_status ct__backward_erf_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_erf_ = {"ErfBackward0", ct__backward_erf_, ct__release_erf_};
 
 static ct_status ct__autograd_erf_(ct_keyset ks, ct_tensor *self) {
-  ct__node_erf_ *n = NULL;
+  ct__node_erf_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("erf_", self)) != CT_OK) return r;
-    n = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_erf_ *)ct__node_new(&ct__kind_erf_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_erf_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3379,15 +3226,15 @@ typedef struct ct__node_sigmoid {
 } ct__node_sigmoid;
 
 static void ct__release_sigmoid(ct_node *node) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
-  ct__saved_reset(&n->result);
+  ct__node_sigmoid *ct__nd = (ct__node_sigmoid *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid *n = (ct__node_sigmoid *)node;
+  ct__node_sigmoid *ct__nd = (ct__node_sigmoid *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
@@ -3396,21 +3243,21 @@ static ct_status ct__backward_sigmoid(ct_node *node, ct_tensor *const *grads, ct
 static const ct_node_kind ct__kind_sigmoid = {"SigmoidBackward0", ct__backward_sigmoid, ct__release_sigmoid};
 
 static ct_tensor *ct__autograd_sigmoid(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid *n = NULL;
+  ct__node_sigmoid *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sigmoid *)ct__node_new(&ct__kind_sigmoid, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3422,15 +3269,15 @@ typedef struct ct__node_sigmoid_ {
 } ct__node_sigmoid_;
 
 static void ct__release_sigmoid_(ct_node *node) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_sigmoid_ *ct__nd = (ct__node_sigmoid_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_sigmoid_ *n = (ct__node_sigmoid_ *)node;
+  ct__node_sigmoid_ *ct__nd = (ct__node_sigmoid_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sigmoid_backward(grad, result);
@@ -3439,22 +3286,22 @@ static ct_status ct__backward_sigmoid_(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_sigmoid_ = {"SigmoidBackward0", ct__backward_sigmoid_, ct__release_sigmoid_};
 
 static ct_status ct__autograd_sigmoid_(ct_keyset ks, ct_tensor *self) {
-  ct__node_sigmoid_ *n = NULL;
+  ct__node_sigmoid_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("sigmoid_", self)) != CT_OK) return r;
-    n = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_sigmoid_ *)ct__node_new(&ct__kind_sigmoid_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_sigmoid_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3477,15 +3324,15 @@ typedef struct ct__node_relu {
 } ct__node_relu;
 
 static void ct__release_relu(ct_node *node) {
-  ct__node_relu *n = (ct__node_relu *)node;
-  ct__saved_reset(&n->result);
+  ct__node_relu *ct__nd = (ct__node_relu *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu *n = (ct__node_relu *)node;
+  ct__node_relu *ct__nd = (ct__node_relu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
@@ -3494,21 +3341,21 @@ static ct_status ct__backward_relu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_relu = {"ReluBackward0", ct__backward_relu, ct__release_relu};
 
 static ct_tensor *ct__autograd_relu(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu *n = NULL;
+  ct__node_relu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_relu *)ct__node_new(&ct__kind_relu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3520,15 +3367,15 @@ typedef struct ct__node_relu_ {
 } ct__node_relu_;
 
 static void ct__release_relu_(ct_node *node) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
-  ct__saved_reset(&n->result);
+  ct__node_relu_ *ct__nd = (ct__node_relu_ *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_relu_ *n = (ct__node_relu_ *)node;
+  ct__node_relu_ *ct__nd = (ct__node_relu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_threshold_backward(grad, result, ct_int(0));
@@ -3537,22 +3384,22 @@ static ct_status ct__backward_relu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_relu_ = {"ReluBackward0", ct__backward_relu_, ct__release_relu_};
 
 static ct_status ct__autograd_relu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_relu_ *n = NULL;
+  ct__node_relu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("relu_", self)) != CT_OK) return r;
-    n = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_relu_ *)ct__node_new(&ct__kind_relu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_relu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3577,17 +3424,17 @@ typedef struct ct__node_hardtanh {
 } ct__node_hardtanh;
 
 static void ct__release_hardtanh(ct_node *node) {
-  ct__node_hardtanh *n = (ct__node_hardtanh *)node;
-  ct__saved_reset(&n->self);
+  ct__node_hardtanh *ct__nd = (ct__node_hardtanh *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_hardtanh *n = (ct__node_hardtanh *)node;
+  ct__node_hardtanh *ct__nd = (ct__node_hardtanh *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar min_val = n->min_val;
-  ct_scalar max_val = n->max_val;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min_val = ct__nd->min_val;
+  ct_scalar max_val = ct__nd->max_val;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
@@ -3596,23 +3443,23 @@ static ct_status ct__backward_hardtanh(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_hardtanh = {"HardtanhBackward0", ct__backward_hardtanh, ct__release_hardtanh};
 
 static ct_tensor *ct__autograd_hardtanh(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct__node_hardtanh *n = NULL;
+  ct__node_hardtanh *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->min_val = min_val;
-    n->max_val = max_val;
+    ct__nd = (ct__node_hardtanh *)ct__node_new(&ct__kind_hardtanh, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min_val = min_val;
+    ct__nd->max_val = max_val;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardtanh(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3626,17 +3473,17 @@ typedef struct ct__node_hardtanh_ {
 } ct__node_hardtanh_;
 
 static void ct__release_hardtanh_(ct_node *node) {
-  ct__node_hardtanh_ *n = (ct__node_hardtanh_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_hardtanh_ *ct__nd = (ct__node_hardtanh_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_hardtanh_ *n = (ct__node_hardtanh_ *)node;
+  ct__node_hardtanh_ *ct__nd = (ct__node_hardtanh_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar min_val = n->min_val;
-  ct_scalar max_val = n->max_val;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min_val = ct__nd->min_val;
+  ct_scalar max_val = ct__nd->max_val;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_hardtanh_backward(grad, self, min_val, max_val);
@@ -3645,24 +3492,24 @@ static ct_status ct__backward_hardtanh_(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_hardtanh_ = {"HardtanhBackward0", ct__backward_hardtanh_, ct__release_hardtanh_};
 
 static ct_status ct__autograd_hardtanh_(ct_keyset ks, ct_tensor *self, ct_scalar min_val, ct_scalar max_val) {
-  ct__node_hardtanh_ *n = NULL;
+  ct__node_hardtanh_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("hardtanh_", self)) != CT_OK) return r;
-    n = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->min_val = min_val;
-    n->max_val = max_val;
+    ct__nd = (ct__node_hardtanh_ *)ct__node_new(&ct__kind_hardtanh_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min_val = min_val;
+    ct__nd->max_val = max_val;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_hardtanh_(ks & CT__BELOW_AUTOGRAD, self, min_val, max_val);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3686,16 +3533,16 @@ typedef struct ct__node_leaky_relu {
 } ct__node_leaky_relu;
 
 static void ct__release_leaky_relu(ct_node *node) {
-  ct__node_leaky_relu *n = (ct__node_leaky_relu *)node;
-  ct__saved_reset(&n->self);
+  ct__node_leaky_relu *ct__nd = (ct__node_leaky_relu *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_leaky_relu *n = (ct__node_leaky_relu *)node;
+  ct__node_leaky_relu *ct__nd = (ct__node_leaky_relu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar negative_slope = n->negative_slope;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar negative_slope = ct__nd->negative_slope;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
@@ -3704,22 +3551,22 @@ static ct_status ct__backward_leaky_relu(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_leaky_relu = {"LeakyReluBackward0", ct__backward_leaky_relu, ct__release_leaky_relu};
 
 static ct_tensor *ct__autograd_leaky_relu(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
-  ct__node_leaky_relu *n = NULL;
+  ct__node_leaky_relu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->negative_slope = negative_slope;
+    ct__nd = (ct__node_leaky_relu *)ct__node_new(&ct__kind_leaky_relu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->negative_slope = negative_slope;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_leaky_relu(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3732,16 +3579,16 @@ typedef struct ct__node_leaky_relu_ {
 } ct__node_leaky_relu_;
 
 static void ct__release_leaky_relu_(ct_node *node) {
-  ct__node_leaky_relu_ *n = (ct__node_leaky_relu_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_leaky_relu_ *ct__nd = (ct__node_leaky_relu_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_leaky_relu_ *n = (ct__node_leaky_relu_ *)node;
+  ct__node_leaky_relu_ *ct__nd = (ct__node_leaky_relu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar negative_slope = n->negative_slope;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar negative_slope = ct__nd->negative_slope;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_leaky_relu_backward(grad, self, negative_slope);
@@ -3750,23 +3597,23 @@ static ct_status ct__backward_leaky_relu_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_leaky_relu_ = {"LeakyReluBackward0", ct__backward_leaky_relu_, ct__release_leaky_relu_};
 
 static ct_status ct__autograd_leaky_relu_(ct_keyset ks, ct_tensor *self, ct_scalar negative_slope) {
-  ct__node_leaky_relu_ *n = NULL;
+  ct__node_leaky_relu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("leaky_relu_", self)) != CT_OK) return r;
-    n = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->negative_slope = negative_slope;
+    ct__nd = (ct__node_leaky_relu_ *)ct__node_new(&ct__kind_leaky_relu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->negative_slope = negative_slope;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_leaky_relu_(ks & CT__BELOW_AUTOGRAD, self, negative_slope);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3792,18 +3639,18 @@ typedef struct ct__node_elu {
 } ct__node_elu;
 
 static void ct__release_elu(ct_node *node) {
-  ct__node_elu *n = (ct__node_elu *)node;
-  ct__saved_reset(&n->self);
+  ct__node_elu *ct__nd = (ct__node_elu *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_elu *n = (ct__node_elu *)node;
+  ct__node_elu *ct__nd = (ct__node_elu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar alpha = n->alpha;
-  ct_scalar scale = n->scale;
-  ct_scalar input_scale = n->input_scale;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar alpha = ct__nd->alpha;
+  ct_scalar scale = ct__nd->scale;
+  ct_scalar input_scale = ct__nd->input_scale;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
@@ -3812,24 +3659,24 @@ static ct_status ct__backward_elu(ct_node *node, ct_tensor *const *grads, ct_ten
 static const ct_node_kind ct__kind_elu = {"EluBackward0", ct__backward_elu, ct__release_elu};
 
 static ct_tensor *ct__autograd_elu(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct__node_elu *n = NULL;
+  ct__node_elu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->alpha = alpha;
-    n->scale = scale;
-    n->input_scale = input_scale;
+    ct__nd = (ct__node_elu *)ct__node_new(&ct__kind_elu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->alpha = alpha;
+    ct__nd->scale = scale;
+    ct__nd->input_scale = input_scale;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_elu(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3844,18 +3691,18 @@ typedef struct ct__node_elu_ {
 } ct__node_elu_;
 
 static void ct__release_elu_(ct_node *node) {
-  ct__node_elu_ *n = (ct__node_elu_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_elu_ *ct__nd = (ct__node_elu_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_elu_ *n = (ct__node_elu_ *)node;
+  ct__node_elu_ *ct__nd = (ct__node_elu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar alpha = n->alpha;
-  ct_scalar scale = n->scale;
-  ct_scalar input_scale = n->input_scale;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar alpha = ct__nd->alpha;
+  ct_scalar scale = ct__nd->scale;
+  ct_scalar input_scale = ct__nd->input_scale;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_elu_backward(grad, self, alpha, scale, input_scale);
@@ -3864,25 +3711,25 @@ static ct_status ct__backward_elu_(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_elu_ = {"EluBackward0", ct__backward_elu_, ct__release_elu_};
 
 static ct_status ct__autograd_elu_(ct_keyset ks, ct_tensor *self, ct_scalar alpha, ct_scalar scale, ct_scalar input_scale) {
-  ct__node_elu_ *n = NULL;
+  ct__node_elu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("elu_", self)) != CT_OK) return r;
-    n = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->alpha = alpha;
-    n->scale = scale;
-    n->input_scale = input_scale;
+    ct__nd = (ct__node_elu_ *)ct__node_new(&ct__kind_elu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->alpha = alpha;
+    ct__nd->scale = scale;
+    ct__nd->input_scale = input_scale;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_elu_(ks & CT__BELOW_AUTOGRAD, self, alpha, scale, input_scale);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3906,16 +3753,16 @@ typedef struct ct__node__gelu_int {
 } ct__node__gelu_int;
 
 static void ct__release__gelu_int(ct_node *node) {
-  ct__node__gelu_int *n = (ct__node__gelu_int *)node;
-  ct__saved_reset(&n->self);
+  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int *n = (ct__node__gelu_int *)node;
+  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  int64_t approximate = n->approximate;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t approximate = ct__nd->approximate;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
@@ -3924,22 +3771,22 @@ static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
 
 static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int *n = NULL;
+  ct__node__gelu_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->approximate = approximate;
+    ct__nd = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->approximate = approximate;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -3952,16 +3799,16 @@ typedef struct ct__node__gelu_int_ {
 } ct__node__gelu_int_;
 
 static void ct__release__gelu_int_(ct_node *node) {
-  ct__node__gelu_int_ *n = (ct__node__gelu_int_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int_ *n = (ct__node__gelu_int_ *)node;
+  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  int64_t approximate = n->approximate;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t approximate = ct__nd->approximate;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
@@ -3970,23 +3817,23 @@ static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
 
 static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int_ *n = NULL;
+  ct__node__gelu_int_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
-    n = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->approximate = approximate;
+    ct__nd = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->approximate = approximate;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4009,15 +3856,15 @@ typedef struct ct__node_silu {
 } ct__node_silu;
 
 static void ct__release_silu(ct_node *node) {
-  ct__node_silu *n = (ct__node_silu *)node;
-  ct__saved_reset(&n->self);
+  ct__node_silu *ct__nd = (ct__node_silu *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_silu *n = (ct__node_silu *)node;
+  ct__node_silu *ct__nd = (ct__node_silu *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
@@ -4026,21 +3873,21 @@ static ct_status ct__backward_silu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_silu = {"SiluBackward0", ct__backward_silu, ct__release_silu};
 
 static ct_tensor *ct__autograd_silu(ct_keyset ks, ct_tensor *self) {
-  ct__node_silu *n = NULL;
+  ct__node_silu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_silu *)ct__node_new(&ct__kind_silu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4052,15 +3899,15 @@ typedef struct ct__node_silu_ {
 } ct__node_silu_;
 
 static void ct__release_silu_(ct_node *node) {
-  ct__node_silu_ *n = (ct__node_silu_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_silu_ *ct__nd = (ct__node_silu_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_silu_ *n = (ct__node_silu_ *)node;
+  ct__node_silu_ *ct__nd = (ct__node_silu_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_silu_backward(grad, self);
@@ -4069,22 +3916,22 @@ static ct_status ct__backward_silu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_silu_ = {"SiluBackward0", ct__backward_silu_, ct__release_silu_};
 
 static ct_status ct__autograd_silu_(ct_keyset ks, ct_tensor *self) {
-  ct__node_silu_ *n = NULL;
+  ct__node_silu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("silu_", self)) != CT_OK) return r;
-    n = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_silu_ *)ct__node_new(&ct__kind_silu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_silu_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4109,17 +3956,17 @@ typedef struct ct__node_softplus {
 } ct__node_softplus;
 
 static void ct__release_softplus(ct_node *node) {
-  ct__node_softplus *n = (ct__node_softplus *)node;
-  ct__saved_reset(&n->self);
+  ct__node_softplus *ct__nd = (ct__node_softplus *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_softplus *n = (ct__node_softplus *)node;
+  ct__node_softplus *ct__nd = (ct__node_softplus *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_scalar beta = n->beta;
-  ct_scalar threshold = n->threshold;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar threshold = ct__nd->threshold;
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_softplus_backward(grad, self, beta, threshold);
@@ -4128,23 +3975,23 @@ static ct_status ct__backward_softplus(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_softplus = {"SoftplusBackward0", ct__backward_softplus, ct__release_softplus};
 
 static ct_tensor *ct__autograd_softplus(ct_keyset ks, ct_tensor *self, ct_scalar beta, ct_scalar threshold) {
-  ct__node_softplus *n = NULL;
+  ct__node_softplus *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    n->beta = beta;
-    n->threshold = threshold;
+    ct__nd = (ct__node_softplus *)ct__node_new(&ct__kind_softplus, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->beta = beta;
+    ct__nd->threshold = threshold;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_softplus(ks & CT__BELOW_AUTOGRAD, self, beta, threshold);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4167,15 +4014,15 @@ typedef struct ct__node_mish {
 } ct__node_mish;
 
 static void ct__release_mish(ct_node *node) {
-  ct__node_mish *n = (ct__node_mish *)node;
-  ct__saved_reset(&n->self);
+  ct__node_mish *ct__nd = (ct__node_mish *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mish *n = (ct__node_mish *)node;
+  ct__node_mish *ct__nd = (ct__node_mish *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
@@ -4184,21 +4031,21 @@ static ct_status ct__backward_mish(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_mish = {"MishBackward0", ct__backward_mish, ct__release_mish};
 
 static ct_tensor *ct__autograd_mish(ct_keyset ks, ct_tensor *self) {
-  ct__node_mish *n = NULL;
+  ct__node_mish *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_mish *)ct__node_new(&ct__kind_mish, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4210,15 +4057,15 @@ typedef struct ct__node_mish_ {
 } ct__node_mish_;
 
 static void ct__release_mish_(ct_node *node) {
-  ct__node_mish_ *n = (ct__node_mish_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_mish_ *ct__nd = (ct__node_mish_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mish_ *n = (ct__node_mish_ *)node;
+  ct__node_mish_ *ct__nd = (ct__node_mish_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_mish_backward(grad, self);
@@ -4227,22 +4074,22 @@ static ct_status ct__backward_mish_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_mish_ = {"MishBackward0", ct__backward_mish_, ct__release_mish_};
 
 static ct_status ct__autograd_mish_(ct_keyset ks, ct_tensor *self) {
-  ct__node_mish_ *n = NULL;
+  ct__node_mish_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("mish_", self)) != CT_OK) return r;
-    n = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_mish_ *)ct__node_new(&ct__kind_mish_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_mish_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4264,9 +4111,9 @@ typedef struct ct__node_floor {
 } ct__node_floor;
 
 static ct_status ct__backward_floor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_floor *n = (ct__node_floor *)node;
+  ct__node_floor *ct__nd = (ct__node_floor *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4275,20 +4122,20 @@ static ct_status ct__backward_floor(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_floor = {"FloorBackward0", ct__backward_floor, NULL};
 
 static ct_tensor *ct__autograd_floor(ct_keyset ks, ct_tensor *self) {
-  ct__node_floor *n = NULL;
+  ct__node_floor *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_floor *)ct__node_new(&ct__kind_floor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4299,9 +4146,9 @@ typedef struct ct__node_floor_ {
 } ct__node_floor_;
 
 static ct_status ct__backward_floor_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_floor_ *n = (ct__node_floor_ *)node;
+  ct__node_floor_ *ct__nd = (ct__node_floor_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4310,21 +4157,21 @@ static ct_status ct__backward_floor_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_floor_ = {"FloorBackward0", ct__backward_floor_, NULL};
 
 static ct_status ct__autograd_floor_(ct_keyset ks, ct_tensor *self) {
-  ct__node_floor_ *n = NULL;
+  ct__node_floor_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("floor_", self)) != CT_OK) return r;
-    n = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_floor_ *)ct__node_new(&ct__kind_floor_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_floor_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4346,9 +4193,9 @@ typedef struct ct__node_ceil {
 } ct__node_ceil;
 
 static ct_status ct__backward_ceil(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_ceil *n = (ct__node_ceil *)node;
+  ct__node_ceil *ct__nd = (ct__node_ceil *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4357,20 +4204,20 @@ static ct_status ct__backward_ceil(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_ceil = {"CeilBackward0", ct__backward_ceil, NULL};
 
 static ct_tensor *ct__autograd_ceil(ct_keyset ks, ct_tensor *self) {
-  ct__node_ceil *n = NULL;
+  ct__node_ceil *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_ceil *)ct__node_new(&ct__kind_ceil, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4381,9 +4228,9 @@ typedef struct ct__node_ceil_ {
 } ct__node_ceil_;
 
 static ct_status ct__backward_ceil_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_ceil_ *n = (ct__node_ceil_ *)node;
+  ct__node_ceil_ *ct__nd = (ct__node_ceil_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4392,21 +4239,21 @@ static ct_status ct__backward_ceil_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_ceil_ = {"CeilBackward0", ct__backward_ceil_, NULL};
 
 static ct_status ct__autograd_ceil_(ct_keyset ks, ct_tensor *self) {
-  ct__node_ceil_ *n = NULL;
+  ct__node_ceil_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("ceil_", self)) != CT_OK) return r;
-    n = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_ceil_ *)ct__node_new(&ct__kind_ceil_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_ceil_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4428,9 +4275,9 @@ typedef struct ct__node_round {
 } ct__node_round;
 
 static ct_status ct__backward_round(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_round *n = (ct__node_round *)node;
+  ct__node_round *ct__nd = (ct__node_round *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4439,20 +4286,20 @@ static ct_status ct__backward_round(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_round = {"RoundBackward0", ct__backward_round, NULL};
 
 static ct_tensor *ct__autograd_round(ct_keyset ks, ct_tensor *self) {
-  ct__node_round *n = NULL;
+  ct__node_round *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_round *)ct__node_new(&ct__kind_round, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4463,9 +4310,9 @@ typedef struct ct__node_round_ {
 } ct__node_round_;
 
 static ct_status ct__backward_round_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_round_ *n = (ct__node_round_ *)node;
+  ct__node_round_ *ct__nd = (ct__node_round_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4474,21 +4321,21 @@ static ct_status ct__backward_round_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_round_ = {"RoundBackward0", ct__backward_round_, NULL};
 
 static ct_status ct__autograd_round_(ct_keyset ks, ct_tensor *self) {
-  ct__node_round_ *n = NULL;
+  ct__node_round_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("round_", self)) != CT_OK) return r;
-    n = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_round_ *)ct__node_new(&ct__kind_round_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4510,9 +4357,9 @@ typedef struct ct__node_round_decimals {
 } ct__node_round_decimals;
 
 static ct_status ct__backward_round_decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_round_decimals *n = (ct__node_round_decimals *)node;
+  ct__node_round_decimals *ct__nd = (ct__node_round_decimals *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4521,20 +4368,20 @@ static ct_status ct__backward_round_decimals(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_round_decimals = {"RoundBackward0", ct__backward_round_decimals, NULL};
 
 static ct_tensor *ct__autograd_round_decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
-  ct__node_round_decimals *n = NULL;
+  ct__node_round_decimals *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_round_decimals *)ct__node_new(&ct__kind_round_decimals, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round_decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4545,9 +4392,9 @@ typedef struct ct__node_round__decimals {
 } ct__node_round__decimals;
 
 static ct_status ct__backward_round__decimals(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_round__decimals *n = (ct__node_round__decimals *)node;
+  ct__node_round__decimals *ct__nd = (ct__node_round__decimals *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4556,21 +4403,21 @@ static ct_status ct__backward_round__decimals(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_round__decimals = {"RoundBackward0", ct__backward_round__decimals, NULL};
 
 static ct_status ct__autograd_round__decimals(ct_keyset ks, ct_tensor *self, int64_t decimals) {
-  ct__node_round__decimals *n = NULL;
+  ct__node_round__decimals *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("round_.decimals", self)) != CT_OK) return r;
-    n = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_round__decimals *)ct__node_new(&ct__kind_round__decimals, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_round__decimals(ks & CT__BELOW_AUTOGRAD, self, decimals);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4592,9 +4439,9 @@ typedef struct ct__node_trunc {
 } ct__node_trunc;
 
 static ct_status ct__backward_trunc(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_trunc *n = (ct__node_trunc *)node;
+  ct__node_trunc *ct__nd = (ct__node_trunc *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4603,20 +4450,20 @@ static ct_status ct__backward_trunc(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_trunc = {"TruncBackward0", ct__backward_trunc, NULL};
 
 static ct_tensor *ct__autograd_trunc(ct_keyset ks, ct_tensor *self) {
-  ct__node_trunc *n = NULL;
+  ct__node_trunc *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_trunc *)ct__node_new(&ct__kind_trunc, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4627,9 +4474,9 @@ typedef struct ct__node_trunc_ {
 } ct__node_trunc_;
 
 static ct_status ct__backward_trunc_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_trunc_ *n = (ct__node_trunc_ *)node;
+  ct__node_trunc_ *ct__nd = (ct__node_trunc_ *)node;
   ct_tensor *grad = grads[0];
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
@@ -4638,21 +4485,21 @@ static ct_status ct__backward_trunc_(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_trunc_ = {"TruncBackward0", ct__backward_trunc_, NULL};
 
 static ct_status ct__autograd_trunc_(ct_keyset ks, ct_tensor *self) {
-  ct__node_trunc_ *n = NULL;
+  ct__node_trunc_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("trunc_", self)) != CT_OK) return r;
-    n = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
+    ct__nd = (ct__node_trunc_ *)ct__node_new(&ct__kind_trunc_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_trunc_(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4675,15 +4522,15 @@ typedef struct ct__node_nan_to_num {
 } ct__node_nan_to_num;
 
 static void ct__release_nan_to_num(ct_node *node) {
-  ct__node_nan_to_num *n = (ct__node_nan_to_num *)node;
-  ct__saved_reset(&n->self);
+  ct__node_nan_to_num *ct__nd = (ct__node_nan_to_num *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_nan_to_num *n = (ct__node_nan_to_num *)node;
+  ct__node_nan_to_num *ct__nd = (ct__node_nan_to_num *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
@@ -4692,21 +4539,21 @@ static ct_status ct__backward_nan_to_num(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_nan_to_num = {"NanToNumBackward0", ct__backward_nan_to_num, ct__release_nan_to_num};
 
 static ct_tensor *ct__autograd_nan_to_num(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
-  ct__node_nan_to_num *n = NULL;
+  ct__node_nan_to_num *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
+    ct__nd = (ct__node_nan_to_num *)ct__node_new(&ct__kind_nan_to_num, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4718,15 +4565,15 @@ typedef struct ct__node_nan_to_num_ {
 } ct__node_nan_to_num_;
 
 static void ct__release_nan_to_num_(ct_node *node) {
-  ct__node_nan_to_num_ *n = (ct__node_nan_to_num_ *)node;
-  ct__saved_reset(&n->self);
+  ct__node_nan_to_num_ *ct__nd = (ct__node_nan_to_num_ *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_nan_to_num_ *n = (ct__node_nan_to_num_ *)node;
+  ct__node_nan_to_num_ *ct__nd = (ct__node_nan_to_num_ *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_nan_to_num_backward(grad, self);
@@ -4735,22 +4582,22 @@ static ct_status ct__backward_nan_to_num_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_nan_to_num_ = {"NanToNumBackward0", ct__backward_nan_to_num_, ct__release_nan_to_num_};
 
 static ct_status ct__autograd_nan_to_num_(ct_keyset ks, ct_tensor *self, double nan, double posinf, double neginf) {
-  ct__node_nan_to_num_ *n = NULL;
+  ct__node_nan_to_num_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("nan_to_num_", self)) != CT_OK) return r;
-    n = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
+    ct__nd = (ct__node_nan_to_num_ *)ct__node_new(&ct__kind_nan_to_num_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num_(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4762,6 +4609,5890 @@ static ct_status ct__autograd_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nan_to_num.out");
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nan_to_num_out(ks & CT__BELOW_AUTOGRAD, self, nan, posinf, neginf, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Tensor_mode;
+
+static void ct__release_div_Tensor_mode(ct_node *node) {
+  ct__node_div_Tensor_mode *ct__nd = (ct__node_div_Tensor_mode *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_div_Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Tensor_mode *ct__nd = (ct__node_div_Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Tensor_mode = {"DivBackward0", ct__backward_div_Tensor_mode, ct__release_div_Tensor_mode};
+
+static ct_tensor *ct__autograd_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div_Tensor_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_div_Tensor_mode *)ct__node_new(&ct__kind_div_Tensor_mode, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Tensor_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Tensor_mode {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Tensor_mode;
+
+static void ct__release_div__Tensor_mode(ct_node *node) {
+  ct__node_div__Tensor_mode *ct__nd = (ct__node_div__Tensor_mode *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_div__Tensor_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Tensor_mode *ct__nd = (ct__node_div__Tensor_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_div_mode_backward(grad, self, other, rounding_mode, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Tensor_mode = {"DivBackward0", ct__backward_div__Tensor_mode, ct__release_div__Tensor_mode};
+
+static ct_status ct__autograd_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct__node_div__Tensor_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("div_.Tensor_mode", self)) != CT_OK) return r;
+    ct__nd = (ct__node_div__Tensor_mode *)ct__node_new(&ct__kind_div__Tensor_mode, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Tensor_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Tensor_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("div.out_mode");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_out_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor ---- */
+typedef struct ct__node_div_Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div_Scalar_mode;
+
+static ct_status ct__backward_div_Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div_Scalar_mode *ct__nd = (ct__node_div_Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = ct__nd->other;
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div_Scalar_mode = {"DivBackward0", ct__backward_div_Scalar_mode, NULL};
+
+static ct_tensor *ct__autograd_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div_Scalar_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_div_Scalar_mode *)ct__node_new(&ct__kind_div_Scalar_mode, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div.Scalar_mode", "rounding_mode: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div_Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) ---- */
+typedef struct ct__node_div__Scalar_mode {
+  ct_node base;
+  ct_scalar other;
+  char rounding_mode[32];
+  bool rounding_mode_given;
+} ct__node_div__Scalar_mode;
+
+static ct_status ct__backward_div__Scalar_mode(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_div__Scalar_mode *ct__nd = (ct__node_div__Scalar_mode *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar other = ct__nd->other;
+  const char *rounding_mode = ct__nd->rounding_mode_given ? ct__nd->rounding_mode : NULL;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_div_scalar_mode_backward(grad, other, rounding_mode);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_div__Scalar_mode = {"DivBackward0", ct__backward_div__Scalar_mode, NULL};
+
+static ct_status ct__autograd_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct__node_div__Scalar_mode *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("div_.Scalar_mode", self)) != CT_OK) return r;
+    ct__nd = (ct__node_div__Scalar_mode *)ct__node_new(&ct__kind_div__Scalar_mode, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->other = other;
+    if (rounding_mode && strlen(rounding_mode) >= sizeof ct__nd->rounding_mode)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "div_.Scalar_mode", "rounding_mode: string too long"), ct_last_error();
+    if ((ct__nd->rounding_mode_given = rounding_mode != NULL)) strcpy(ct__nd->rounding_mode, rounding_mode);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_div__Scalar_mode(ks & CT__BELOW_AUTOGRAD, self, other, rounding_mode);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_floor_divide {
+  ct_node base;
+} ct__node_floor_divide;
+
+static ct_status ct__backward_floor_divide(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide *ct__nd = (ct__node_floor_divide *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide = {"FloorDivideBackward0", ct__backward_floor_divide, NULL};
+
+static ct_tensor *ct__autograd_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_floor_divide *)ct__node_new(&ct__kind_floor_divide, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Tensor {
+  ct_node base;
+} ct__node_floor_divide__Tensor;
+
+static ct_status ct__backward_floor_divide__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Tensor *ct__nd = (ct__node_floor_divide__Tensor *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'self' is not implemented");
+  if (ct_node_needs_input_grad(node, 1))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Tensor = {"FloorDivideBackward0", ct__backward_floor_divide__Tensor, NULL};
+
+static ct_status ct__autograd_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_floor_divide__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("floor_divide_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_floor_divide__Tensor *)ct__node_new(&ct__kind_floor_divide__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("floor_divide.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- floor_divide.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_floor_divide_Scalar {
+  ct_node base;
+} ct__node_floor_divide_Scalar;
+
+static ct_status ct__backward_floor_divide_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide_Scalar *ct__nd = (ct__node_floor_divide_Scalar *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide_Scalar = {"FloorDivideBackward0", ct__backward_floor_divide_Scalar, NULL};
+
+static ct_tensor *ct__autograd_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_floor_divide_Scalar *)ct__node_new(&ct__kind_floor_divide_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_floor_divide__Scalar {
+  ct_node base;
+} ct__node_floor_divide__Scalar;
+
+static ct_status ct__backward_floor_divide__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_floor_divide__Scalar *ct__nd = (ct__node_floor_divide__Scalar *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "floor_divide_.Scalar", "the derivative for 'self' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_floor_divide__Scalar = {"FloorDivideBackward0", ct__backward_floor_divide__Scalar, NULL};
+
+static ct_status ct__autograd_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_floor_divide__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("floor_divide_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_floor_divide__Scalar *)ct__node_new(&ct__kind_floor_divide__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_floor_divide__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Tensor_Tensor;
+
+static void ct__release_pow_Tensor_Tensor(ct_node *node) {
+  ct__node_pow_Tensor_Tensor *ct__nd = (ct__node_pow_Tensor_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Tensor *ct__nd = (ct__node_pow_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Tensor = {"PowBackward0", ct__backward_pow_Tensor_Tensor, ct__release_pow_Tensor_Tensor};
+
+static ct_tensor *ct__autograd_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow_Tensor_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    ct__nd = (ct__node_pow_Tensor_Tensor *)ct__node_new(&ct__kind_pow_Tensor_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, exponent);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow__Tensor;
+
+static void ct__release_pow__Tensor(ct_node *node) {
+  ct__node_pow__Tensor *ct__nd = (ct__node_pow__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Tensor *ct__nd = (ct__node_pow__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_self_backward(grad, self, exponent);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_pow_exponent_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Tensor = {"PowBackward0", ct__backward_pow__Tensor, ct__release_pow__Tensor};
+
+static ct_status ct__autograd_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  ct__node_pow__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent))) {
+    if ((r = ct__check_inplace("pow_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_pow__Tensor *)ct__node_new(&ct__kind_pow__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, exponent);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Tensor(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Tensor_Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow_Tensor_Scalar;
+
+static void ct__release_pow_Tensor_Scalar(ct_node *node) {
+  ct__node_pow_Tensor_Scalar *ct__nd = (ct__node_pow_Tensor_Scalar *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_pow_Tensor_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Tensor_Scalar *ct__nd = (ct__node_pow_Tensor_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar exponent = ct__nd->exponent;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Tensor_Scalar = {"PowBackward0", ct__backward_pow_Tensor_Scalar, ct__release_pow_Tensor_Scalar};
+
+static ct_tensor *ct__autograd_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow_Tensor_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_pow_Tensor_Scalar *)ct__node_new(&ct__kind_pow_Tensor_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) ---- */
+typedef struct ct__node_pow__Scalar {
+  ct_node base;
+  ct__saved self;
+  ct_scalar exponent;
+} ct__node_pow__Scalar;
+
+static void ct__release_pow__Scalar(ct_node *node) {
+  ct__node_pow__Scalar *ct__nd = (ct__node_pow__Scalar *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_pow__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow__Scalar *ct__nd = (ct__node_pow__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar exponent = ct__nd->exponent;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_scalar_backward(grad, self, exponent);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow__Scalar = {"PowBackward0", ct__backward_pow__Scalar, ct__release_pow__Scalar};
+
+static ct_status ct__autograd_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  ct__node_pow__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("pow_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_pow__Scalar *)ct__node_new(&ct__kind_pow__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->exponent = exponent;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow__Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Tensor_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Tensor_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- pow.Scalar(Scalar self, Tensor exponent) -> Tensor ---- */
+typedef struct ct__node_pow_Scalar {
+  ct_node base;
+  ct_scalar self;
+  ct__saved exponent;
+  ct__saved result;
+} ct__node_pow_Scalar;
+
+static void ct__release_pow_Scalar(ct_node *node) {
+  ct__node_pow_Scalar *ct__nd = (ct__node_pow_Scalar *)node;
+  ct__saved_reset(&ct__nd->exponent);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_pow_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_pow_Scalar *ct__nd = (ct__node_pow_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar self = ct__nd->self;
+  ct_tensor *exponent = ct__unpack(&ct__nd->exponent, node, "exponent");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!exponent || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_pow_base_backward(grad, self, exponent, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_pow_Scalar = {"PowBackward0", ct__backward_pow_Scalar, ct__release_pow_Scalar};
+
+static ct_tensor *ct__autograd_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  ct__node_pow_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent))) {
+    ct__nd = (ct__node_pow_Scalar *)ct__node_new(&ct__kind_pow_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, exponent);
+    ct__nd->self = self;
+    ct__save(&ct__nd->exponent, exponent);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar(ks & CT__BELOW_AUTOGRAD, self, exponent);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(exponent) || ct__needs_grad(out))) return ct__out_not_differentiable("pow.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_pow_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, exponent, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder_Tensor;
+
+static void ct__release_remainder_Tensor(ct_node *node) {
+  ct__node_remainder_Tensor *ct__nd = (ct__node_remainder_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_remainder_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Tensor *ct__nd = (ct__node_remainder_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Tensor = {"RemainderBackward0", ct__backward_remainder_Tensor, ct__release_remainder_Tensor};
+
+static ct_tensor *ct__autograd_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_remainder_Tensor *)ct__node_new(&ct__kind_remainder_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_remainder__Tensor;
+
+static void ct__release_remainder__Tensor(ct_node *node) {
+  ct__node_remainder__Tensor *ct__nd = (ct__node_remainder__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_remainder__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Tensor *ct__nd = (ct__node_remainder__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "floor"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Tensor = {"RemainderBackward0", ct__backward_remainder__Tensor, ct__release_remainder__Tensor};
+
+static ct_status ct__autograd_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_remainder__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("remainder_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_remainder__Tensor *)ct__node_new(&ct__kind_remainder__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar {
+  ct_node base;
+} ct__node_remainder_Scalar;
+
+static ct_status ct__backward_remainder_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar *ct__nd = (ct__node_remainder_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar = {"RemainderBackward0", ct__backward_remainder_Scalar, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_remainder_Scalar *)ct__node_new(&ct__kind_remainder_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_remainder__Scalar {
+  ct_node base;
+} ct__node_remainder__Scalar;
+
+static ct_status ct__backward_remainder__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder__Scalar *ct__nd = (ct__node_remainder__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder__Scalar = {"RemainderBackward0", ct__backward_remainder__Scalar, NULL};
+
+static ct_status ct__autograd_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_remainder__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("remainder_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_remainder__Scalar *)ct__node_new(&ct__kind_remainder__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_remainder_Scalar_Tensor {
+  ct_node base;
+} ct__node_remainder_Scalar_Tensor;
+
+static ct_status ct__backward_remainder_Scalar_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_remainder_Scalar_Tensor *ct__nd = (ct__node_remainder_Scalar_Tensor *)node;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0))
+    return ct_fail(CT_ERR_UNSUPPORTED, "remainder.Scalar_Tensor", "the derivative for 'other' is not implemented");
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_remainder_Scalar_Tensor = {"RemainderBackward0", ct__backward_remainder_Scalar_Tensor, NULL};
+
+static ct_tensor *ct__autograd_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  ct__node_remainder_Scalar_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(other))) {
+    ct__nd = (ct__node_remainder_Scalar_Tensor *)ct__node_new(&ct__kind_remainder_Scalar_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("remainder.Scalar_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_remainder_Scalar_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_fmod_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod_Tensor;
+
+static void ct__release_fmod_Tensor(ct_node *node) {
+  ct__node_fmod_Tensor *ct__nd = (ct__node_fmod_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_fmod_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Tensor *ct__nd = (ct__node_fmod_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Tensor = {"FmodBackward0", ct__backward_fmod_Tensor, ct__release_fmod_Tensor};
+
+static ct_tensor *ct__autograd_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_fmod_Tensor *)ct__node_new(&ct__kind_fmod_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_fmod__Tensor;
+
+static void ct__release_fmod__Tensor(ct_node *node) {
+  ct__node_fmod__Tensor *ct__nd = (ct__node_fmod__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_fmod__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Tensor *ct__nd = (ct__node_fmod__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(ct_neg(grad), ct_div_mode(self, other, "trunc"));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Tensor = {"FmodBackward0", ct__backward_fmod__Tensor, ct__release_fmod__Tensor};
+
+static ct_status ct__autograd_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_fmod__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("fmod_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_fmod__Tensor *)ct__node_new(&ct__kind_fmod__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- fmod.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_fmod_Scalar {
+  ct_node base;
+} ct__node_fmod_Scalar;
+
+static ct_status ct__backward_fmod_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod_Scalar *ct__nd = (ct__node_fmod_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod_Scalar = {"FmodBackward0", ct__backward_fmod_Scalar, NULL};
+
+static ct_tensor *ct__autograd_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_fmod_Scalar *)ct__node_new(&ct__kind_fmod_Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+typedef struct ct__node_fmod__Scalar {
+  ct_node base;
+} ct__node_fmod__Scalar;
+
+static ct_status ct__backward_fmod__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_fmod__Scalar *ct__nd = (ct__node_fmod__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_fmod__Scalar = {"FmodBackward0", ct__backward_fmod__Scalar, NULL};
+
+static ct_status ct__autograd_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct__node_fmod__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("fmod_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_fmod__Scalar *)ct__node_new(&ct__kind_fmod__Scalar, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("fmod.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_fmod_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- maximum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_maximum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_maximum;
+
+static void ct__release_maximum(ct_node *node) {
+  ct__node_maximum *ct__nd = (ct__node_maximum *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_maximum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_maximum *ct__nd = (ct__node_maximum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 1);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_maximum = {"MaximumBackward0", ct__backward_maximum, ct__release_maximum};
+
+static ct_tensor *ct__autograd_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_maximum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_maximum *)ct__node_new(&ct__kind_maximum, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("maximum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_maximum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- minimum(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_minimum {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_minimum;
+
+static void ct__release_minimum(ct_node *node) {
+  ct__node_minimum *ct__nd = (ct__node_minimum *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_minimum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_minimum *ct__nd = (ct__node_minimum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_minmax_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_minmax_backward(grad, other, self, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_minimum = {"MinimumBackward0", ct__backward_minimum, ct__release_minimum};
+
+static ct_tensor *ct__autograd_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_minimum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_minimum *)ct__node_new(&ct__kind_minimum, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("minimum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_minimum_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- atan2(Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_atan2 {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2;
+
+static void ct__release_atan2(ct_node *node) {
+  ct__node_atan2 *ct__nd = (ct__node_atan2 *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_atan2(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2 *ct__nd = (ct__node_atan2 *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2 = {"Atan2Backward0", ct__backward_atan2, ct__release_atan2};
+
+static ct_tensor *ct__autograd_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2 *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_atan2 *)ct__node_new(&ct__kind_atan2, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+typedef struct ct__node_atan2_ {
+  ct_node base;
+  ct__saved self;
+  ct__saved other;
+} ct__node_atan2_;
+
+static void ct__release_atan2_(ct_node *node) {
+  ct__node_atan2_ *ct__nd = (ct__node_atan2_ *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->other);
+}
+static ct_status ct__backward_atan2_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_atan2_ *ct__nd = (ct__node_atan2_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *other = ct__unpack(&ct__nd->other, node, "other");
+  if (!self || !other) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_atan2_backward(grad, self, other, 0);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_atan2_backward(grad, self, other, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_atan2_ = {"Atan2Backward0", ct__backward_atan2_, ct__release_atan2_};
+
+static ct_status ct__autograd_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct__node_atan2_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other))) {
+    if ((r = ct__check_inplace("atan2_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_atan2_ *)ct__node_new(&ct__kind_atan2_, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->other, other);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("atan2.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_atan2_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("eq.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eq_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ne.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ne_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("lt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("le.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_le_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gt.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gt_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Tensor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar(Tensor self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge__Scalar(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("ge.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_ge_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_and.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_and_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_or.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_or_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor(Tensor self, Tensor other) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_(ks & CT__BELOW_AUTOGRAD, self, other);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_xor.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_xor_out(ks & CT__BELOW_AUTOGRAD, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_logical_not(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not_(Tensor(a!) self) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_status r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logical_not.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logical_not_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.self(Tensor condition, Tensor self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_self {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_self;
+
+static void ct__release_where_self(ct_node *node) {
+  ct__node_where_self *ct__nd = (ct__node_where_self *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_self(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_self *ct__nd = (ct__node_where_self *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_self = {"WhereBackward0", ct__backward_where_self, ct__release_where_self};
+
+static ct_tensor *ct__autograd_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct__node_where_self *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_where_self *)ct__node_new(&ct__kind_where_self, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__node_set_input(&ct__nd->base, 2, other);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self) || ct__needs_grad(other) || ct__needs_grad(out))) return ct__out_not_differentiable("where.self_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_self_out(ks & CT__BELOW_AUTOGRAD, condition, self, other, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarSelf {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarSelf;
+
+static void ct__release_where_ScalarSelf(ct_node *node) {
+  ct__node_where_ScalarSelf *ct__nd = (ct__node_where_ScalarSelf *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_ScalarSelf(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarSelf *ct__nd = (ct__node_where_ScalarSelf *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_self(condition, ct_int(0), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarSelf = {"WhereBackward0", ct__backward_where_ScalarSelf, ct__release_where_ScalarSelf};
+
+static ct_tensor *ct__autograd_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct__node_where_ScalarSelf *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(other))) {
+    ct__nd = (ct__node_where_ScalarSelf *)ct__node_new(&ct__kind_where_ScalarSelf, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, other);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarSelf(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor ---- */
+typedef struct ct__node_where_ScalarOther {
+  ct_node base;
+  ct__saved condition;
+} ct__node_where_ScalarOther;
+
+static void ct__release_where_ScalarOther(ct_node *node) {
+  ct__node_where_ScalarOther *ct__nd = (ct__node_where_ScalarOther *)node;
+  ct__saved_reset(&ct__nd->condition);
+}
+static ct_status ct__backward_where_ScalarOther(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_where_ScalarOther *ct__nd = (ct__node_where_ScalarOther *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *condition = ct__unpack(&ct__nd->condition, node, "condition");
+  if (!condition) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(condition, grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_where_ScalarOther = {"WhereBackward0", ct__backward_where_ScalarOther, ct__release_where_ScalarOther};
+
+static ct_tensor *ct__autograd_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct__node_where_ScalarOther *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_where_ScalarOther *)ct__node_new(&ct__kind_where_ScalarOther, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, condition);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->condition, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_ScalarOther(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor ---- */
+static ct_tensor *ct__autograd_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(condition))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "where.Scalar";
+    ct__node_set_input(ct__nd, 0, condition);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_where_Scalar(ks & CT__BELOW_AUTOGRAD, condition, self, other);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Scalar;
+
+static void ct__release_masked_fill_Scalar(ct_node *node) {
+  ct__node_masked_fill_Scalar *ct__nd = (ct__node_masked_fill_Scalar *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Scalar *ct__nd = (ct__node_masked_fill_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Scalar = {"MaskedFillBackward0", ct__backward_masked_fill_Scalar, ct__release_masked_fill_Scalar};
+
+static ct_tensor *ct__autograd_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    ct__nd = (ct__node_masked_fill_Scalar *)ct__node_new(&ct__kind_masked_fill_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Scalar {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Scalar;
+
+static void ct__release_masked_fill__Scalar(ct_node *node) {
+  ct__node_masked_fill__Scalar *ct__nd = (ct__node_masked_fill__Scalar *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Scalar *ct__nd = (ct__node_masked_fill__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Scalar = {"MaskedFillBackward0", ct__backward_masked_fill__Scalar, ct__release_masked_fill__Scalar};
+
+static ct_status ct__autograd_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct__node_masked_fill__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask))) {
+    if ((r = ct__check_inplace("masked_fill_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_masked_fill__Scalar *)ct__node_new(&ct__kind_masked_fill__Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Scalar(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor ---- */
+typedef struct ct__node_masked_fill_Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill_Tensor;
+
+static void ct__release_masked_fill_Tensor(ct_node *node) {
+  ct__node_masked_fill_Tensor *ct__nd = (ct__node_masked_fill_Tensor *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill_Tensor *ct__nd = (ct__node_masked_fill_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill_Tensor = {"MaskedFillBackward0", ct__backward_masked_fill_Tensor, ct__release_masked_fill_Tensor};
+
+static ct_tensor *ct__autograd_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    ct__nd = (ct__node_masked_fill_Tensor *)ct__node_new(&ct__kind_masked_fill_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_masked_fill__Tensor {
+  ct_node base;
+  ct__saved mask;
+} ct__node_masked_fill__Tensor;
+
+static void ct__release_masked_fill__Tensor(ct_node *node) {
+  ct__node_masked_fill__Tensor *ct__nd = (ct__node_masked_fill__Tensor *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_masked_fill__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_masked_fill__Tensor *ct__nd = (ct__node_masked_fill__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_masked_fill(grad, mask, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_sum(ct_where_scalar_other(mask, grad, ct_int(0)));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_masked_fill__Tensor = {"MaskedFillBackward0", ct__backward_masked_fill__Tensor, ct__release_masked_fill__Tensor};
+
+static ct_status ct__autograd_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct__node_masked_fill__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("masked_fill_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_masked_fill__Tensor *)ct__node_new(&ct__kind_masked_fill__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mask);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__save(&ct__nd->mask, mask);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill__Tensor(ks & CT__BELOW_AUTOGRAD, self, mask, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mask) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("masked_fill.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_masked_fill_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, mask, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp_Scalar;
+
+static ct_status ct__backward_lerp_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Scalar *ct__nd = (ct__node_lerp_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = ct__nd->weight;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Scalar = {"LerpBackward0", ct__backward_lerp_Scalar, NULL};
+
+static ct_tensor *ct__autograd_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    ct__nd = (ct__node_lerp_Scalar *)ct__node_new(&ct__kind_lerp_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__nd->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Scalar {
+  ct_node base;
+  ct_scalar weight;
+} ct__node_lerp__Scalar;
+
+static ct_status ct__backward_lerp__Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Scalar *ct__nd = (ct__node_lerp__Scalar *)node;
+  ct_tensor *grad = grads[0];
+  ct_scalar weight = ct__nd->weight;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul_scalar(grad, ct__pw_one_minus(weight));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul_scalar(grad, weight);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Scalar = {"LerpBackward0", ct__backward_lerp__Scalar, NULL};
+
+static ct_status ct__autograd_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct__node_lerp__Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end))) {
+    if ((r = ct__check_inplace("lerp_.Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_lerp__Scalar *)ct__node_new(&ct__kind_lerp__Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__nd->weight = weight;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Scalar(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor ---- */
+typedef struct ct__node_lerp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp_Tensor;
+
+static void ct__release_lerp_Tensor(ct_node *node) {
+  ct__node_lerp_Tensor *ct__nd = (ct__node_lerp_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->end);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_lerp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp_Tensor *ct__nd = (ct__node_lerp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp_Tensor = {"LerpBackward0", ct__backward_lerp_Tensor, ct__release_lerp_Tensor};
+
+static ct_tensor *ct__autograd_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    ct__nd = (ct__node_lerp_Tensor *)ct__node_new(&ct__kind_lerp_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->end, end);
+    ct__save(&ct__nd->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) ---- */
+typedef struct ct__node_lerp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved end;
+  ct__saved weight;
+} ct__node_lerp__Tensor;
+
+static void ct__release_lerp__Tensor(ct_node *node) {
+  ct__node_lerp__Tensor *ct__nd = (ct__node_lerp__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->end);
+  ct__saved_reset(&ct__nd->weight);
+}
+static ct_status ct__backward_lerp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_lerp__Tensor *ct__nd = (ct__node_lerp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *end = ct__unpack(&ct__nd->end, node, "end");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  if (!self || !end || !weight) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, ct_add_scalar(ct_neg(weight), ct_int(1)));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, weight);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_mul(grad, ct_sub(end, self));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_lerp__Tensor = {"LerpBackward0", ct__backward_lerp__Tensor, ct__release_lerp__Tensor};
+
+static ct_status ct__autograd_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct__node_lerp__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight))) {
+    if ((r = ct__check_inplace("lerp_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_lerp__Tensor *)ct__node_new(&ct__kind_lerp__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, end);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->end, end);
+    ct__save(&ct__nd->weight, weight);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp__Tensor(ks & CT__BELOW_AUTOGRAD, self, end, weight);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(end) || ct__needs_grad(weight) || ct__needs_grad(out))) return ct__out_not_differentiable("lerp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_lerp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, end, weight, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcmul {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul;
+
+static void ct__release_addcmul(ct_node *node) {
+  ct__node_addcmul *ct__nd = (ct__node_addcmul *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcmul(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul *ct__nd = (ct__node_addcmul *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul = {"AddcmulBackward0", ct__backward_addcmul, ct__release_addcmul};
+
+static ct_tensor *ct__autograd_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    ct__nd = (ct__node_addcmul *)ct__node_new(&ct__kind_addcmul, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcmul_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcmul_;
+
+static void ct__release_addcmul_(ct_node *node) {
+  ct__node_addcmul_ *ct__nd = (ct__node_addcmul_ *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcmul_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcmul_ *ct__nd = (ct__node_addcmul_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mul(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mul(grad, tensor1), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcmul_ = {"AddcmulBackward0", ct__backward_addcmul_, ct__release_addcmul_};
+
+static ct_status ct__autograd_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcmul_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcmul_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_addcmul_ *)ct__node_new(&ct__kind_addcmul_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcmul.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcmul_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor ---- */
+typedef struct ct__node_addcdiv {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv;
+
+static void ct__release_addcdiv(ct_node *node) {
+  ct__node_addcdiv *ct__nd = (ct__node_addcdiv *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcdiv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv *ct__nd = (ct__node_addcdiv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv = {"AddcdivBackward0", ct__backward_addcdiv, ct__release_addcdiv};
+
+static ct_tensor *ct__autograd_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    ct__nd = (ct__node_addcdiv *)ct__node_new(&ct__kind_addcdiv, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addcdiv_ {
+  ct_node base;
+  ct__saved tensor1;
+  ct__saved tensor2;
+  ct_scalar value;
+} ct__node_addcdiv_;
+
+static void ct__release_addcdiv_(ct_node *node) {
+  ct__node_addcdiv_ *ct__nd = (ct__node_addcdiv_ *)node;
+  ct__saved_reset(&ct__nd->tensor1);
+  ct__saved_reset(&ct__nd->tensor2);
+}
+static ct_status ct__backward_addcdiv_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addcdiv_ *ct__nd = (ct__node_addcdiv_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *tensor1 = ct__unpack(&ct__nd->tensor1, node, "tensor1");
+  ct_tensor *tensor2 = ct__unpack(&ct__nd->tensor2, node, "tensor2");
+  ct_scalar value = ct__nd->value;
+  if (!tensor1 || !tensor2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_div(grad, tensor2), value);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_neg(ct_div(ct_mul(grad, tensor1), ct_mul(tensor2, tensor2))), value);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addcdiv_ = {"AddcdivBackward0", ct__backward_addcdiv_, ct__release_addcdiv_};
+
+static ct_status ct__autograd_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct__node_addcdiv_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2))) {
+    if ((r = ct__check_inplace("addcdiv_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_addcdiv_ *)ct__node_new(&ct__kind_addcdiv_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor1);
+    ct__node_set_input(&ct__nd->base, 2, tensor2);
+    ct__save(&ct__nd->tensor1, tensor1);
+    ct__save(&ct__nd->tensor2, tensor2);
+    ct__nd->value = value;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor1) || ct__needs_grad(tensor2) || ct__needs_grad(out))) return ct__out_not_differentiable("addcdiv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addcdiv_out(ks & CT__BELOW_AUTOGRAD, self, tensor1, tensor2, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp;
+
+static void ct__release_clamp(ct_node *node) {
+  ct__node_clamp *ct__nd = (ct__node_clamp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp *ct__nd = (ct__node_clamp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp = {"ClampBackward0", ct__backward_clamp, ct__release_clamp};
+
+static ct_tensor *ct__autograd_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp *)ct__node_new(&ct__kind_clamp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min = min;
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+  ct_scalar max;
+} ct__node_clamp_;
+
+static void ct__release_clamp_(ct_node *node) {
+  ct__node_clamp_ *ct__nd = (ct__node_clamp_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_ *ct__nd = (ct__node_clamp_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_backward(grad, self, min, max);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_ = {"ClampBackward0", ct__backward_clamp_, ct__release_clamp_};
+
+static ct_status ct__autograd_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct__node_clamp_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_ *)ct__node_new(&ct__kind_clamp_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min = min;
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor ---- */
+typedef struct ct__node_clamp_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp_Tensor;
+
+static void ct__release_clamp_Tensor(ct_node *node) {
+  ct__node_clamp_Tensor *ct__nd = (ct__node_clamp_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_Tensor *ct__nd = (ct__node_clamp_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_Tensor = {"ClampBackward0", ct__backward_clamp_Tensor, ct__release_clamp_Tensor};
+
+static ct_tensor *ct__autograd_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    ct__nd = (ct__node_clamp_Tensor *)ct__node_new(&ct__kind_clamp_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__node_set_input(&ct__nd->base, 2, max);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->min, min);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+  ct__saved max;
+} ct__node_clamp__Tensor;
+
+static void ct__release_clamp__Tensor(ct_node *node) {
+  ct__node_clamp__Tensor *ct__nd = (ct__node_clamp__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp__Tensor *ct__nd = (ct__node_clamp__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__pw_clamp_tensor_backward(grad, self, min, max);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__pw_clamp_bound_backward(grad, self, min, max, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__pw_clamp_bound_backward(grad, self, min, max, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp__Tensor = {"ClampBackward0", ct__backward_clamp__Tensor, ct__release_clamp__Tensor};
+
+static ct_status ct__autograd_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct__node_clamp__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp__Tensor *)ct__node_new(&ct__kind_clamp__Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__node_set_input(&ct__nd->base, 2, max);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->min, min);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp__Tensor(ks & CT__BELOW_AUTOGRAD, self, min, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min(Tensor self, Scalar min) -> Tensor ---- */
+typedef struct ct__node_clamp_min {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min;
+
+static void ct__release_clamp_min(ct_node *node) {
+  ct__node_clamp_min *ct__nd = (ct__node_clamp_min *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min *ct__nd = (ct__node_clamp_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min = {"ClampMinBackward0", ct__backward_clamp_min, ct__release_clamp_min};
+
+static ct_tensor *ct__autograd_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp_min *)ct__node_new(&ct__kind_clamp_min, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar min;
+} ct__node_clamp_min_;
+
+static void ct__release_clamp_min_(ct_node *node) {
+  ct__node_clamp_min_ *ct__nd = (ct__node_clamp_min_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_min_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_ *ct__nd = (ct__node_clamp_min_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar min = ct__nd->min;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge_scalar(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_ = {"ClampMinBackward0", ct__backward_clamp_min_, ct__release_clamp_min_};
+
+static ct_status ct__autograd_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  ct__node_clamp_min_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_min_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_min_ *)ct__node_new(&ct__kind_clamp_min_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->min = min;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_min.Tensor(Tensor self, Tensor min) -> Tensor ---- */
+typedef struct ct__node_clamp_min_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min_Tensor;
+
+static void ct__release_clamp_min_Tensor(ct_node *node) {
+  ct__node_clamp_min_Tensor *ct__nd = (ct__node_clamp_min_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+}
+static ct_status ct__backward_clamp_min_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min_Tensor *ct__nd = (ct__node_clamp_min_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min_Tensor = {"ClampMinBackward0", ct__backward_clamp_min_Tensor, ct__release_clamp_min_Tensor};
+
+static ct_tensor *ct__autograd_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    ct__nd = (ct__node_clamp_min_Tensor *)ct__node_new(&ct__kind_clamp_min_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_min__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved min;
+} ct__node_clamp_min__Tensor;
+
+static void ct__release_clamp_min__Tensor(ct_node *node) {
+  ct__node_clamp_min__Tensor *ct__nd = (ct__node_clamp_min__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->min);
+}
+static ct_status ct__backward_clamp_min__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_min__Tensor *ct__nd = (ct__node_clamp_min__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *min = ct__unpack(&ct__nd->min, node, "min");
+  if (!self || !min) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_ge(self, min), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_lt(self, min), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_min__Tensor = {"ClampMinBackward0", ct__backward_clamp_min__Tensor, ct__release_clamp_min__Tensor};
+
+static ct_status ct__autograd_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  ct__node_clamp_min__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min))) {
+    if ((r = ct__check_inplace("clamp_min_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_min__Tensor *)ct__node_new(&ct__kind_clamp_min__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, min);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->min, min);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min__Tensor(ks & CT__BELOW_AUTOGRAD, self, min);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(min) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_min.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_min_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, min, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max(Tensor self, Scalar max) -> Tensor ---- */
+typedef struct ct__node_clamp_max {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max;
+
+static void ct__release_clamp_max(ct_node *node) {
+  ct__node_clamp_max *ct__nd = (ct__node_clamp_max *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max *ct__nd = (ct__node_clamp_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max = {"ClampMaxBackward0", ct__backward_clamp_max, ct__release_clamp_max};
+
+static ct_tensor *ct__autograd_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_clamp_max *)ct__node_new(&ct__kind_clamp_max, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max_ {
+  ct_node base;
+  ct__saved self;
+  ct_scalar max;
+} ct__node_clamp_max_;
+
+static void ct__release_clamp_max_(ct_node *node) {
+  ct__node_clamp_max_ *ct__nd = (ct__node_clamp_max_ *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_clamp_max_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_ *ct__nd = (ct__node_clamp_max_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar max = ct__nd->max;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le_scalar(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_ = {"ClampMaxBackward0", ct__backward_clamp_max_, ct__release_clamp_max_};
+
+static ct_status ct__autograd_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  ct__node_clamp_max_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("clamp_max_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_max_ *)ct__node_new(&ct__kind_clamp_max_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->max = max;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- clamp_max.Tensor(Tensor self, Tensor max) -> Tensor ---- */
+typedef struct ct__node_clamp_max_Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max_Tensor;
+
+static void ct__release_clamp_max_Tensor(ct_node *node) {
+  ct__node_clamp_max_Tensor *ct__nd = (ct__node_clamp_max_Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_max_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max_Tensor *ct__nd = (ct__node_clamp_max_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max_Tensor = {"ClampMaxBackward0", ct__backward_clamp_max_Tensor, ct__release_clamp_max_Tensor};
+
+static ct_tensor *ct__autograd_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    ct__nd = (ct__node_clamp_max_Tensor *)ct__node_new(&ct__kind_clamp_max_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, max);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) ---- */
+typedef struct ct__node_clamp_max__Tensor {
+  ct_node base;
+  ct__saved self;
+  ct__saved max;
+} ct__node_clamp_max__Tensor;
+
+static void ct__release_clamp_max__Tensor(ct_node *node) {
+  ct__node_clamp_max__Tensor *ct__nd = (ct__node_clamp_max__Tensor *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->max);
+}
+static ct_status ct__backward_clamp_max__Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_clamp_max__Tensor *ct__nd = (ct__node_clamp_max__Tensor *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *max = ct__unpack(&ct__nd->max, node, "max");
+  if (!self || !max) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_where_scalar_other(ct_le(self, max), grad, ct_int(0));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_where_scalar_other(ct_gt(self, max), grad, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_clamp_max__Tensor = {"ClampMaxBackward0", ct__backward_clamp_max__Tensor, ct__release_clamp_max__Tensor};
+
+static ct_status ct__autograd_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  ct__node_clamp_max__Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max))) {
+    if ((r = ct__check_inplace("clamp_max_.Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_clamp_max__Tensor *)ct__node_new(&ct__kind_clamp_max__Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, max);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__save(&ct__nd->max, max);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max__Tensor(ks & CT__BELOW_AUTOGRAD, self, max);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(max) || ct__needs_grad(out))) return ct__out_not_differentiable("clamp_max.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_clamp_max_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, max, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_sum;
+
+static ct_status ct__backward_sum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum *ct__nd = (ct__node_sum *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_expand(grad, CT__SHAPE(self_sizes));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum = {"SumBackward0", ct__backward_sum, NULL};
+
+static ct_tensor *ct__autograd_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_sum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sum *)ct__node_new(&ct__kind_sum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_sum_dim_IntList {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_sum_dim_IntList;
+
+static ct_status ct__backward_sum_dim_IntList(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sum_dim_IntList *ct__nd = (ct__node_sum_dim_IntList *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__sum_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sum_dim_IntList = {"SumBackward0", ct__backward_sum_dim_IntList, NULL};
+
+static ct_tensor *ct__autograd_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_sum_dim_IntList *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sum_dim_IntList *)ct__node_new(&ct__kind_sum_dim_IntList, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "sum.dim_IntList") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("sum.IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sum_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mean(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean {
+  ct_node base;
+  ct__shape self_sizes;
+} ct__node_mean;
+
+static ct_status ct__backward_mean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean *ct__nd = (ct__node_mean *)node;
+  ct_tensor *grad = grads[0];
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean = {"MeanBackward0", ct__backward_mean, NULL};
+
+static ct_tensor *ct__autograd_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_mean *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mean *)ct__node_new(&ct__kind_mean, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_mean_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_mean_dim;
+
+static ct_status ct__backward_mean_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mean_dim *ct__nd = (ct__node_mean_dim *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mean_backward(grad, &self_sizes, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mean_dim = {"MeanBackward0", ct__backward_mean_dim, NULL};
+
+static ct_tensor *ct__autograd_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_mean_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_mean_dim *)ct__node_new(&ct__kind_mean_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "mean.dim") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("mean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod(Tensor self, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_prod;
+
+static void ct__release_prod(ct_node *node) {
+  ct__node_prod *ct__nd = (ct__node_prod *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_prod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod *ct__nd = (ct__node_prod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_backward(grad, self, result, ct__rd_all(), false);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod = {"ProdBackward0", ct__backward_prod, ct__release_prod};
+
+static ct_tensor *ct__autograd_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  ct__node_prod *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_prod *)ct__node_new(&ct__kind_prod, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod(ks & CT__BELOW_AUTOGRAD, self, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_out(ks & CT__BELOW_AUTOGRAD, self, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_prod_dim_int {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_prod_dim_int;
+
+static void ct__release_prod_dim_int(ct_node *node) {
+  ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_prod_dim_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_prod_dim_int *ct__nd = (ct__node_prod_dim_int *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__prod_dim_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_prod_dim_int = {"ProdBackward0", ct__backward_prod_dim_int, ct__release_prod_dim_int};
+
+static ct_tensor *ct__autograd_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct__node_prod_dim_int *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_prod_dim_int *)ct__node_new(&ct__kind_prod_dim_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_dim_int(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("prod.int_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_prod_int_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amax {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amax;
+
+static void ct__release_amax(ct_node *node) {
+  ct__node_amax *ct__nd = (ct__node_amax *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_amax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amax *ct__nd = (ct__node_amax *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amax = {"AmaxBackward0", ct__backward_amax, ct__release_amax};
+
+static ct_tensor *ct__autograd_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_amax *)ct__node_new(&ct__kind_amax, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "amax") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_amin {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_amin;
+
+static void ct__release_amin(ct_node *node) {
+  ct__node_amin *ct__nd = (ct__node_amin *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_amin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_amin *ct__nd = (ct__node_amin *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_amin = {"AminBackward0", ct__backward_amin, ct__release_amin};
+
+static ct_tensor *ct__autograd_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_amin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_amin *)ct__node_new(&ct__kind_amin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "amin") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("amin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_amin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max(Tensor self) -> Tensor ---- */
+typedef struct ct__node_max {
+  ct_node base;
+  ct__saved self;
+} ct__node_max;
+
+static void ct__release_max(ct_node *node) {
+  ct__node_max *ct__nd = (ct__node_max *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_max(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max *ct__nd = (ct__node_max *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max = {"MaxBackward0", ct__backward_max, ct__release_max};
+
+static ct_tensor *ct__autograd_max(ct_keyset ks, ct_tensor *self) {
+  ct__node_max *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max *)ct__node_new(&ct__kind_max, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- min(Tensor self) -> Tensor ---- */
+typedef struct ct__node_min {
+  ct_node base;
+  ct__saved self;
+} ct__node_min;
+
+static void ct__release_min(ct_node *node) {
+  ct__node_min *ct__nd = (ct__node_min *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_min(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min *ct__nd = (ct__node_min *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__amax_backward(grad, self, ct__rd_all(), false, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min = {"MinBackward0", ct__backward_min, ct__release_min};
+
+static ct_tensor *ct__autograd_min(ct_keyset ks, ct_tensor *self) {
+  ct__node_min *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_min *)ct__node_new(&ct__kind_min, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_var_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+} ct__node_var_correction;
+
+static void ct__release_var_correction(ct_node *node) {
+  ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_var_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_var_correction *ct__nd = (ct__node_var_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  ct_scalar correction = ct__nd->correction;
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__var_backward(grad, self, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_var_correction = {"VarBackward0", ct__backward_var_correction, ct__release_var_correction};
+
+static ct_tensor *ct__autograd_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_var_correction *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_var_correction *)ct__node_new(&ct__kind_var_correction, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "var.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->correction = correction;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("var.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_var_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_std_correction {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  ct_scalar correction;
+  bool keepdim;
+  ct__saved result;
+} ct__node_std_correction;
+
+static void ct__release_std_correction(ct_node *node) {
+  ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_std_correction(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_std_correction *ct__nd = (ct__node_std_correction *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  ct_scalar correction = ct__nd->correction;
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__std_backward(grad, self, result, dim, correction, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_std_correction = {"StdBackward0", ct__backward_std_correction, ct__release_std_correction};
+
+static ct_tensor *ct__autograd_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  ct__node_std_correction *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_std_correction *)ct__node_new(&ct__kind_std_correction, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "std.correction") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->correction = correction;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.correction_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_correction_out(ks & CT__BELOW_AUTOGRAD, self, dim, correction, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("std.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_std_out(ks & CT__BELOW_AUTOGRAD, self, dim, unbiased, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_linalg_vector_norm {
+  ct_node base;
+  ct__saved self;
+  ct_scalar ord;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_linalg_vector_norm;
+
+static void ct__release_linalg_vector_norm(ct_node *node) {
+  ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_linalg_vector_norm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_linalg_vector_norm *ct__nd = (ct__node_linalg_vector_norm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_scalar ord = ct__nd->ord;
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__norm_backward(grad, self, result, ord, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_linalg_vector_norm = {"LinalgVectorNormBackward0", ct__backward_linalg_vector_norm, ct__release_linalg_vector_norm};
+
+static ct_tensor *ct__autograd_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_linalg_vector_norm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_linalg_vector_norm *)ct__node_new(&ct__kind_linalg_vector_norm, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->ord = ord;
+    if (ct__save_ints(&ct__nd->dim, dim, "linalg_vector_norm") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("linalg_vector_norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linalg_vector_norm_out(ks & CT__BELOW_AUTOGRAD, self, ord, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, p, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("norm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_norm_out(ks & CT__BELOW_AUTOGRAD, self, p, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor ---- */
+typedef struct ct__node_logsumexp {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+  ct__saved result;
+} ct__node_logsumexp;
+
+static void ct__release_logsumexp(ct_node *node) {
+  ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_logsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logsumexp *ct__nd = (ct__node_logsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logsumexp_backward(grad, self, result, dim, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logsumexp = {"LogsumexpBackward0", ct__backward_logsumexp, ct__release_logsumexp};
+
+static ct_tensor *ct__autograd_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  ct__node_logsumexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logsumexp *)ct__node_new(&ct__kind_logsumexp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "logsumexp") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_all(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("all.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_all_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any(Tensor self) -> Tensor ---- */
+static ct_tensor *ct__autograd_any(ct_keyset ks, ct_tensor *self) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.all_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_all_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("any.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_any_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumsum {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum;
+
+static ct_status ct__backward_cumsum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum *ct__nd = (ct__node_cumsum *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum = {"CumsumBackward0", ct__backward_cumsum, NULL};
+
+static ct_tensor *ct__autograd_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cumsum *)ct__node_new(&ct__kind_cumsum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumsum_ {
+  ct_node base;
+  int64_t dim;
+} ct__node_cumsum_;
+
+static ct_status ct__backward_cumsum_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumsum_ *ct__nd = (ct__node_cumsum_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumsum_backward(grad, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumsum_ = {"CumsumBackward0", ct__backward_cumsum_, NULL};
+
+static ct_status ct__autograd_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumsum_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumsum_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cumsum_ *)ct__node_new(&ct__kind_cumsum_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumsum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumsum_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_cumprod {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod;
+
+static void ct__release_cumprod(ct_node *node) {
+  ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_cumprod(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod *ct__nd = (ct__node_cumprod *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod = {"CumprodBackward0", ct__backward_cumprod, ct__release_cumprod};
+
+static ct_tensor *ct__autograd_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cumprod *)ct__node_new(&ct__kind_cumprod, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) ---- */
+typedef struct ct__node_cumprod_ {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved result;
+} ct__node_cumprod_;
+
+static void ct__release_cumprod_(ct_node *node) {
+  ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_cumprod_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cumprod_ *ct__nd = (ct__node_cumprod_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__cumprod_backward(grad, self, result, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cumprod_ = {"CumprodBackward0", ct__backward_cumprod_, ct__release_cumprod_};
+
+static ct_status ct__autograd_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct__node_cumprod_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("cumprod_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_cumprod_ *)ct__node_new(&ct__kind_cumprod_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("cumprod.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cumprod_out(ks & CT__BELOW_AUTOGRAD, self, dim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_max_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_max_dim;
+
+static void ct__release_max_dim(ct_node *node) {
+  ct__node_max_dim *ct__nd = (ct__node_max_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_max_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_max_dim *ct__nd = (ct__node_max_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_max_dim = {"MaxBackward0", ct__backward_max_dim, ct__release_max_dim};
+
+static ct_tensor *ct__autograd_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_max_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_max_dim *)ct__node_new(&ct__kind_max_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_max_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_min_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_min_dim;
+
+static void ct__release_min_dim(ct_node *node) {
+  ct__node_min_dim *ct__nd = (ct__node_min_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_min_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_min_dim *ct__nd = (ct__node_min_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_min_dim = {"MinBackward0", ct__backward_min_dim, ct__release_min_dim};
+
+static ct_tensor *ct__autograd_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_min_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_min_dim *)ct__node_new(&ct__kind_min_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_min_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmax.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmax_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor ---- */
+static ct_tensor *ct__autograd_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("argmin.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_argmin_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort;
+
+static void ct__release_sort(ct_node *node) {
+  ct__node_sort *ct__nd = (ct__node_sort *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_sort(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort *ct__nd = (ct__node_sort *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort = {"SortBackward0", ct__backward_sort, ct__release_sort};
+
+static ct_tensor *ct__autograd_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sort *)ct__node_new(&ct__kind_sort, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort(ks & CT__BELOW_AUTOGRAD, self, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_sort_stable {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_sort_stable;
+
+static void ct__release_sort_stable(ct_node *node) {
+  ct__node_sort_stable *ct__nd = (ct__node_sort_stable *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_sort_stable(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_sort_stable *ct__nd = (ct__node_sort_stable *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_sort_stable = {"SortBackward0", ct__backward_sort_stable, ct__release_sort_stable};
+
+static ct_tensor *ct__autograd_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct__node_sort_stable *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_sort_stable *)ct__node_new(&ct__kind_sort_stable, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_sort_stable(ks & CT__BELOW_AUTOGRAD, self, stable, dim, descending, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_topk {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_topk;
+
+static void ct__release_topk(ct_node *node) {
+  ct__node_topk *ct__nd = (ct__node_topk *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_topk(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_topk *ct__nd = (ct__node_topk *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_topk = {"TopkBackward0", ct__backward_topk, ct__release_topk};
+
+static ct_tensor *ct__autograd_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct__node_topk *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_topk *)ct__node_new(&ct__kind_topk, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_topk(ks & CT__BELOW_AUTOGRAD, self, k_, dim, largest, sorted, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor ---- */
+typedef struct ct__node_value_selecting_reduction_backward {
+  ct_node base;
+  int64_t dim;
+  ct__saved indices;
+  bool keepdim;
+} ct__node_value_selecting_reduction_backward;
+
+static void ct__release_value_selecting_reduction_backward(ct_node *node) {
+  ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_value_selecting_reduction_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_value_selecting_reduction_backward *ct__nd = (ct__node_value_selecting_reduction_backward *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  bool keepdim = ct__nd->keepdim;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_rd_gather(grad, dim, indices, keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_value_selecting_reduction_backward = {"ValueSelectingReductionBackwardBackward0", ct__backward_value_selecting_reduction_backward, ct__release_value_selecting_reduction_backward};
+
+static ct_tensor *ct__autograd_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  ct__node_value_selecting_reduction_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_value_selecting_reduction_backward *)ct__node_new(&ct__kind_value_selecting_reduction_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_value_selecting_reduction_backward(ks & CT__BELOW_AUTOGRAD, grad_output, dim, indices, sizes, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor ---- */
+typedef struct ct__node__rd_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+  bool keepdim;
+} ct__node__rd_gather;
+
+static void ct__release__rd_gather(ct_node *node) {
+  ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward__rd_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node__rd_gather *ct__nd = (ct__node__rd_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, index, CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind__rd_gather = {"rdGatherBackward0", ct__backward__rd_gather, ct__release__rd_gather};
+
+static ct_tensor *ct__autograd__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct__node__rd_gather *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node__rd_gather *)ct__node_new(&ct__kind__rd_gather, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch__rd_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, keepdim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nansum {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nansum;
+
+static void ct__release_nansum(ct_node *node) {
+  ct__node_nansum *ct__nd = (ct__node_nansum *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nansum(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nansum *ct__nd = (ct__node_nansum *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 0);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nansum = {"NansumBackward0", ct__backward_nansum, ct__release_nansum};
+
+static ct_tensor *ct__autograd_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nansum *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nansum *)ct__node_new(&ct__kind_nansum, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "nansum") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nansum.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nansum_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor ---- */
+typedef struct ct__node_nanmean {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints dim;
+  bool keepdim;
+} ct__node_nanmean;
+
+static void ct__release_nanmean(ct_node *node) {
+  ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_nanmean(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmean *ct__nd = (ct__node_nanmean *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list dim = ct__ints(&ct__nd->dim);
+  bool keepdim = ct__nd->keepdim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nansum_backward(grad, self, dim, keepdim, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmean = {"NanmeanBackward0", ct__backward_nanmean, ct__release_nanmean};
+
+static ct_tensor *ct__autograd_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  ct__node_nanmean *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmean *)ct__node_new(&ct__kind_nanmean, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->dim, dim, "nanmean") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmean.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmean_out(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, dtype, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.dim_IntList_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_dim_IntList_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero(Tensor self, int? dim=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("count_nonzero.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_count_nonzero_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- logcumsumexp(Tensor self, int dim) -> Tensor ---- */
+typedef struct ct__node_logcumsumexp {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+} ct__node_logcumsumexp;
+
+static void ct__release_logcumsumexp(ct_node *node) {
+  ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_logcumsumexp(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_logcumsumexp *ct__nd = (ct__node_logcumsumexp *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__logcumsumexp_backward(grad, self, dim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_logcumsumexp = {"LogcumsumexpBackward0", ct__backward_logcumsumexp, ct__release_logcumsumexp};
+
+static ct_tensor *ct__autograd_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  ct__node_logcumsumexp *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_logcumsumexp *)ct__node_new(&ct__kind_logcumsumexp, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp(ks & CT__BELOW_AUTOGRAD, self, dim);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("logcumsumexp.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_logcumsumexp_out(ks & CT__BELOW_AUTOGRAD, self, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummax {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummax;
+
+static void ct__release_cummax(ct_node *node) {
+  ct__node_cummax *ct__nd = (ct__node_cummax *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_cummax(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummax *ct__nd = (ct__node_cummax *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummax = {"CummaxBackward0", ct__backward_cummax, ct__release_cummax};
+
+static ct_tensor *ct__autograd_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummax *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cummax *)ct__node_new(&ct__kind_cummax, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummax(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_cummin {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved indices;
+} ct__node_cummin;
+
+static void ct__release_cummin(ct_node *node) {
+  ct__node_cummin *ct__nd = (ct__node_cummin *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_cummin(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_cummin *ct__nd = (ct__node_cummin *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), true);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_cummin = {"CumminBackward0", ct__backward_cummin, ct__release_cummin};
+
+static ct_tensor *ct__autograd_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct__node_cummin *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_cummin *)ct__node_new(&ct__kind_cummin, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cummin(ks & CT__BELOW_AUTOGRAD, self, dim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_kthvalue {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_kthvalue;
+
+static void ct__release_kthvalue(ct_node *node) {
+  ct__node_kthvalue *ct__nd = (ct__node_kthvalue *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_kthvalue(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_kthvalue *ct__nd = (ct__node_kthvalue *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_kthvalue = {"KthvalueBackward0", ct__backward_kthvalue, ct__release_kthvalue};
+
+static ct_tensor *ct__autograd_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_kthvalue *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_kthvalue *)ct__node_new(&ct__kind_kthvalue, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_kthvalue(ks & CT__BELOW_AUTOGRAD, self, k_, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- median(Tensor self) -> Tensor ---- */
+typedef struct ct__node_median {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_median;
+
+static void ct__release_median(ct_node *node) {
+  ct__node_median *ct__nd = (ct__node_median *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_median(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median *ct__nd = (ct__node_median *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median = {"MedianBackward0", ct__backward_median, ct__release_median};
+
+static ct_tensor *ct__autograd_median(ct_keyset ks, ct_tensor *self) {
+  ct__node_median *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_median *)ct__node_new(&ct__kind_median, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("median.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_median_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_median_dim;
+
+static void ct__release_median_dim(ct_node *node) {
+  ct__node_median_dim *ct__nd = (ct__node_median_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_median_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_median_dim *ct__nd = (ct__node_median_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_median_dim = {"MedianBackward0", ct__backward_median_dim, ct__release_median_dim};
+
+static ct_tensor *ct__autograd_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_median_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_median_dim *)ct__node_new(&ct__kind_median_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_median_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian(Tensor self) -> Tensor ---- */
+typedef struct ct__node_nanmedian {
+  ct_node base;
+  ct__saved self;
+  ct__saved result;
+} ct__node_nanmedian;
+
+static void ct__release_nanmedian(ct_node *node) {
+  ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_nanmedian(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian *ct__nd = (ct__node_nanmedian *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__evenly_distribute_backward(grad, self, result);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian = {"NanmedianBackward0", ct__backward_nanmedian, ct__release_nanmedian};
+
+static ct_tensor *ct__autograd_nanmedian(ct_keyset ks, ct_tensor *self) {
+  ct__node_nanmedian *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmedian *)ct__node_new(&ct__kind_nanmedian, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian(ks & CT__BELOW_AUTOGRAD, self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("nanmedian.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_out(ks & CT__BELOW_AUTOGRAD, self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) ---- */
+typedef struct ct__node_nanmedian_dim {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  bool keepdim;
+  ct__saved indices;
+} ct__node_nanmedian_dim;
+
+static void ct__release_nanmedian_dim(ct_node *node) {
+  ct__node_nanmedian_dim *ct__nd = (ct__node_nanmedian_dim *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_nanmedian_dim(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_nanmedian_dim *ct__nd = (ct__node_nanmedian_dim *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  bool keepdim = ct__nd->keepdim;
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_value_selecting_reduction_backward(grad, dim, ct_detach(indices), CT__SHAPE(self_sizes), keepdim);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_nanmedian_dim = {"NanmedianBackward0", ct__backward_nanmedian_dim, ct__release_nanmedian_dim};
+
+static ct_tensor *ct__autograd_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct__node_nanmedian_dim *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_nanmedian_dim *)ct__node_new(&ct__kind_nanmedian_dim, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__nd->keepdim = keepdim;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_nanmedian_dim(ks & CT__BELOW_AUTOGRAD, self, dim, keepdim, indices);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->indices, *indices);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- dot(Tensor self, Tensor tensor) -> Tensor ---- */
+typedef struct ct__node_dot {
+  ct_node base;
+  ct__saved self;
+  ct__saved tensor;
+} ct__node_dot;
+
+static void ct__release_dot(ct_node *node) {
+  ct__node_dot *ct__nd = (ct__node_dot *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->tensor);
+}
+static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_dot *ct__nd = (ct__node_dot *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *tensor = ct__unpack(&ct__nd->tensor, node, "tensor");
+  if (!self || !tensor) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, tensor);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__release_dot};
+
+static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct__node_dot *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
+    ct__nd = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, tensor);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->tensor, tensor);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot(ks & CT__BELOW_AUTOGRAD, self, tensor);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor) || ct__needs_grad(out))) return ct__out_not_differentiable("dot.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot_out(ks & CT__BELOW_AUTOGRAD, self, tensor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mv(Tensor self, Tensor vec) -> Tensor ---- */
+typedef struct ct__node_mv {
+  ct_node base;
+  ct__saved self;
+  ct__saved vec;
+} ct__node_mv;
+
+static void ct__release_mv(ct_node *node) {
+  ct__node_mv *ct__nd = (ct__node_mv *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->vec);
+}
+static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mv *ct__nd = (ct__node_mv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *vec = ct__unpack(&ct__nd->vec, node, "vec");
+  if (!self || !vec) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_outer(grad, vec);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mv(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__release_mv};
+
+static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct__node_mv *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
+    ct__nd = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, vec);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->vec, vec);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv(ks & CT__BELOW_AUTOGRAD, self, vec);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec) || ct__needs_grad(out))) return ct__out_not_differentiable("mv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv_out(ks & CT__BELOW_AUTOGRAD, self, vec, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_mm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_mm;
+
+static void ct__release_mm(ct_node *node) {
+  ct__node_mm *ct__nd = (ct__node_mm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->mat2);
+}
+static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mm *ct__nd = (ct__node_mm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mm(grad, ct_t(mat2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mm(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
+
+static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_mm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    ct__nd = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat2);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bmm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_bmm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_bmm;
+
+static void ct__release_bmm(ct_node *node) {
+  ct__node_bmm *ct__nd = (ct__node_bmm *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->mat2);
+}
+static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bmm *ct__nd = (ct__node_bmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_bmm(grad, ct_transpose(mat2, 1, 2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_bmm(ct_transpose(self, 1, 2), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__release_bmm};
+
+static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_bmm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    ct__nd = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat2);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("bmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addmm {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm;
+
+static void ct__release_addmm(ct_node *node) {
+  ct__node_addmm *ct__nd = (ct__node_addmm *)node;
+  ct__saved_reset(&ct__nd->mat1);
+  ct__saved_reset(&ct__nd->mat2);
+}
+static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm *ct__nd = (ct__node_addmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
+
+static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    ct__nd = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat1);
+    ct__node_set_input(&ct__nd->base, 2, mat2);
+    ct__save(&ct__nd->mat1, mat1);
+    ct__save(&ct__nd->mat2, mat2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addmm_ {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm_;
+
+static void ct__release_addmm_(ct_node *node) {
+  ct__node_addmm_ *ct__nd = (ct__node_addmm_ *)node;
+  ct__saved_reset(&ct__nd->mat1);
+  ct__saved_reset(&ct__nd->mat2);
+}
+static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm_ *ct__nd = (ct__node_addmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&ct__nd->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&ct__nd->mat2, node, "mat2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
+
+static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, mat1);
+    ct__node_set_input(&ct__nd->base, 2, mat2);
+    ct__save(&ct__nd->mat1, mat1);
+    ct__save(&ct__nd->mat2, mat2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("addmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_out(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_baddbmm {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm;
+
+static void ct__release_baddbmm(ct_node *node) {
+  ct__node_baddbmm *ct__nd = (ct__node_baddbmm *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
+}
+static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm *ct__nd = (ct__node_baddbmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_baddbmm, ct__release_baddbmm};
+
+static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    ct__nd = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, batch1);
+    ct__node_set_input(&ct__nd->base, 2, batch2);
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_baddbmm_ {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm_;
+
+static void ct__release_baddbmm_(ct_node *node) {
+  ct__node_baddbmm_ *ct__nd = (ct__node_baddbmm_ *)node;
+  ct__saved_reset(&ct__nd->batch1);
+  ct__saved_reset(&ct__nd->batch2);
+}
+static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm_ *ct__nd = (ct__node_baddbmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&ct__nd->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&ct__nd->batch2, node, "batch2");
+  ct_scalar beta = ct__nd->beta;
+  ct_scalar alpha = ct__nd->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_baddbmm_, ct__release_baddbmm_};
+
+static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, batch1);
+    ct__node_set_input(&ct__nd->base, 2, batch2);
+    ct__save(&ct__nd->batch1, batch1);
+    ct__save(&ct__nd->batch2, batch2);
+    ct__nd->beta = beta;
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("baddbmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
   ct__below_autograd_end(excluded);
   return r;
 }
@@ -4795,10 +10526,10 @@ typedef struct ct__node_flip {
 } ct__node_flip;
 
 static ct_status ct__backward_flip(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_flip *n = (ct__node_flip *)node;
+  ct__node_flip *ct__nd = (ct__node_flip *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list dims = ct__ints(&n->dims);
-  (void)n;
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_flip(grad, (int)dims.n, dims.data);
@@ -4807,21 +10538,21 @@ static ct_status ct__backward_flip(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, NULL};
 
 static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
-  ct__node_flip *n = NULL;
+  ct__node_flip *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_ints(&n->dims, dims, "flip") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_flip(ks & CT__BELOW_AUTOGRAD, self, dims);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4845,11 +10576,11 @@ typedef struct ct__node_roll {
 } ct__node_roll;
 
 static ct_status ct__backward_roll(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_roll *n = (ct__node_roll *)node;
+  ct__node_roll *ct__nd = (ct__node_roll *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list shifts = ct__ints(&n->shifts);
-  ct_int_list dims = ct__ints(&n->dims);
-  (void)n;
+  ct_int_list shifts = ct__ints(&ct__nd->shifts);
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_roll_backward(grad, shifts, dims);
@@ -4858,22 +10589,22 @@ static ct_status ct__backward_roll(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, NULL};
 
 static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
-  ct__node_roll *n = NULL;
+  ct__node_roll *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_ints(&n->shifts, shifts, "roll") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
-    if (ct__save_ints(&n->dims, dims, "roll") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_roll(ks & CT__BELOW_AUTOGRAD, self, shifts, dims);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4897,11 +10628,11 @@ typedef struct ct__node_repeat {
 } ct__node_repeat;
 
 static ct_status ct__backward_repeat(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_repeat *n = (ct__node_repeat *)node;
+  ct__node_repeat *ct__nd = (ct__node_repeat *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list repeats = ct__ints(&n->repeats);
-  const ct__shape self_sizes = n->self_sizes;
-  (void)n;
+  ct_int_list repeats = ct__ints(&ct__nd->repeats);
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_repeat_backward(grad, repeats, &self_sizes);
@@ -4910,22 +10641,22 @@ static ct_status ct__backward_repeat(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_repeat, NULL};
 
 static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
-  ct__node_repeat *n = NULL;
+  ct__node_repeat *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save_shape(&n->self_sizes, self);
-    if (ct__save_ints(&n->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_repeat(ks & CT__BELOW_AUTOGRAD, self, repeats);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4948,10 +10679,10 @@ typedef struct ct__node_constant_pad_nd {
 } ct__node_constant_pad_nd;
 
 static ct_status ct__backward_constant_pad_nd(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_constant_pad_nd *n = (ct__node_constant_pad_nd *)node;
+  ct__node_constant_pad_nd *ct__nd = (ct__node_constant_pad_nd *)node;
   ct_tensor *grad = grads[0];
-  ct_int_list pad = ct__ints(&n->pad);
-  (void)n;
+  ct_int_list pad = ct__ints(&ct__nd->pad);
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_neg_pad(grad, pad);
@@ -4960,21 +10691,21 @@ static ct_status ct__backward_constant_pad_nd(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", ct__backward_constant_pad_nd, NULL};
 
 static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
-  ct__node_constant_pad_nd *n = NULL;
+  ct__node_constant_pad_nd *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    if (ct__save_ints(&n->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_constant_pad_nd(ks & CT__BELOW_AUTOGRAD, self, pad, value);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -4998,16 +10729,16 @@ typedef struct ct__node_reflection_pad1d {
 } ct__node_reflection_pad1d;
 
 static void ct__release_reflection_pad1d(ct_node *node) {
-  ct__node_reflection_pad1d *n = (ct__node_reflection_pad1d *)node;
-  ct__saved_reset(&n->self);
+  ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reflection_pad1d *n = (ct__node_reflection_pad1d *)node;
+  ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d_backward(grad, self, (int)padding.n, padding.data);
@@ -5016,22 +10747,22 @@ static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0", ct__backward_reflection_pad1d, ct__release_reflection_pad1d};
 
 static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad1d *n = NULL;
+  ct__node_reflection_pad1d *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5055,16 +10786,16 @@ typedef struct ct__node_reflection_pad1d_backward {
 } ct__node_reflection_pad1d_backward;
 
 static void ct__release_reflection_pad1d_backward(ct_node *node) {
-  ct__node_reflection_pad1d_backward *n = (ct__node_reflection_pad1d_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reflection_pad1d_backward *n = (ct__node_reflection_pad1d_backward *)node;
+  ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d(grad, (int)padding.n, padding.data);
@@ -5074,23 +10805,23 @@ static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor
 static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1dBackwardBackward0", ct__backward_reflection_pad1d_backward, ct__release_reflection_pad1d_backward};
 
 static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad1d_backward *n = NULL;
+  ct__node_reflection_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5103,16 +10834,16 @@ typedef struct ct__node_reflection_pad2d {
 } ct__node_reflection_pad2d;
 
 static void ct__release_reflection_pad2d(ct_node *node) {
-  ct__node_reflection_pad2d *n = (ct__node_reflection_pad2d *)node;
-  ct__saved_reset(&n->self);
+  ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reflection_pad2d *n = (ct__node_reflection_pad2d *)node;
+  ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d_backward(grad, self, (int)padding.n, padding.data);
@@ -5121,22 +10852,22 @@ static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0", ct__backward_reflection_pad2d, ct__release_reflection_pad2d};
 
 static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad2d *n = NULL;
+  ct__node_reflection_pad2d *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5160,16 +10891,16 @@ typedef struct ct__node_reflection_pad2d_backward {
 } ct__node_reflection_pad2d_backward;
 
 static void ct__release_reflection_pad2d_backward(ct_node *node) {
-  ct__node_reflection_pad2d_backward *n = (ct__node_reflection_pad2d_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reflection_pad2d_backward *n = (ct__node_reflection_pad2d_backward *)node;
+  ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d(grad, (int)padding.n, padding.data);
@@ -5179,23 +10910,23 @@ static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor
 static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2dBackwardBackward0", ct__backward_reflection_pad2d_backward, ct__release_reflection_pad2d_backward};
 
 static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad2d_backward *n = NULL;
+  ct__node_reflection_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5208,16 +10939,16 @@ typedef struct ct__node_reflection_pad3d {
 } ct__node_reflection_pad3d;
 
 static void ct__release_reflection_pad3d(ct_node *node) {
-  ct__node_reflection_pad3d *n = (ct__node_reflection_pad3d *)node;
-  ct__saved_reset(&n->self);
+  ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reflection_pad3d *n = (ct__node_reflection_pad3d *)node;
+  ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d_backward(grad, self, (int)padding.n, padding.data);
@@ -5226,22 +10957,22 @@ static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *
 static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0", ct__backward_reflection_pad3d, ct__release_reflection_pad3d};
 
 static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad3d *n = NULL;
+  ct__node_reflection_pad3d *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5265,16 +10996,16 @@ typedef struct ct__node_reflection_pad3d_backward {
 } ct__node_reflection_pad3d_backward;
 
 static void ct__release_reflection_pad3d_backward(ct_node *node) {
-  ct__node_reflection_pad3d_backward *n = (ct__node_reflection_pad3d_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_reflection_pad3d_backward *n = (ct__node_reflection_pad3d_backward *)node;
+  ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d(grad, (int)padding.n, padding.data);
@@ -5284,23 +11015,23 @@ static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor
 static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3dBackwardBackward0", ct__backward_reflection_pad3d_backward, ct__release_reflection_pad3d_backward};
 
 static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_reflection_pad3d_backward *n = NULL;
+  ct__node_reflection_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_reflection_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5313,16 +11044,16 @@ typedef struct ct__node_replication_pad1d {
 } ct__node_replication_pad1d;
 
 static void ct__release_replication_pad1d(ct_node *node) {
-  ct__node_replication_pad1d *n = (ct__node_replication_pad1d *)node;
-  ct__saved_reset(&n->self);
+  ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_replication_pad1d *n = (ct__node_replication_pad1d *)node;
+  ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d_backward(grad, self, (int)padding.n, padding.data);
@@ -5331,22 +11062,22 @@ static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackward0", ct__backward_replication_pad1d, ct__release_replication_pad1d};
 
 static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad1d *n = NULL;
+  ct__node_replication_pad1d *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5370,16 +11101,16 @@ typedef struct ct__node_replication_pad1d_backward {
 } ct__node_replication_pad1d_backward;
 
 static void ct__release_replication_pad1d_backward(ct_node *node) {
-  ct__node_replication_pad1d_backward *n = (ct__node_replication_pad1d_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_replication_pad1d_backward *n = (ct__node_replication_pad1d_backward *)node;
+  ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d(grad, (int)padding.n, padding.data);
@@ -5389,23 +11120,23 @@ static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad1dBackwardBackward0", ct__backward_replication_pad1d_backward, ct__release_replication_pad1d_backward};
 
 static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad1d_backward *n = NULL;
+  ct__node_replication_pad1d_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5418,16 +11149,16 @@ typedef struct ct__node_replication_pad2d {
 } ct__node_replication_pad2d;
 
 static void ct__release_replication_pad2d(ct_node *node) {
-  ct__node_replication_pad2d *n = (ct__node_replication_pad2d *)node;
-  ct__saved_reset(&n->self);
+  ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_replication_pad2d *n = (ct__node_replication_pad2d *)node;
+  ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d_backward(grad, self, (int)padding.n, padding.data);
@@ -5436,22 +11167,22 @@ static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackward0", ct__backward_replication_pad2d, ct__release_replication_pad2d};
 
 static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad2d *n = NULL;
+  ct__node_replication_pad2d *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5475,16 +11206,16 @@ typedef struct ct__node_replication_pad2d_backward {
 } ct__node_replication_pad2d_backward;
 
 static void ct__release_replication_pad2d_backward(ct_node *node) {
-  ct__node_replication_pad2d_backward *n = (ct__node_replication_pad2d_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_replication_pad2d_backward *n = (ct__node_replication_pad2d_backward *)node;
+  ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d(grad, (int)padding.n, padding.data);
@@ -5494,23 +11225,23 @@ static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad2dBackwardBackward0", ct__backward_replication_pad2d_backward, ct__release_replication_pad2d_backward};
 
 static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad2d_backward *n = NULL;
+  ct__node_replication_pad2d_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5523,16 +11254,16 @@ typedef struct ct__node_replication_pad3d {
 } ct__node_replication_pad3d;
 
 static void ct__release_replication_pad3d(ct_node *node) {
-  ct__node_replication_pad3d *n = (ct__node_replication_pad3d *)node;
-  ct__saved_reset(&n->self);
+  ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_replication_pad3d *n = (ct__node_replication_pad3d *)node;
+  ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d_backward(grad, self, (int)padding.n, padding.data);
@@ -5541,22 +11272,22 @@ static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackward0", ct__backward_replication_pad3d, ct__release_replication_pad3d};
 
 static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad3d *n = NULL;
+  ct__node_replication_pad3d *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5580,16 +11311,16 @@ typedef struct ct__node_replication_pad3d_backward {
 } ct__node_replication_pad3d_backward;
 
 static void ct__release_replication_pad3d_backward(ct_node *node) {
-  ct__node_replication_pad3d_backward *n = (ct__node_replication_pad3d_backward *)node;
-  ct__saved_reset(&n->self);
+  ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
 }
 static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_replication_pad3d_backward *n = (ct__node_replication_pad3d_backward *)node;
+  ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_int_list padding = ct__ints(&n->padding);
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
   if (!self) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d(grad, (int)padding.n, padding.data);
@@ -5599,23 +11330,23 @@ static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tenso
 static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad3dBackwardBackward0", ct__backward_replication_pad3d_backward, ct__release_replication_pad3d_backward};
 
 static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
-  ct__node_replication_pad3d_backward *n = NULL;
+  ct__node_replication_pad3d_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
-    n = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__save(&n->self, self);
-    if (ct__save_ints(&n->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&n->base), (ct_tensor *)NULL;
+    ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_replication_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5627,10 +11358,10 @@ typedef struct ct__node_tril {
 } ct__node_tril;
 
 static ct_status ct__backward_tril(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tril *n = (ct__node_tril *)node;
+  ct__node_tril *ct__nd = (ct__node_tril *)node;
   ct_tensor *grad = grads[0];
-  int64_t diagonal = n->diagonal;
-  (void)n;
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
@@ -5639,21 +11370,21 @@ static ct_status ct__backward_tril(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, NULL};
 
 static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
-  ct__node_tril *n = NULL;
+  ct__node_tril *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->diagonal = diagonal;
+    ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tril(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5665,10 +11396,10 @@ typedef struct ct__node_tril_ {
 } ct__node_tril_;
 
 static ct_status ct__backward_tril_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_tril_ *n = (ct__node_tril_ *)node;
+  ct__node_tril_ *ct__nd = (ct__node_tril_ *)node;
   ct_tensor *grad = grads[0];
-  int64_t diagonal = n->diagonal;
-  (void)n;
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
@@ -5677,22 +11408,22 @@ static ct_status ct__backward_tril_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_tril_ = {"TrilBackward0", ct__backward_tril_, NULL};
 
 static ct_status ct__autograd_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
-  ct__node_tril_ *n = NULL;
+  ct__node_tril_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("tril_", self)) != CT_OK) return r;
-    n = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    n->diagonal = diagonal;
+    ct__nd = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_tril_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5715,10 +11446,10 @@ typedef struct ct__node_triu {
 } ct__node_triu;
 
 static ct_status ct__backward_triu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_triu *n = (ct__node_triu *)node;
+  ct__node_triu *ct__nd = (ct__node_triu *)node;
   ct_tensor *grad = grads[0];
-  int64_t diagonal = n->diagonal;
-  (void)n;
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
@@ -5727,21 +11458,21 @@ static ct_status ct__backward_triu(ct_node *node, ct_tensor *const *grads, ct_te
 static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, NULL};
 
 static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
-  ct__node_triu *n = NULL;
+  ct__node_triu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->diagonal = diagonal;
+    ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_triu(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5753,10 +11484,10 @@ typedef struct ct__node_triu_ {
 } ct__node_triu_;
 
 static ct_status ct__backward_triu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_triu_ *n = (ct__node_triu_ *)node;
+  ct__node_triu_ *ct__nd = (ct__node_triu_ *)node;
   ct_tensor *grad = grads[0];
-  int64_t diagonal = n->diagonal;
-  (void)n;
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
@@ -5765,22 +11496,22 @@ static ct_status ct__backward_triu_(ct_node *node, ct_tensor *const *grads, ct_t
 static const ct_node_kind ct__kind_triu_ = {"TriuBackward0", ct__backward_triu_, NULL};
 
 static ct_status ct__autograd_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
-  ct__node_triu_ *n = NULL;
+  ct__node_triu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
     if ((r = ct__check_inplace("triu_", self)) != CT_OK) return r;
-    n = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *n, 1, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    n->diagonal = diagonal;
+    ct__nd = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_triu_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5805,17 +11536,17 @@ typedef struct ct__node_gather {
 } ct__node_gather;
 
 static void ct__release_gather(ct_node *node) {
-  ct__node_gather *n = (ct__node_gather *)node;
-  ct__saved_reset(&n->index);
+  ct__node_gather *ct__nd = (ct__node_gather *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_gather *n = (ct__node_gather *)node;
+  ct__node_gather *ct__nd = (ct__node_gather *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  const ct__shape self_sizes = n->self_sizes;
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape self_sizes = ct__nd->self_sizes;
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
@@ -5824,24 +11555,24 @@ static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_
 static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gather, ct__release_gather};
 
 static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
-  ct__node_gather *n = NULL;
+  ct__node_gather *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    n = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__save_shape(&n->self_sizes, self);
-    n->dim = dim;
-    ct__save(&n->index, index);
+    ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5866,17 +11597,17 @@ typedef struct ct__node_scatter_src {
 } ct__node_scatter_src;
 
 static void ct__release_scatter_src(ct_node *node) {
-  ct__node_scatter_src *n = (ct__node_scatter_src *)node;
-  ct__saved_reset(&n->index);
+  ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_scatter_src *n = (ct__node_scatter_src *)node;
+  ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  const ct__shape src_sizes = n->src_sizes;
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
@@ -5886,25 +11617,25 @@ static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backward_scatter_src, ct__release_scatter_src};
 
 static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
-  ct__node_scatter_src *n = NULL;
+  ct__node_scatter_src *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    n = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, src);
-    n->dim = dim;
-    ct__save(&n->index, index);
-    ct__save_shape(&n->src_sizes, src);
+    ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5918,17 +11649,17 @@ typedef struct ct__node_scatter__src {
 } ct__node_scatter__src;
 
 static void ct__release_scatter__src(ct_node *node) {
-  ct__node_scatter__src *n = (ct__node_scatter__src *)node;
-  ct__saved_reset(&n->index);
+  ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_scatter__src *n = (ct__node_scatter__src *)node;
+  ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  const ct__shape src_sizes = n->src_sizes;
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
@@ -5938,26 +11669,26 @@ static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_scatter__src = {"ScatterBackward0", ct__backward_scatter__src, ct__release_scatter__src};
 
 static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
-  ct__node_scatter__src *n = NULL;
+  ct__node_scatter__src *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_.src", self)) != CT_OK) return r;
-    n = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *n, 3, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, src);
-    n->dim = dim;
-    ct__save(&n->index, index);
-    ct__save_shape(&n->src_sizes, src);
+    ct__nd = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -5981,16 +11712,16 @@ typedef struct ct__node_scatter_value {
 } ct__node_scatter_value;
 
 static void ct__release_scatter_value(ct_node *node) {
-  ct__node_scatter_value *n = (ct__node_scatter_value *)node;
-  ct__saved_reset(&n->index);
+  ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_scatter_value *n = (ct__node_scatter_value *)node;
+  ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
@@ -5999,23 +11730,23 @@ static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *gra
 static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__backward_scatter_value, ct__release_scatter_value};
 
 static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  ct__node_scatter_value *n = NULL;
+  ct__node_scatter_value *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    n = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    n->dim = dim;
-    ct__save(&n->index, index);
+    ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6028,16 +11759,16 @@ typedef struct ct__node_scatter__value {
 } ct__node_scatter__value;
 
 static void ct__release_scatter__value(ct_node *node) {
-  ct__node_scatter__value *n = (ct__node_scatter__value *)node;
-  ct__saved_reset(&n->index);
+  ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_scatter__value *n = (ct__node_scatter__value *)node;
+  ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
@@ -6046,24 +11777,24 @@ static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *gr
 static const ct_node_kind ct__kind_scatter__value = {"ScatterBackward0", ct__backward_scatter__value, ct__release_scatter__value};
 
 static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  ct__node_scatter__value *n = NULL;
+  ct__node_scatter__value *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("scatter_.value", self)) != CT_OK) return r;
-    n = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    n->dim = dim;
-    ct__save(&n->index, index);
+    ct__nd = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6088,17 +11819,17 @@ typedef struct ct__node_scatter_add {
 } ct__node_scatter_add;
 
 static void ct__release_scatter_add(ct_node *node) {
-  ct__node_scatter_add *n = (ct__node_scatter_add *)node;
-  ct__saved_reset(&n->index);
+  ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_scatter_add *n = (ct__node_scatter_add *)node;
+  ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  const ct__shape src_sizes = n->src_sizes;
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -6108,25 +11839,25 @@ static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__backward_scatter_add, ct__release_scatter_add};
 
 static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
-  ct__node_scatter_add *n = NULL;
+  ct__node_scatter_add *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    n = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, src);
-    n->dim = dim;
-    ct__save(&n->index, index);
-    ct__save_shape(&n->src_sizes, src);
+    ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6140,17 +11871,17 @@ typedef struct ct__node_scatter_add_ {
 } ct__node_scatter_add_;
 
 static void ct__release_scatter_add_(ct_node *node) {
-  ct__node_scatter_add_ *n = (ct__node_scatter_add_ *)node;
-  ct__saved_reset(&n->index);
+  ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_scatter_add_ *n = (ct__node_scatter_add_ *)node;
+  ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  const ct__shape src_sizes = n->src_sizes;
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -6160,26 +11891,26 @@ static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_scatter_add_ = {"ScatterAddBackward0", ct__backward_scatter_add_, ct__release_scatter_add_};
 
 static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
-  ct__node_scatter_add_ *n = NULL;
+  ct__node_scatter_add_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_add_", self)) != CT_OK) return r;
-    n = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *n, 3, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, src);
-    n->dim = dim;
-    ct__save(&n->index, index);
-    ct__save_shape(&n->src_sizes, src);
+    ct__nd = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6197,47 +11928,47 @@ static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int
 
 /* ---- scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor ---- */
 static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
-  ct_node *n = NULL;
+  ct_node *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
-    if (!n) return NULL;
-    ((ct__not_impl_node *)n)->op = "scatter.reduce";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, index);
-    ct__node_set_input(n, 2, src);
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+    ct__node_set_input(ct__nd, 2, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(n);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
   }
   return r;
 }
 
 /* ---- scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) ---- */
 static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
-  ct_node *n = NULL;
+  ct_node *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
-    if (!n) return ct_last_error();
-    ((ct__not_impl_node *)n)->op = "scatter_.reduce";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, index);
-    ct__node_set_input(n, 2, src);
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "scatter_.reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+    ct__node_set_input(ct__nd, 2, src);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, n, 0);
-    ct__node_release(n);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    ct__node_release(ct__nd);
   }
   return r;
 }
@@ -6255,45 +11986,45 @@ static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, 
 
 /* ---- scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor ---- */
 static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
-  ct_node *n = NULL;
+  ct_node *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
-    if (!n) return NULL;
-    ((ct__not_impl_node *)n)->op = "scatter.value_reduce";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, index);
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(n);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
   }
   return r;
 }
 
 /* ---- scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) ---- */
 static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
-  ct_node *n = NULL;
+  ct_node *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
-    if (!n) return ct_last_error();
-    ((ct__not_impl_node *)n)->op = "scatter_.value_reduce";
-    ct__node_set_input(n, 0, self);
-    ct__node_set_input(n, 1, index);
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "scatter_.value_reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, n, 0);
-    ct__node_release(n);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    ct__node_release(ct__nd);
   }
   return r;
 }
@@ -6312,24 +12043,24 @@ typedef struct ct__node_scatter_reduce_two {
 } ct__node_scatter_reduce_two;
 
 static void ct__release_scatter_reduce_two(ct_node *node) {
-  ct__node_scatter_reduce_two *n = (ct__node_scatter_reduce_two *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->index);
-  ct__saved_reset(&n->src);
-  ct__saved_reset(&n->result);
+  ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->index);
+  ct__saved_reset(&ct__nd->src);
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_scatter_reduce_two *n = (ct__node_scatter_reduce_two *)node;
+  ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  ct_tensor *src = ct__unpack(&n->src, node, "src");
-  const char *reduce = n->reduce_given ? n->reduce : NULL;
-  bool include_self = n->include_self;
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
+  bool include_self = ct__nd->include_self;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!self || !index || !src || !result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
@@ -6339,31 +12070,31 @@ static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const
 static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0", ct__backward_scatter_reduce_two, ct__release_scatter_reduce_two};
 
 static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
-  ct__node_scatter_reduce_two *n = NULL;
+  ct__node_scatter_reduce_two *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
-    n = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, src);
-    ct__save(&n->self, self);
-    n->dim = dim;
-    ct__save(&n->index, index);
-    ct__save(&n->src, src);
-    if (reduce && strlen(reduce) >= sizeof n->reduce)
-      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "scatter_reduce.two", "reduce: string too long"), (ct_tensor *)NULL;
-    if ((n->reduce_given = reduce != NULL)) strcpy(n->reduce, reduce);
-    n->include_self = include_self;
+    ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save(&ct__nd->src, src);
+    if (reduce && strlen(reduce) >= sizeof ct__nd->reduce)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "scatter_reduce.two", "reduce: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->reduce_given = reduce != NULL)) strcpy(ct__nd->reduce, reduce);
+    ct__nd->include_self = include_self;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce_two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6382,24 +12113,24 @@ typedef struct ct__node_scatter_reduce__two {
 } ct__node_scatter_reduce__two;
 
 static void ct__release_scatter_reduce__two(ct_node *node) {
-  ct__node_scatter_reduce__two *n = (ct__node_scatter_reduce__two *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->index);
-  ct__saved_reset(&n->src);
-  ct__saved_reset(&n->result);
+  ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->index);
+  ct__saved_reset(&ct__nd->src);
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_scatter_reduce__two *n = (ct__node_scatter_reduce__two *)node;
+  ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  ct_tensor *src = ct__unpack(&n->src, node, "src");
-  const char *reduce = n->reduce_given ? n->reduce : NULL;
-  bool include_self = n->include_self;
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
+  bool include_self = ct__nd->include_self;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!self || !index || !src || !result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
@@ -6409,32 +12140,32 @@ static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *cons
 static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward0", ct__backward_scatter_reduce__two, ct__release_scatter_reduce__two};
 
 static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
-  ct__node_scatter_reduce__two *n = NULL;
+  ct__node_scatter_reduce__two *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
     if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
-    n = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *n, 3, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, src);
-    if (ct__save_clone(&n->self, self) != CT_OK) return ct__node_release(&n->base), ct_last_error();
-    n->dim = dim;
-    ct__save(&n->index, index);
-    ct__save(&n->src, src);
-    if (reduce && strlen(reduce) >= sizeof n->reduce)
-      return ct__node_release(&n->base), ct_fail(CT_ERR_INVALID, "scatter_reduce_.two", "reduce: string too long"), ct_last_error();
-    if ((n->reduce_given = reduce != NULL)) strcpy(n->reduce, reduce);
-    n->include_self = include_self;
+    ct__nd = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save(&ct__nd->src, src);
+    if (reduce && strlen(reduce) >= sizeof ct__nd->reduce)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "scatter_reduce_.two", "reduce: string too long"), ct_last_error();
+    if ((ct__nd->reduce_given = reduce != NULL)) strcpy(ct__nd->reduce, reduce);
+    ct__nd->include_self = include_self;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    if (r == CT_OK) r = ct__save_output(&n->result, self);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6459,17 +12190,17 @@ typedef struct ct__node_index_select {
 } ct__node_index_select;
 
 static void ct__release_index_select(ct_node *node) {
-  ct__node_index_select *n = (ct__node_index_select *)node;
-  ct__saved_reset(&n->index);
+  ct__node_index_select *ct__nd = (ct__node_index_select *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_index_select *n = (ct__node_index_select *)node;
+  ct__node_index_select *ct__nd = (ct__node_index_select *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  const ct__shape self_sizes = n->self_sizes;
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape self_sizes = ct__nd->self_sizes;
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
@@ -6478,24 +12209,24 @@ static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grad
 static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__backward_index_select, ct__release_index_select};
 
 static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
-  ct__node_index_select *n = NULL;
+  ct__node_index_select *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    n = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__save_shape(&n->self_sizes, self);
-    n->dim = dim;
-    ct__save(&n->index, index);
+    ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_select(ks & CT__BELOW_AUTOGRAD, self, dim, index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6520,17 +12251,17 @@ typedef struct ct__node_index_add {
 } ct__node_index_add;
 
 static void ct__release_index_add(ct_node *node) {
-  ct__node_index_add *n = (ct__node_index_add *)node;
-  ct__saved_reset(&n->index);
+  ct__node_index_add *ct__nd = (ct__node_index_add *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_index_add *n = (ct__node_index_add *)node;
+  ct__node_index_add *ct__nd = (ct__node_index_add *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  ct_scalar alpha = n->alpha;
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_scalar alpha = ct__nd->alpha;
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -6540,25 +12271,25 @@ static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backward_index_add, ct__release_index_add};
 
 static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
-  ct__node_index_add *n = NULL;
+  ct__node_index_add *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
-    n = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, source);
-    n->dim = dim;
-    ct__save(&n->index, index);
-    n->alpha = alpha;
+    ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6572,17 +12303,17 @@ typedef struct ct__node_index_add_ {
 } ct__node_index_add_;
 
 static void ct__release_index_add_(ct_node *node) {
-  ct__node_index_add_ *n = (ct__node_index_add_ *)node;
-  ct__saved_reset(&n->index);
+  ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_index_add_ *n = (ct__node_index_add_ *)node;
+  ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
-  ct_scalar alpha = n->alpha;
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_scalar alpha = ct__nd->alpha;
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
@@ -6592,26 +12323,26 @@ static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_index_add_ = {"IndexAddBackward0", ct__backward_index_add_, ct__release_index_add_};
 
 static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
-  ct__node_index_add_ *n = NULL;
+  ct__node_index_add_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     if ((r = ct__check_inplace("index_add_", self)) != CT_OK) return r;
-    n = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *n, 3, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, source);
-    n->dim = dim;
-    ct__save(&n->index, index);
-    n->alpha = alpha;
+    ct__nd = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->alpha = alpha;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6635,16 +12366,16 @@ typedef struct ct__node_index_copy {
 } ct__node_index_copy;
 
 static void ct__release_index_copy(ct_node *node) {
-  ct__node_index_copy *n = (ct__node_index_copy *)node;
-  ct__saved_reset(&n->index);
+  ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_index_copy *n = (ct__node_index_copy *)node;
+  ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
@@ -6654,24 +12385,24 @@ static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads,
 static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backward_index_copy, ct__release_index_copy};
 
 static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
-  ct__node_index_copy *n = NULL;
+  ct__node_index_copy *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
-    n = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, source);
-    n->dim = dim;
-    ct__save(&n->index, index);
+    ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_copy(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6684,16 +12415,16 @@ typedef struct ct__node_index_copy_ {
 } ct__node_index_copy_;
 
 static void ct__release_index_copy_(ct_node *node) {
-  ct__node_index_copy_ *n = (ct__node_index_copy_ *)node;
-  ct__saved_reset(&n->index);
+  ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_index_copy_ *n = (ct__node_index_copy_ *)node;
+  ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
@@ -6703,25 +12434,25 @@ static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_index_copy_ = {"IndexCopyBackward0", ct__backward_index_copy_, ct__release_index_copy_};
 
 static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
-  ct__node_index_copy_ *n = NULL;
+  ct__node_index_copy_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
     if ((r = ct__check_inplace("index_copy_", self)) != CT_OK) return r;
-    n = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *n, 3, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    ct__node_set_input(&n->base, 2, source);
-    n->dim = dim;
-    ct__save(&n->index, index);
+    ct__nd = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_copy_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6745,16 +12476,16 @@ typedef struct ct__node_index_fill_int_Scalar {
 } ct__node_index_fill_int_Scalar;
 
 static void ct__release_index_fill_int_Scalar(ct_node *node) {
-  ct__node_index_fill_int_Scalar *n = (ct__node_index_fill_int_Scalar *)node;
-  ct__saved_reset(&n->index);
+  ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_index_fill_int_Scalar *n = (ct__node_index_fill_int_Scalar *)node;
+  ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
@@ -6763,23 +12494,23 @@ static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *co
 static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0", ct__backward_index_fill_int_Scalar, ct__release_index_fill_int_Scalar};
 
 static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  ct__node_index_fill_int_Scalar *n = NULL;
+  ct__node_index_fill_int_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
-    n = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    n->dim = dim;
-    ct__save(&n->index, index);
+    ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_fill_int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6792,16 +12523,16 @@ typedef struct ct__node_index_fill__int_Scalar {
 } ct__node_index_fill__int_Scalar;
 
 static void ct__release_index_fill__int_Scalar(ct_node *node) {
-  ct__node_index_fill__int_Scalar *n = (ct__node_index_fill__int_Scalar *)node;
-  ct__saved_reset(&n->index);
+  ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
+  ct__saved_reset(&ct__nd->index);
 }
 static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_index_fill__int_Scalar *n = (ct__node_index_fill__int_Scalar *)node;
+  ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *index = ct__unpack(&n->index, node, "index");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
   if (!index) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
@@ -6810,24 +12541,24 @@ static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *c
 static const ct_node_kind ct__kind_index_fill__int_Scalar = {"IndexFillBackward0", ct__backward_index_fill__int_Scalar, ct__release_index_fill__int_Scalar};
 
 static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
-  ct__node_index_fill__int_Scalar *n = NULL;
+  ct__node_index_fill__int_Scalar *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
     if ((r = ct__check_inplace("index_fill_.int_Scalar", self)) != CT_OK) return r;
-    n = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *n, 2, 1);
-    if (!n) return ct_last_error();
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, index);
-    n->dim = dim;
-    ct__save(&n->index, index);
+    ct__nd = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_index_fill__int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6867,21 +12598,21 @@ static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_te
 
 /* ---- one_hot(Tensor self, int num_classes=-1) -> Tensor ---- */
 static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
-  ct_node *n = NULL;
+  ct_node *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
-    if (!n) return NULL;
-    ((ct__not_impl_node *)n)->op = "one_hot";
-    ct__node_set_input(n, 0, self);
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "one_hot";
+    ct__node_set_input(ct__nd, 0, self);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, n, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(n);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
   }
   return r;
 }
@@ -6897,19 +12628,19 @@ typedef struct ct__node_embedding {
 } ct__node_embedding;
 
 static void ct__release_embedding(ct_node *node) {
-  ct__node_embedding *n = (ct__node_embedding *)node;
-  ct__saved_reset(&n->indices);
+  ct__node_embedding *ct__nd = (ct__node_embedding *)node;
+  ct__saved_reset(&ct__nd->indices);
 }
 static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_embedding *n = (ct__node_embedding *)node;
+  ct__node_embedding *ct__nd = (ct__node_embedding *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
-  int64_t padding_idx = n->padding_idx;
-  bool scale_grad_by_freq = n->scale_grad_by_freq;
-  bool sparse = n->sparse;
-  const ct__shape weight_sizes = n->weight_sizes;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  int64_t padding_idx = ct__nd->padding_idx;
+  bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
+  bool sparse = ct__nd->sparse;
+  const ct__shape weight_sizes = ct__nd->weight_sizes;
   if (!indices) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_backward(grad, indices, &weight_sizes, padding_idx, scale_grad_by_freq, sparse);
@@ -6918,26 +12649,26 @@ static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, 
 static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backward_embedding, ct__release_embedding};
 
 static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
-  ct__node_embedding *n = NULL;
+  ct__node_embedding *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
-    n = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, weight);
-    ct__node_set_input(&n->base, 1, indices);
-    ct__save_shape(&n->weight_sizes, weight);
-    ct__save(&n->indices, indices);
-    n->padding_idx = padding_idx;
-    n->scale_grad_by_freq = scale_grad_by_freq;
-    n->sparse = sparse;
+    ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, weight);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__save_shape(&ct__nd->weight_sizes, weight);
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->padding_idx = padding_idx;
+    ct__nd->scale_grad_by_freq = scale_grad_by_freq;
+    ct__nd->sparse = sparse;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_embedding(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -6962,17 +12693,17 @@ typedef struct ct__node_embedding_dense_backward {
 } ct__node_embedding_dense_backward;
 
 static void ct__release_embedding_dense_backward(ct_node *node) {
-  ct__node_embedding_dense_backward *n = (ct__node_embedding_dense_backward *)node;
-  ct__saved_reset(&n->indices);
+  ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
+  ct__saved_reset(&ct__nd->indices);
 }
 static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_embedding_dense_backward *n = (ct__node_embedding_dense_backward *)node;
+  ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *indices = ct__unpack(&n->indices, node, "indices");
-  int64_t padding_idx = n->padding_idx;
-  bool scale_grad_by_freq = n->scale_grad_by_freq;
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  int64_t padding_idx = ct__nd->padding_idx;
+  bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
   if (!indices) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_double_backward(grad, indices, padding_idx, scale_grad_by_freq);
@@ -6981,24 +12712,24 @@ static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor 
 static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBackwardBackward0", ct__backward_embedding_dense_backward, ct__release_embedding_dense_backward};
 
 static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
-  ct__node_embedding_dense_backward *n = NULL;
+  ct__node_embedding_dense_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
-    n = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, indices);
-    ct__save(&n->indices, indices);
-    n->padding_idx = padding_idx;
-    n->scale_grad_by_freq = scale_grad_by_freq;
+    ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->padding_idx = padding_idx;
+    ct__nd->scale_grad_by_freq = scale_grad_by_freq;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_embedding_dense_backward(ks & CT__BELOW_AUTOGRAD, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -7022,16 +12753,16 @@ typedef struct ct__node_softmax_int {
 } ct__node_softmax_int;
 
 static void ct__release_softmax_int(ct_node *node) {
-  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
-  ct__saved_reset(&n->result);
+  ct__node_softmax_int *ct__nd = (ct__node_softmax_int *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_softmax_int *n = (ct__node_softmax_int *)node;
+  ct__node_softmax_int *ct__nd = (ct__node_softmax_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_softmax_backward(grad, result, dim);
@@ -7040,22 +12771,22 @@ static ct_status ct__backward_softmax_int(ct_node *node, ct_tensor *const *grads
 static const ct_node_kind ct__kind_softmax_int = {"SoftmaxBackward0", ct__backward_softmax_int, ct__release_softmax_int};
 
 static ct_tensor *ct__autograd_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_softmax_int *n = NULL;
+  ct__node_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim = dim;
+    ct__nd = (ct__node_softmax_int *)ct__node_new(&ct__kind_softmax_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -7079,16 +12810,16 @@ typedef struct ct__node_log_softmax_int {
 } ct__node_log_softmax_int;
 
 static void ct__release_log_softmax_int(ct_node *node) {
-  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
-  ct__saved_reset(&n->result);
+  ct__node_log_softmax_int *ct__nd = (ct__node_log_softmax_int *)node;
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_log_softmax_int *n = (ct__node_log_softmax_int *)node;
+  ct__node_log_softmax_int *ct__nd = (ct__node_log_softmax_int *)node;
   ct_tensor *grad = grads[0];
-  int64_t dim = n->dim;
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_log_softmax_backward(grad, result, dim);
@@ -7097,22 +12828,22 @@ static ct_status ct__backward_log_softmax_int(ct_node *node, ct_tensor *const *g
 static const ct_node_kind ct__kind_log_softmax_int = {"LogSoftmaxBackward0", ct__backward_log_softmax_int, ct__release_log_softmax_int};
 
 static ct_tensor *ct__autograd_log_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
-  ct__node_log_softmax_int *n = NULL;
+  ct__node_log_softmax_int *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    n = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *n, 1, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    n->dim = dim;
+    ct__nd = (ct__node_log_softmax_int *)ct__node_new(&ct__kind_log_softmax_int, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->dim = dim;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_log_softmax_int(ks & CT__BELOW_AUTOGRAD, self, dim, dtype);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -7139,21 +12870,21 @@ typedef struct ct__node_nll_loss {
 } ct__node_nll_loss;
 
 static void ct__release_nll_loss(ct_node *node) {
-  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->target);
-  ct__saved_reset(&n->weight);
+  ct__node_nll_loss *ct__nd = (ct__node_nll_loss *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
 }
 static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_nll_loss *n = (ct__node_nll_loss *)node;
+  ct__node_nll_loss *ct__nd = (ct__node_nll_loss *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *target = ct__unpack(&n->target, node, "target");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  int64_t reduction = n->reduction;
-  int64_t ignore_index = n->ignore_index;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
+  int64_t ignore_index = ct__nd->ignore_index;
   if (!self || !target) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss_backward(grad, self, target, weight, reduction, ignore_index, ct__nn_nll_total_weight(self, target, weight, ignore_index));
@@ -7163,27 +12894,27 @@ static ct_status ct__backward_nll_loss(ct_node *node, ct_tensor *const *grads, c
 static const ct_node_kind ct__kind_nll_loss = {"NllLossBackward0", ct__backward_nll_loss, ct__release_nll_loss};
 
 static ct_tensor *ct__autograd_nll_loss(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index) {
-  ct__node_nll_loss *n = NULL;
+  ct__node_nll_loss *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
-    n = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, target);
-    ct__node_set_input(&n->base, 2, weight);
-    ct__save(&n->self, self);
-    ct__save(&n->target, target);
-    ct__save(&n->weight, weight);
-    n->reduction = reduction;
-    n->ignore_index = ignore_index;
+    ct__nd = (ct__node_nll_loss *)ct__node_new(&ct__kind_nll_loss, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
+    ct__nd->ignore_index = ignore_index;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nll_loss(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction, ignore_index);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -7213,27 +12944,27 @@ typedef struct ct__node_nll_loss_backward {
 } ct__node_nll_loss_backward;
 
 static void ct__release_nll_loss_backward(ct_node *node) {
-  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
-  ct__saved_reset(&n->grad_output);
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->target);
-  ct__saved_reset(&n->weight);
-  ct__saved_reset(&n->total_weight);
-  ct__saved_reset(&n->result);
+  ct__node_nll_loss_backward *ct__nd = (ct__node_nll_loss_backward *)node;
+  ct__saved_reset(&ct__nd->grad_output);
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
+  ct__saved_reset(&ct__nd->total_weight);
+  ct__saved_reset(&ct__nd->result);
 }
 static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_nll_loss_backward *n = (ct__node_nll_loss_backward *)node;
+  ct__node_nll_loss_backward *ct__nd = (ct__node_nll_loss_backward *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *grad_output = ct__unpack(&n->grad_output, node, "grad_output");
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *target = ct__unpack(&n->target, node, "target");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  int64_t reduction = n->reduction;
-  int64_t ignore_index = n->ignore_index;
-  ct_tensor *total_weight = ct__unpack(&n->total_weight, node, "total_weight");
-  ct_tensor *result = ct__unpack(&n->result, node, "result");
+  ct_tensor *grad_output = ct__unpack(&ct__nd->grad_output, node, "grad_output");
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
+  int64_t ignore_index = ct__nd->ignore_index;
+  ct_tensor *total_weight = ct__unpack(&ct__nd->total_weight, node, "total_weight");
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
   if (!grad_output || !self || !target || !total_weight || !result) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_nll_loss(grad, target, weight, reduction, ignore_index);
@@ -7245,32 +12976,32 @@ static ct_status ct__backward_nll_loss_backward(ct_node *node, ct_tensor *const 
 static const ct_node_kind ct__kind_nll_loss_backward = {"NllLossBackwardBackward0", ct__backward_nll_loss_backward, ct__release_nll_loss_backward};
 
 static ct_tensor *ct__autograd_nll_loss_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction, int64_t ignore_index, ct_tensor *total_weight) {
-  ct__node_nll_loss_backward *n = NULL;
+  ct__node_nll_loss_backward *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(total_weight))) {
-    n = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *n, 5, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, grad_output);
-    ct__node_set_input(&n->base, 1, self);
-    ct__node_set_input(&n->base, 2, target);
-    ct__node_set_input(&n->base, 3, weight);
-    ct__node_set_input(&n->base, 4, total_weight);
-    ct__save(&n->grad_output, grad_output);
-    ct__save(&n->self, self);
-    ct__save(&n->target, target);
-    ct__save(&n->weight, weight);
-    n->reduction = reduction;
-    n->ignore_index = ignore_index;
-    ct__save(&n->total_weight, total_weight);
+    ct__nd = (ct__node_nll_loss_backward *)ct__node_new(&ct__kind_nll_loss_backward, sizeof *ct__nd, 5, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__node_set_input(&ct__nd->base, 2, target);
+    ct__node_set_input(&ct__nd->base, 3, weight);
+    ct__node_set_input(&ct__nd->base, 4, total_weight);
+    ct__save(&ct__nd->grad_output, grad_output);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
+    ct__nd->ignore_index = ignore_index;
+    ct__save(&ct__nd->total_weight, total_weight);
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_nll_loss_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, target, weight, reduction, ignore_index, total_weight);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -7307,20 +13038,20 @@ typedef struct ct__node_binary_cross_entropy {
 } ct__node_binary_cross_entropy;
 
 static void ct__release_binary_cross_entropy(ct_node *node) {
-  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->target);
-  ct__saved_reset(&n->weight);
+  ct__node_binary_cross_entropy *ct__nd = (ct__node_binary_cross_entropy *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
 }
 static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_binary_cross_entropy *n = (ct__node_binary_cross_entropy *)node;
+  ct__node_binary_cross_entropy *ct__nd = (ct__node_binary_cross_entropy *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *target = ct__unpack(&n->target, node, "target");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  int64_t reduction = n->reduction;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  int64_t reduction = ct__nd->reduction;
   if (!self || !target) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bce_backward(grad, self, target, weight, reduction);
@@ -7331,26 +13062,26 @@ static ct_status ct__backward_binary_cross_entropy(ct_node *node, ct_tensor *con
 static const ct_node_kind ct__kind_binary_cross_entropy = {"BinaryCrossEntropyBackward0", ct__backward_binary_cross_entropy, ct__release_binary_cross_entropy};
 
 static ct_tensor *ct__autograd_binary_cross_entropy(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, int64_t reduction) {
-  ct__node_binary_cross_entropy *n = NULL;
+  ct__node_binary_cross_entropy *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight))) {
-    n = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *n, 3, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, target);
-    ct__node_set_input(&n->base, 2, weight);
-    ct__save(&n->self, self);
-    ct__save(&n->target, target);
-    ct__save(&n->weight, weight);
-    n->reduction = reduction;
+    ct__nd = (ct__node_binary_cross_entropy *)ct__node_new(&ct__kind_binary_cross_entropy, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__nd->reduction = reduction;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_binary_cross_entropy(ks & CT__BELOW_AUTOGRAD, self, target, weight, reduction);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }
@@ -7377,22 +13108,22 @@ typedef struct ct__node_binary_cross_entropy_with_logits {
 } ct__node_binary_cross_entropy_with_logits;
 
 static void ct__release_binary_cross_entropy_with_logits(ct_node *node) {
-  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->target);
-  ct__saved_reset(&n->weight);
-  ct__saved_reset(&n->pos_weight);
+  ct__node_binary_cross_entropy_with_logits *ct__nd = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->target);
+  ct__saved_reset(&ct__nd->weight);
+  ct__saved_reset(&ct__nd->pos_weight);
 }
 static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_binary_cross_entropy_with_logits *n = (ct__node_binary_cross_entropy_with_logits *)node;
+  ct__node_binary_cross_entropy_with_logits *ct__nd = (ct__node_binary_cross_entropy_with_logits *)node;
   ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *target = ct__unpack(&n->target, node, "target");
-  ct_tensor *weight = ct__unpack(&n->weight, node, "weight");
-  ct_tensor *pos_weight = ct__unpack(&n->pos_weight, node, "pos_weight");
-  int64_t reduction = n->reduction;
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_tensor *target = ct__unpack(&ct__nd->target, node, "target");
+  ct_tensor *weight = ct__unpack(&ct__nd->weight, node, "weight");
+  ct_tensor *pos_weight = ct__unpack(&ct__nd->pos_weight, node, "pos_weight");
+  int64_t reduction = ct__nd->reduction;
   if (!self || !target) return ct_last_error();
-  (void)n;
+  (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
   if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__nn_bcel_backward(grad, self, target, weight, pos_weight, reduction);
@@ -7404,28 +13135,567 @@ static ct_status ct__backward_binary_cross_entropy_with_logits(ct_node *node, ct
 static const ct_node_kind ct__kind_binary_cross_entropy_with_logits = {"BinaryCrossEntropyWithLogitsBackward0", ct__backward_binary_cross_entropy_with_logits, ct__release_binary_cross_entropy_with_logits};
 
 static ct_tensor *ct__autograd_binary_cross_entropy_with_logits(ct_keyset ks, ct_tensor *self, ct_tensor *target, ct_tensor *weight, ct_tensor *pos_weight, int64_t reduction) {
-  ct__node_binary_cross_entropy_with_logits *n = NULL;
+  ct__node_binary_cross_entropy_with_logits *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(target) || ct__needs_grad(weight) || ct__needs_grad(pos_weight))) {
-    n = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *n, 4, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, target);
-    ct__node_set_input(&n->base, 2, weight);
-    ct__node_set_input(&n->base, 3, pos_weight);
-    ct__save(&n->self, self);
-    ct__save(&n->target, target);
-    ct__save(&n->weight, weight);
-    ct__save(&n->pos_weight, pos_weight);
-    n->reduction = reduction;
+    ct__nd = (ct__node_binary_cross_entropy_with_logits *)ct__node_new(&ct__kind_binary_cross_entropy_with_logits, sizeof *ct__nd, 4, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, target);
+    ct__node_set_input(&ct__nd->base, 2, weight);
+    ct__node_set_input(&ct__nd->base, 3, pos_weight);
+    ct__save(&ct__nd->self, self);
+    ct__save(&ct__nd->target, target);
+    ct__save(&ct__nd->weight, weight);
+    ct__save(&ct__nd->pos_weight, pos_weight);
+    ct__nd->reduction = reduction;
   }
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_binary_cross_entropy_with_logits(ks & CT__BELOW_AUTOGRAD, self, target, weight, pos_weight, reduction);
   ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_uniform_ {
+  ct_node base;
+} ct__node_uniform_;
+
+static ct_status ct__backward_uniform_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_uniform_ *ct__nd = (ct__node_uniform_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_uniform_, NULL};
+
+static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct__node_uniform_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_normal_ {
+  ct_node base;
+} ct__node_normal_;
+
+static ct_status ct__backward_normal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_ *ct__nd = (ct__node_normal_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_normal_, NULL};
+
+static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct__node_normal_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__from {
+  ct_node base;
+} ct__node_random__from;
+
+static ct_status ct__backward_random__from(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__from *ct__nd = (ct__node_random__from *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backward_random__from, NULL};
+
+static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct__node_random__from *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
+    ct__nd = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__to {
+  ct_node base;
+} ct__node_random__to;
+
+static ct_status ct__backward_random__to(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__to *ct__nd = (ct__node_random__to *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__to = {"RandomBackward0", ct__backward_random__to, NULL};
+
+static ct_status ct__autograd_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct__node_random__to *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.to", self)) != CT_OK) return r;
+    ct__nd = (ct__node_random__to *)ct__node_new(&ct__kind_random__to, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__to(ks & CT__BELOW_AUTOGRAD, self, to, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random_ {
+  ct_node base;
+} ct__node_random_;
+
+static ct_status ct__backward_random_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random_ *ct__nd = (ct__node_random_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random_ = {"RandomBackward0", ct__backward_random_, NULL};
+
+static ct_status ct__autograd_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_random_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_random_ *)ct__node_new(&ct__kind_random_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random_(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_bernoulli__float {
+  ct_node base;
+} ct__node_bernoulli__float;
+
+static ct_status ct__backward_bernoulli__float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli__float *ct__nd = (ct__node_bernoulli__float *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct__backward_bernoulli__float, NULL};
+
+static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli__float *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
+    ct__nd = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli(Tensor self, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli {
+  ct_node base;
+} ct__node_bernoulli;
+
+static ct_status ct__backward_bernoulli(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli *ct__nd = (ct__node_bernoulli *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backward_bernoulli, NULL};
+
+static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_bernoulli *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli_p {
+  ct_node base;
+} ct__node_bernoulli_p;
+
+static ct_status ct__backward_bernoulli_p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli_p *ct__nd = (ct__node_bernoulli_p *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__backward_bernoulli_p, NULL};
+
+static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli_p *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_float {
+  ct_node base;
+} ct__node_normal_Tensor_float;
+
+static ct_status ct__backward_normal_Tensor_float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_float *ct__nd = (ct__node_normal_Tensor_float *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_float = {"NormalBackward0", ct__backward_normal_Tensor_float, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  ct__node_normal_Tensor_float *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean))) {
+    ct__nd = (ct__node_normal_Tensor_float *)ct__node_new(&ct__kind_normal_Tensor_float, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, mean);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_float(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_float_Tensor {
+  ct_node base;
+} ct__node_normal_float_Tensor;
+
+static ct_status ct__backward_normal_float_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_float_Tensor *ct__nd = (ct__node_normal_float_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_float_Tensor = {"NormalBackward0", ct__backward_normal_float_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_float_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(std))) {
+    ct__nd = (ct__node_normal_float_Tensor *)ct__node_new(&ct__kind_normal_float_Tensor, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_float_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_normal_Tensor_Tensor {
+  ct_node base;
+} ct__node_normal_Tensor_Tensor;
+
+static ct_status ct__backward_normal_Tensor_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_Tensor_Tensor *ct__nd = (ct__node_normal_Tensor_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_Tensor_Tensor = {"NormalBackward0", ct__backward_normal_Tensor_Tensor, NULL};
+
+static ct_tensor *ct__autograd_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct__node_normal_Tensor_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(mean) || ct__needs_grad(std))) {
+    ct__nd = (ct__node_normal_Tensor_Tensor *)ct__node_new(&ct__kind_normal_Tensor_Tensor, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, mean);
+    ct__node_set_input(&ct__nd->base, 1, std);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_Tensor_Tensor(ks & CT__BELOW_AUTOGRAD, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor ---- */
+static ct_tensor *ct__autograd_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset excluded;
+  ct_tensor *r;
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_like(ks & CT__BELOW_AUTOGRAD, self, dtype, generator);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("rand.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randn.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randint.low_generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randint_low_generator_out(ks & CT__BELOW_AUTOGRAD, low, high, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randperm.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randperm_generator_out(ks & CT__BELOW_AUTOGRAD, n, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_out(ks & CT__BELOW_AUTOGRAD, n, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.m_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_m_out(ks & CT__BELOW_AUTOGRAD, n, m, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("linspace.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linspace_out(ks & CT__BELOW_AUTOGRAD, start, end, steps, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) ---- */
+typedef struct ct__node_native_dropout {
+  ct_node base;
+  double p;
+  bool train;
+  ct__saved mask;
+} ct__node_native_dropout;
+
+static void ct__release_native_dropout(ct_node *node) {
+  ct__node_native_dropout *ct__nd = (ct__node_native_dropout *)node;
+  ct__saved_reset(&ct__nd->mask);
+}
+static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_native_dropout *ct__nd = (ct__node_native_dropout *)node;
+  ct_tensor *grad = grads[0];
+  double p = ct__nd->p;
+  bool train = ct__nd->train;
+  ct_tensor *mask = ct__unpack(&ct__nd->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_native_dropout_backward(grad, ct_detach(mask), ct__rn_dropout_scale(p, train));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", ct__backward_native_dropout, ct__release_native_dropout};
+
+static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct__node_native_dropout *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(input))) {
+    ct__nd = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, input);
+    ct__nd->p = p;
+    ct__nd->train = train;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_native_dropout(ks & CT__BELOW_AUTOGRAD, input, p, train, generator, mask);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r) ct__save(&ct__nd->mask, *mask);
+    ct__node_release(&ct__nd->base);
   }
   return r;
 }

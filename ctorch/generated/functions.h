@@ -67,30 +67,6 @@ CTDEF ct_status ct_div_scalar_(ct_tensor *self, ct_scalar other);
 /* threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor
  * grad_output where self > threshold, else 0 (relu's derivative) */
 CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, ct_scalar threshold);
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_sum(ct_tensor *self);
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
- * an empty dim list reduces every dim */
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
- * floating dtypes only, as in PyTorch */
-CTDEF ct_tensor *ct_mean(ct_tensor *self);
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
-/* matmul(Tensor self, Tensor other) -> Tensor
- * 1-D and 2-D operands (dot, mv, vm, mm); batched operands arrive with bmm */
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -393,6 +369,594 @@ CTDEF ct_tensor *ct_nan_to_num(ct_tensor *self, double nan, double posinf, doubl
 CTDEF ct_status ct_nan_to_num_(ct_tensor *self, double nan, double posinf, double neginf);
 /* nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, double posinf, double neginf);
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor
+ * rounding_mode NULL (true division), "trunc" or "floor"; integers divide exactly, by zero is an error */
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode);
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode);
+/* floor_divide(Tensor self, Tensor other) -> Tensor
+ * div with rounding_mode "floor" (PyTorch 1.13); no derivative, as PyTorch */
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other);
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other);
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other);
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other);
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+ * self ** exponent; integers to negative integer powers are an error (scalar exponent) */
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent);
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent);
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent);
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent);
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent);
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent);
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent);
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor
+ * Python-style modulus: the result has the sign of other */
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other);
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other);
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other);
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other);
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other);
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor
+ * C-style modulus: the result has the sign of self */
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other);
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other);
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other);
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other);
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* maximum(Tensor self, Tensor other) -> Tensor
+ * elementwise max; NaN propagates */
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other);
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* minimum(Tensor self, Tensor other) -> Tensor
+ * elementwise min; NaN propagates */
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other);
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* atan2(Tensor self, Tensor other) -> Tensor
+ * atan(self / other) in the right quadrant; integers give float32 */
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other);
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other);
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor
+ * self == other (bool) */
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other);
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other);
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other);
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other);
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor
+ * self != other (bool) */
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other);
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other);
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other);
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other);
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self < other (bool) */
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other);
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other);
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other);
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other);
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* le.Tensor(Tensor self, Tensor other) -> Tensor
+ * self <= other (bool) */
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other);
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other);
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other);
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other);
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor
+ * self > other (bool) */
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other);
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other);
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other);
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other);
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor
+ * self >= other (bool) */
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other);
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other);
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other);
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other);
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other);
+/* logical_and(Tensor self, Tensor other) -> Tensor
+ * and of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other);
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other);
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_or(Tensor self, Tensor other) -> Tensor
+ * or of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other);
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other);
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_xor(Tensor self, Tensor other) -> Tensor
+ * xor of the truth values (bool) */
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other);
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other);
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* logical_not(Tensor self) -> Tensor
+ * not of the truth value (bool) */
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self);
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_(ct_tensor *self);
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self);
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+ * self where condition (bool) else other, promoted and broadcast */
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other);
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other);
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other);
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other);
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
+ * self with value where mask (bool) is true; keeps self's dtype */
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value);
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor
+ * masked_fill with a 0-dim value tensor */
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value);
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor
+ * self + weight * (end - self); floating only */
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight);
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+ * lerp with a tensor weight */
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight);
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 * tensor2 */
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+ * self + value * tensor1 / tensor2; integer tensor1 and tensor2 are an error */
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2);
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value);
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+ * min(max(self, min), max); at least one bound (a zeroed ct_scalar is None) */
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max);
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor
+ * clamp with tensor bounds (NULL for none) */
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max);
+/* clamp_min(Tensor self, Scalar min) -> Tensor
+ * clamp with only min */
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min);
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min);
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min);
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+ * clamp with only a tensor min */
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min);
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min);
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min);
+/* clamp_max(Tensor self, Scalar max) -> Tensor
+ * clamp with only max */
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max);
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max);
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max);
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
+ * clamp with only a tensor max */
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max);
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max);
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max);
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_sum(ct_tensor *self);
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype);
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * an empty dim list reduces every dim */
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * floating dtypes only, as in PyTorch; a zero-size reduction gives nan */
+CTDEF ct_tensor *ct_mean(ct_tensor *self);
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; an empty product is 1 */
+CTDEF ct_tensor *ct_prod(ct_tensor *self);
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype);
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self);
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype);
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype);
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+ * dim=[] reduces every dim; the gradient is shared evenly among ties */
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* max(Tensor self) -> Tensor
+ * the largest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_max(ct_tensor *self);
+/* min(Tensor self) -> Tensor
+ * the smallest element (0-dim); fails on an empty tensor */
+CTDEF ct_tensor *ct_min(ct_tensor *self);
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * sum((x - mean)^2) / max(0, N - correction); correction None means 1 */
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased);
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+ * the square root of var.correction */
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim);
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased);
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim);
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * floating only; ord 0, 1, 2, inf, -inf or any p; an empty inf norm is an error */
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p);
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
+ * p None means 2 */
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p);
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+ * max-shifted; an all -inf row gives -inf; integers give float32 */
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+/* all(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_all(ct_tensor *self);
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self);
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* any(Tensor self) -> Tensor */
+CTDEF ct_tensor *ct_any(ct_tensor *self);
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self);
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim);
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64 */
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+ * integers and bool give int64; the gradient is exact with zeros (first order) */
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim);
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype);
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first maximum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the first minimum's index; NaN wins; the gradient goes to that index */
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the maximum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor
+ * the first occurrence (a NaN counts as the minimum); dim None: the index into the flattened tensor */
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim);
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim);
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * always stable (equal elements keep their order); NaN sorts above every number */
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices);
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+ * stable or not, the sort is stable */
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices);
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices);
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)
+ * always sorted; among equal values the lower index comes first. PyTorch's `k` is `k_` here: the generated dispatch code has a local named k */
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices);
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor
+ * zeros of `sizes` plus grad_output at indices along dim (both lack dim unless keepdim); PyTorch names grad_output `grad` */
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim);
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor
+ * self's elements at index along dim (index lacks dim unless keepdim); the adjoint of value_selecting_reduction_backward */
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim);
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * sum with NaN counted as 0 */
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+ * the mean of the non-NaN elements; floating only */
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor
+ * int64; an empty list counts over every dim */
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim);
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim);
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* logcumsumexp(Tensor self, int dim) -> Tensor
+ * a running log-add-exp; floating only; the gradient is first order only */
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim);
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim);
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)
+ * a tie or a NaN takes the later index, as PyTorch */
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices);
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)
+ * the k-th smallest (1-based; NaN is largest); among equal values the lower index. PyTorch's `k` is `k_` (see topk) */
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices);
+/* median(Tensor self) -> Tensor
+ * the lower median; NaN when there is one; nan for an empty tensor */
+CTDEF ct_tensor *ct_median(ct_tensor *self);
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self);
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* nanmedian(Tensor self) -> Tensor
+ * the lower median of the non-NaN elements */
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self);
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self);
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices);
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor
+ * sort's indices (stable) */
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending);
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable);
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending);
+/* msort(Tensor self) -> Tensor
+ * sort's values along dim 0 */
+CTDEF ct_tensor *ct_msort(ct_tensor *self);
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (var, mean); both differentiable */
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)
+ * (std, mean); both differentiable */
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1);
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1);
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)
+ * (amin, amax); both differentiable */
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max);
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max);
+/* dot(Tensor self, Tensor tensor) -> Tensor
+ * inner product of two 1-D tensors of one dtype (0-dim result) */
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor);
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor);
+/* mv(Tensor self, Tensor vec) -> Tensor
+ * matrix [n, m] times vector [m] */
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec);
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec);
+/* mm(Tensor self, Tensor mat2) -> Tensor
+ * matrix product of [n, k] and [k, m]; both of one dtype */
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* bmm(Tensor self, Tensor mat2) -> Tensor
+ * batched matrix product of [b, n, k] and [b, k, m] */
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2);
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (mat1 @ mat2); self broadcasts; beta = 0 ignores self (even NaN) */
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * bmm(batch1, batch2); self broadcasts; beta = 0 ignores self */
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* outer(Tensor self, Tensor vec2) -> Tensor
+ * self[i] * vec2[j] (promotes like mul) */
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
+/* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2);
+/* matmul(Tensor self, Tensor other) -> Tensor
+ * torch.matmul: dot, mv, vector-matrix, mm, and batched with broadcast batch dims (1-D operands get a 1 added and removed) */
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
+/* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other);
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+ * input @ weight.t() + bias (addmm when input is 2-D and bias is given) */
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* cat(Tensor[] tensors, int dim=0) -> Tensor
  * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
@@ -657,6 +1221,89 @@ CTDEF ct_tensor *ct_batch_norm_ex(ct_tensor *input, ct_tensor *weight, ct_tensor
 /* rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor
  * torch 2.x: x * rsqrt(mean(x^2) + eps) * weight; eps None is the machine epsilon of float32 (float64 for double input) */
 CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const int64_t *normalized_shape, ct_tensor *weight, double eps);
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
+ * uniform in [from, to); floating dtypes */
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator);
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)
+ * normal(mean, std) by Box-Muller; floating dtypes */
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std);
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator);
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [from, to); to None: up to the dtype's largest (exact) integer, inclusive */
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to);
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, to) */
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to);
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator);
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [0, the dtype's largest (exact) integer], inclusive */
+CTDEF ct_status ct_random_(ct_tensor *self);
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator);
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
+ * 1 with probability p, else 0, in self's dtype */
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p);
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator);
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+ * 1 with probability self[i], else 0 (self's dtype; probabilities must be in [0, 1]) */
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self);
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+ * self-shaped: 1 with probability p */
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor
+ * mean + std * z, z standard normal (the stream of normal_); floating */
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std);
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator);
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z; every std must be >= 0 */
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator);
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+ * mean + std * z over the broadcast shape, in mean's dtype */
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std);
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator);
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * uniform in [0, 1), self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self);
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor
+ * standard normal, self's shape and device (dtype: self's unless given; floating); not differentiable */
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self);
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator);
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, standard normal; ct_randn(_ex) allocates */
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, integers in [low, high); ct_randint(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator);
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * a random permutation of 0..n-1 (Fisher-Yates); ct_randperm(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator);
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)
+ * n x n identity; ct_eye(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n);
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m);
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+ * steps values from start to end inclusive; ct_linspace(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps);
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)
+ * (input * mask / (1 - p), mask) in training (mask: bool, kept elements); (copy of input, all true) in evaluation */
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask);
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask);
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
+ * grad_output * mask * scale */
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale);
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor
+ * training: zero each element with probability p and scale the rest by 1/(1-p) (p = 1: zeros); evaluation: input itself */
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train);
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -689,14 +1336,6 @@ static struct {
   ct_op *div_Scalar;
   ct_op *div__Scalar;
   ct_op *threshold_backward;
-  ct_op *sum;
-  ct_op *sum_dim_IntList;
-  ct_op *sum_IntList_out;
-  ct_op *mean;
-  ct_op *mean_dim;
-  ct_op *mm;
-  ct_op *mm_out;
-  ct_op *matmul;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -825,6 +1464,239 @@ static struct {
   ct_op *nan_to_num;
   ct_op *nan_to_num_;
   ct_op *nan_to_num_out;
+  ct_op *div_Tensor_mode;
+  ct_op *div__Tensor_mode;
+  ct_op *div_out_mode;
+  ct_op *div_Scalar_mode;
+  ct_op *div__Scalar_mode;
+  ct_op *floor_divide;
+  ct_op *floor_divide__Tensor;
+  ct_op *floor_divide_out;
+  ct_op *floor_divide_Scalar;
+  ct_op *floor_divide__Scalar;
+  ct_op *pow_Tensor_Tensor;
+  ct_op *pow__Tensor;
+  ct_op *pow_Tensor_Tensor_out;
+  ct_op *pow_Tensor_Scalar;
+  ct_op *pow__Scalar;
+  ct_op *pow_Tensor_Scalar_out;
+  ct_op *pow_Scalar;
+  ct_op *pow_Scalar_out;
+  ct_op *remainder_Tensor;
+  ct_op *remainder__Tensor;
+  ct_op *remainder_Tensor_out;
+  ct_op *remainder_Scalar;
+  ct_op *remainder__Scalar;
+  ct_op *remainder_Scalar_out;
+  ct_op *remainder_Scalar_Tensor;
+  ct_op *remainder_Scalar_Tensor_out;
+  ct_op *fmod_Tensor;
+  ct_op *fmod__Tensor;
+  ct_op *fmod_Tensor_out;
+  ct_op *fmod_Scalar;
+  ct_op *fmod__Scalar;
+  ct_op *fmod_Scalar_out;
+  ct_op *maximum;
+  ct_op *maximum_out;
+  ct_op *minimum;
+  ct_op *minimum_out;
+  ct_op *atan2;
+  ct_op *atan2_;
+  ct_op *atan2_out;
+  ct_op *eq_Tensor;
+  ct_op *eq__Tensor;
+  ct_op *eq_Tensor_out;
+  ct_op *eq_Scalar;
+  ct_op *eq__Scalar;
+  ct_op *eq_Scalar_out;
+  ct_op *ne_Tensor;
+  ct_op *ne__Tensor;
+  ct_op *ne_Tensor_out;
+  ct_op *ne_Scalar;
+  ct_op *ne__Scalar;
+  ct_op *ne_Scalar_out;
+  ct_op *lt_Tensor;
+  ct_op *lt__Tensor;
+  ct_op *lt_Tensor_out;
+  ct_op *lt_Scalar;
+  ct_op *lt__Scalar;
+  ct_op *lt_Scalar_out;
+  ct_op *le_Tensor;
+  ct_op *le__Tensor;
+  ct_op *le_Tensor_out;
+  ct_op *le_Scalar;
+  ct_op *le__Scalar;
+  ct_op *le_Scalar_out;
+  ct_op *gt_Tensor;
+  ct_op *gt__Tensor;
+  ct_op *gt_Tensor_out;
+  ct_op *gt_Scalar;
+  ct_op *gt__Scalar;
+  ct_op *gt_Scalar_out;
+  ct_op *ge_Tensor;
+  ct_op *ge__Tensor;
+  ct_op *ge_Tensor_out;
+  ct_op *ge_Scalar;
+  ct_op *ge__Scalar;
+  ct_op *ge_Scalar_out;
+  ct_op *logical_and;
+  ct_op *logical_and_;
+  ct_op *logical_and_out;
+  ct_op *logical_or;
+  ct_op *logical_or_;
+  ct_op *logical_or_out;
+  ct_op *logical_xor;
+  ct_op *logical_xor_;
+  ct_op *logical_xor_out;
+  ct_op *logical_not;
+  ct_op *logical_not_;
+  ct_op *logical_not_out;
+  ct_op *where_self;
+  ct_op *where_self_out;
+  ct_op *where_ScalarSelf;
+  ct_op *where_ScalarOther;
+  ct_op *where_Scalar;
+  ct_op *masked_fill_Scalar;
+  ct_op *masked_fill__Scalar;
+  ct_op *masked_fill_Scalar_out;
+  ct_op *masked_fill_Tensor;
+  ct_op *masked_fill__Tensor;
+  ct_op *masked_fill_Tensor_out;
+  ct_op *lerp_Scalar;
+  ct_op *lerp__Scalar;
+  ct_op *lerp_Scalar_out;
+  ct_op *lerp_Tensor;
+  ct_op *lerp__Tensor;
+  ct_op *lerp_Tensor_out;
+  ct_op *addcmul;
+  ct_op *addcmul_;
+  ct_op *addcmul_out;
+  ct_op *addcdiv;
+  ct_op *addcdiv_;
+  ct_op *addcdiv_out;
+  ct_op *clamp;
+  ct_op *clamp_;
+  ct_op *clamp_out;
+  ct_op *clamp_Tensor;
+  ct_op *clamp__Tensor;
+  ct_op *clamp_Tensor_out;
+  ct_op *clamp_min;
+  ct_op *clamp_min_;
+  ct_op *clamp_min_out;
+  ct_op *clamp_min_Tensor;
+  ct_op *clamp_min__Tensor;
+  ct_op *clamp_min_Tensor_out;
+  ct_op *clamp_max;
+  ct_op *clamp_max_;
+  ct_op *clamp_max_out;
+  ct_op *clamp_max_Tensor;
+  ct_op *clamp_max__Tensor;
+  ct_op *clamp_max_Tensor_out;
+  ct_op *sum;
+  ct_op *sum_out;
+  ct_op *sum_dim_IntList;
+  ct_op *sum_IntList_out;
+  ct_op *mean;
+  ct_op *mean_dim;
+  ct_op *mean_out;
+  ct_op *prod;
+  ct_op *prod_out;
+  ct_op *prod_dim_int;
+  ct_op *prod_int_out;
+  ct_op *amax;
+  ct_op *amax_out;
+  ct_op *amin;
+  ct_op *amin_out;
+  ct_op *max;
+  ct_op *min;
+  ct_op *var_correction;
+  ct_op *var_correction_out;
+  ct_op *var;
+  ct_op *var_dim;
+  ct_op *var_out;
+  ct_op *std_correction;
+  ct_op *std_correction_out;
+  ct_op *std;
+  ct_op *std_dim;
+  ct_op *std_out;
+  ct_op *linalg_vector_norm;
+  ct_op *linalg_vector_norm_out;
+  ct_op *norm_Scalar;
+  ct_op *norm_ScalarOpt_dim;
+  ct_op *norm_Scalar_out;
+  ct_op *norm_out;
+  ct_op *logsumexp;
+  ct_op *logsumexp_out;
+  ct_op *all;
+  ct_op *all_all_out;
+  ct_op *all_dim;
+  ct_op *all_out;
+  ct_op *any;
+  ct_op *any_all_out;
+  ct_op *any_dim;
+  ct_op *any_out;
+  ct_op *cumsum;
+  ct_op *cumsum_;
+  ct_op *cumsum_out;
+  ct_op *cumprod;
+  ct_op *cumprod_;
+  ct_op *cumprod_out;
+  ct_op *max_dim;
+  ct_op *min_dim;
+  ct_op *argmax;
+  ct_op *argmax_out;
+  ct_op *argmin;
+  ct_op *argmin_out;
+  ct_op *sort;
+  ct_op *sort_stable;
+  ct_op *topk;
+  ct_op *value_selecting_reduction_backward;
+  ct_op *_rd_gather;
+  ct_op *nansum;
+  ct_op *nansum_out;
+  ct_op *nanmean;
+  ct_op *nanmean_out;
+  ct_op *count_nonzero_dim_IntList;
+  ct_op *count_nonzero_dim_IntList_out;
+  ct_op *count_nonzero;
+  ct_op *count_nonzero_out;
+  ct_op *logcumsumexp;
+  ct_op *logcumsumexp_out;
+  ct_op *cummax;
+  ct_op *cummin;
+  ct_op *kthvalue;
+  ct_op *median;
+  ct_op *median_out;
+  ct_op *median_dim;
+  ct_op *nanmedian;
+  ct_op *nanmedian_out;
+  ct_op *nanmedian_dim;
+  ct_op *argsort;
+  ct_op *argsort_stable;
+  ct_op *msort;
+  ct_op *var_mean_correction;
+  ct_op *std_mean_correction;
+  ct_op *aminmax;
+  ct_op *dot;
+  ct_op *dot_out;
+  ct_op *mv;
+  ct_op *mv_out;
+  ct_op *mm;
+  ct_op *mm_out;
+  ct_op *bmm;
+  ct_op *bmm_out;
+  ct_op *addmm;
+  ct_op *addmm_;
+  ct_op *addmm_out;
+  ct_op *baddbmm;
+  ct_op *baddbmm_;
+  ct_op *baddbmm_out;
+  ct_op *outer;
+  ct_op *outer_out;
+  ct_op *matmul;
+  ct_op *matmul_out;
+  ct_op *linear;
+  ct_op *linear_out;
   ct_op *cat;
   ct_op *cat_out;
   ct_op *stack;
@@ -930,6 +1802,29 @@ static struct {
   ct_op *group_norm;
   ct_op *batch_norm;
   ct_op *rms_norm;
+  ct_op *uniform_;
+  ct_op *normal_;
+  ct_op *random__from;
+  ct_op *random__to;
+  ct_op *random_;
+  ct_op *bernoulli__float;
+  ct_op *bernoulli;
+  ct_op *bernoulli_p;
+  ct_op *normal_Tensor_float;
+  ct_op *normal_float_Tensor;
+  ct_op *normal_Tensor_Tensor;
+  ct_op *rand_like;
+  ct_op *randn_like;
+  ct_op *rand_generator_out;
+  ct_op *randn_generator_out;
+  ct_op *randint_low_generator_out;
+  ct_op *randperm_generator_out;
+  ct_op *eye_out;
+  ct_op *eye_m_out;
+  ct_op *linspace_out;
+  ct_op *native_dropout;
+  ct_op *native_dropout_backward;
+  ct_op *dropout;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -1321,158 +2216,6 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
     v[1] = ct_value_tensor(self);
     v[2] = ct_value_scalar(threshold);
     r = ct__finish_new(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.sum_dim_IntList;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
-  const ct_op *op = ct__op.sum_IntList_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
-  } else {
-    ct_value v[5];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    v[4] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 5);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
-  const ct_op *op = ct__op.mean_dim;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
-  } else {
-    ct_value v[4];
-    v[0] = ct_value_tensor(self);
-    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
-    v[2] = ct_value_bool(keepdim);
-    v[3] = ct_value_dtype(dtype);
-    r = ct__finish_new(op, k, ks, v, 4);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  const ct_op *op = ct__op.mm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  const ct_op *op = ct__op.mm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* matmul(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.matmul;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
   }
   ct__tls.depth--;
   return r;
@@ -3764,6 +4507,4444 @@ static ct_status ct__dispatch_nan_to_num_out(ct_keyset ks, ct_tensor *self, doub
   ct__tls.depth--;
   return r;
 }
+/* div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Tensor_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Tensor_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_div_out_mode(ct_keyset ks, ct_tensor *self, ct_tensor *other, const char *rounding_mode, ct_tensor *out) {
+  const ct_op *op = ct__op.div_out_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, self, other, rounding_mode, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_string(rounding_mode);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
+static ct_tensor *ct__dispatch_div_Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div_Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!) */
+static ct_status ct__dispatch_div__Scalar_mode(ct_keyset ks, ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  const ct_op *op = ct__op.div__Scalar_mode;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, self, other, rounding_mode);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_string(rounding_mode);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.floor_divide__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.floor_divide_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_floor_divide_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_floor_divide__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.floor_divide__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Tensor_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+static ct_status ct__dispatch_pow__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar exponent) {
+  const ct_op *op = ct__op.pow__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Tensor_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Tensor_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+static ct_tensor *ct__dispatch_pow_Scalar(ct_keyset ks, ct_scalar self, ct_tensor *exponent) {
+  const ct_op *op = ct__op.pow_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, exponent);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_pow_Scalar_out(ct_keyset ks, ct_scalar self, ct_tensor *exponent, ct_tensor *out) {
+  const ct_op *op = ct__op.pow_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, exponent, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(exponent);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.remainder__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_remainder_Scalar_Tensor(ct_keyset ks, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_remainder_Scalar_Tensor_out(ct_keyset ks, ct_scalar self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.remainder_Scalar_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_scalar(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.fmod__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_fmod_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.fmod__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_fmod_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.fmod_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_maximum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.maximum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_maximum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.maximum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_minimum(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.minimum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_minimum_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.minimum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_atan2(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.atan2_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_atan2_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.atan2_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.eq__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_eq_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_eq__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.eq__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eq_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.eq_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ne__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ne_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ne__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ne__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ne_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ne_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.lt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_lt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_lt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.lt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.lt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.le__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_le_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_le__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.le__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_le_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.le_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.gt__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_gt_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_gt__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.gt__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gt_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.gt_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.ge__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar(Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_ge_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static ct_status ct__dispatch_ge__Scalar(ct_keyset ks, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.ge__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_ge_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar other, ct_tensor *out) {
+  const ct_op *op = ct__op.ge_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_and(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_and_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_and_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_and_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_or(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_or_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_or_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_or_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_logical_xor(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.logical_xor_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_xor_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_xor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_logical_not(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not_(Tensor(a!) self) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.logical_not_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_mut(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logical_not_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.logical_not_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_self(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_self;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_where_self_out(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.where_self_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, condition, self, other, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_tensor(other);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarSelf(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  const ct_op *op = ct__op.where_ScalarSelf;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_ScalarOther(ct_keyset ks, ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  const ct_op *op = ct__op.where_ScalarOther;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_tensor(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
+static ct_tensor *ct__dispatch_where_Scalar(ct_keyset ks, ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  const ct_op *op = ct__op.where_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, condition, self, other);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(condition);
+    v[1] = ct_value_scalar(self);
+    v[2] = ct_value_scalar(other);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  const ct_op *op = ct__op.masked_fill__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_scalar(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_masked_fill_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  const ct_op *op = ct__op.masked_fill__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_masked_fill_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *mask, ct_tensor *value, ct_tensor *out) {
+  const ct_op *op = ct__op.masked_fill_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mask, value, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_tensor(value);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Scalar(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  const ct_op *op = ct__op.lerp__Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Scalar_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_scalar weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_scalar(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
+static ct_tensor *ct__dispatch_lerp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  const ct_op *op = ct__op.lerp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_lerp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *end, ct_tensor *weight, ct_tensor *out) {
+  const ct_op *op = ct__op.lerp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, end, weight, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(end);
+    v[2] = ct_value_tensor(weight);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcmul(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcmul_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
+static ct_tensor *ct__dispatch_addcdiv(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  const ct_op *op = ct__op.addcdiv_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, tensor1, tensor2, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addcdiv_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value, ct_tensor *out) {
+  const ct_op *op = ct__op.addcdiv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, tensor1, tensor2, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor1);
+    v[2] = ct_value_tensor(tensor2);
+    v[3] = ct_value_scalar(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = min.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(min);
+    v[2] = max.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, max, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(max);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min(Tensor self, Scalar min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_(ct_keyset ks, ct_tensor *self, ct_scalar min) {
+  const ct_op *op = ct__op.clamp_min_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_out(ct_keyset ks, ct_tensor *self, ct_scalar min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_min_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *min) {
+  const ct_op *op = ct__op.clamp_min__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_min_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *min, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_min_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, min, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(min);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max(Tensor self, Scalar max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_(ct_keyset ks, ct_tensor *self, ct_scalar max) {
+  const ct_op *op = ct__op.clamp_max_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_out(ct_keyset ks, ct_tensor *self, ct_scalar max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
+static ct_tensor *ct__dispatch_clamp_max_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max__Tensor(ct_keyset ks, ct_tensor *self, ct_tensor *max) {
+  const ct_op *op = ct__op.clamp_max__Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_clamp_max_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor *max, ct_tensor *out) {
+  const ct_op *op = ct__op.clamp_max_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, max, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(max);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.sum_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.sum_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.mean_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.mean_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod(ct_keyset ks, ct_tensor *self, ct_dtype dtype) {
+  const ct_op *op = ct__op.prod;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_out(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.prod_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, self, dtype, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_prod_dim_int(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.prod_dim_int;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_prod_int_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.prod_int_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amax(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.amax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amax_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.amax_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_amin(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.amin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_amin_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.amin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_max(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.max;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* min(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_min(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.min;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *op = ct__op.var_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.var_correction_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_var(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *op = ct__op.var;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(unbiased);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_var_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *op = ct__op.var_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_var_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.var_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim) {
+  const ct_op *op = ct__op.std_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, self, dim, correction, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_correction_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.std_correction_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, self, dim, correction, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std(Tensor self, bool unbiased=True) -> Tensor */
+static ct_tensor *ct__dispatch_std(ct_keyset ks, ct_tensor *self, bool unbiased) {
+  const ct_op *op = ct__op.std;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, self, unbiased);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(unbiased);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_std_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim) {
+  const ct_op *op = ct__op.std_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, self, dim, unbiased, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_std_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool unbiased, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.std_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, self, dim, unbiased, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(unbiased);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_linalg_vector_norm(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.linalg_vector_norm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, ord, dim, keepdim, dtype);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(ord);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linalg_vector_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar ord, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.linalg_vector_norm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, ord, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(ord);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_dtype(dtype);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
+static ct_tensor *ct__dispatch_norm_Scalar(ct_keyset ks, ct_tensor *self, ct_scalar p) {
+  const ct_op *op = ct__op.norm_Scalar;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, p);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_norm_ScalarOpt_dim(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.norm_ScalarOpt_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, self, p, dim, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_Scalar_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_tensor *out) {
+  const ct_op *op = ct__op.norm_Scalar_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, self, p, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_scalar(p);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_norm_out(ct_keyset ks, ct_tensor *self, ct_scalar p, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.norm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, p, dim, keepdim, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = p.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(p);
+    v[2] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[3] = ct_value_bool(keepdim);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_logsumexp(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim) {
+  const ct_op *op = ct__op.logsumexp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logsumexp_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.logsumexp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_all(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.all;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.all_all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_all_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.all_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_all_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_any(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.any;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_all_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.any_all_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_any_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.any_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_any_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.any_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumsum(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumsum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumsum_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumsum_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.cumsum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_cumprod(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumprod;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  const ct_op *op = ct__op.cumprod_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, self, dim, dtype);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cumprod_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.cumprod_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, dtype, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_dtype(dtype);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_max_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.max_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_min_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.min_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.argmax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmax_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.argmax_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
+static ct_tensor *ct__dispatch_argmin(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim) {
+  const ct_op *op = ct__op.argmin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, keepdim);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_argmin_out(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor *out) {
+  const ct_op *op = ct__op.argmin_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *op = ct__op.sort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, descending, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(descending);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_sort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  const ct_op *op = ct__op.sort_stable;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, self, stable, dim, descending, indices);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(stable);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(descending);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_topk(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  const ct_op *op = ct__op.topk;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, self, k_, dim, largest, sorted, indices);
+  } else {
+    ct_value v[5];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(k_);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(largest);
+    v[4] = ct_value_bool(sorted);
+    r = ct__finish_tuple(op, k, ks, v, 5, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch_value_selecting_reduction_backward(ct_keyset ks, ct_tensor *grad_output, int64_t dim, ct_tensor *indices, ct_int_list sizes, bool keepdim) {
+  const ct_op *op = ct__op.value_selecting_reduction_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, grad_output, dim, indices, sizes, keepdim);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(indices);
+    v[3] = sizes.n < 0 ? ct_value_none() : ct_value_int_list(sizes.data, sizes.n);
+    v[4] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* _rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor */
+static ct_tensor *ct__dispatch__rd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  const ct_op *op = ct__op._rd_gather;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, self, dim, index, keepdim);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nansum(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.nansum;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nansum_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.nansum_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+static ct_tensor *ct__dispatch_nanmean(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype) {
+  const ct_op *op = ct__op.nanmean;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmean_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, bool keepdim, ct_dtype dtype, ct_tensor *out) {
+  const ct_op *op = ct__op.nanmean_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, self, dim, keepdim, dtype, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_bool(keepdim);
+    v[3] = ct_value_dtype(dtype);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero_dim_IntList(ct_keyset ks, ct_tensor *self, ct_int_list dim) {
+  const ct_op *op = ct__op.count_nonzero_dim_IntList;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_dim_IntList_out(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_tensor *out) {
+  const ct_op *op = ct__op.count_nonzero_dim_IntList_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero(Tensor self, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_count_nonzero(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.count_nonzero;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_count_nonzero_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.count_nonzero_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logcumsumexp(Tensor self, int dim) -> Tensor */
+static ct_tensor *ct__dispatch_logcumsumexp(ct_keyset ks, ct_tensor *self, int64_t dim) {
+  const ct_op *op = ct__op.logcumsumexp;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_logcumsumexp_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *out) {
+  const ct_op *op = ct__op.logcumsumexp_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, self, dim, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummax(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *op = ct__op.cummax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value v[2];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_tuple(op, k, ks, v, 2, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_cummin(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  const ct_op *op = ct__op.cummin;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, self, dim, indices);
+  } else {
+    ct_value v[2];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    r = ct__finish_tuple(op, k, ks, v, 2, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_kthvalue(ct_keyset ks, ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.kthvalue;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, self, k_, dim, keepdim, indices);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(k_);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_median(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.median;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_median_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.median_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_median_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.median_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_nanmedian(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.nanmedian;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_nanmedian_out(ct_keyset ks, ct_tensor *self, ct_tensor *out) {
+  const ct_op *op = ct__op.nanmedian_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+static ct_tensor *ct__dispatch_nanmedian_dim(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  const ct_op *op = ct__op.nanmedian_dim;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, indices);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = indices;
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort(ct_keyset ks, ct_tensor *self, int64_t dim, bool descending) {
+  const ct_op *op = ct__op.argsort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, self, dim, descending);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_bool(descending);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
+static ct_tensor *ct__dispatch_argsort_stable(ct_keyset ks, ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  const ct_op *op = ct__op.argsort_stable;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, self, stable, dim, descending);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_bool(stable);
+    v[2] = ct_value_int(dim);
+    v[3] = ct_value_bool(descending);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* msort(Tensor self) -> Tensor */
+static ct_tensor *ct__dispatch_msort(ct_keyset ks, ct_tensor *self) {
+  const ct_op *op = ct__op.msort;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
+  } else {
+    ct_value v[1];
+    v[0] = ct_value_tensor(self);
+    r = ct__finish_new(op, k, ks, v, 1);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_var_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *op = ct__op.var_mean_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = result1;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
+static ct_tensor *ct__dispatch_std_mean_correction(ct_keyset ks, ct_tensor *self, ct_int_list dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  const ct_op *op = ct__op.std_mean_correction;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, self, dim, correction, keepdim, result1);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = result1;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim.n < 0 ? ct_value_none() : ct_value_int_list(dim.data, dim.n);
+    v[2] = correction.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(correction);
+    v[3] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max) */
+static ct_tensor *ct__dispatch_aminmax(ct_keyset ks, ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  const ct_op *op = ct__op.aminmax;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, self, dim, keepdim, max);
+  } else {
+    ct_value v[3];
+    ct_tensor **extra[1];
+    extra[0] = max;
+    v[0] = ct_value_tensor(self);
+    v[1] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    v[2] = ct_value_bool(keepdim);
+    r = ct__finish_tuple(op, k, ks, v, 3, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dot(Tensor self, Tensor tensor) -> Tensor */
+static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  const ct_op *op = ct__op.dot;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  const ct_op *op = ct__op.dot_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv(Tensor self, Tensor vec) -> Tensor */
+static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  const ct_op *op = ct__op.mv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  const ct_op *op = ct__op.mv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.mm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.mm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.bmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.bmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.addmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, mat1, mat2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.baddbmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, batch1, batch2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* outer(Tensor self, Tensor vec2) -> Tensor */
+static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  const ct_op *op = ct__op.outer;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_outer_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec2, ct_tensor *out) {
+  const ct_op *op = ct__op.outer_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.matmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_matmul_out(ct_keyset ks, ct_tensor *self, ct_tensor *other, ct_tensor *out) {
+  const ct_op *op = ct__op.matmul_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
+static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  const ct_op *op = ct__op.linear;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias, ct_tensor *out) {
+  const ct_op *op = ct__op.linear_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* cat(Tensor[] tensors, int dim=0) -> Tensor */
 static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
   const ct_op *op = ct__op.cat;
@@ -5832,6 +11013,450 @@ static ct_tensor *ct__dispatch_rms_norm(ct_keyset ks, ct_tensor *input, ct_int_l
   ct__tls.depth--;
   return r;
 }
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  const ct_op *op = ct__op.uniform_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(from);
+    v[2] = ct_value_double(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, mean, std, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(mean);
+    v[2] = ct_value_double(std);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__from;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(from);
+    v[2] = to == CT_INT_NONE ? ct_value_none() : ct_value_int(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__to(ct_keyset ks, ct_tensor *self, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__to;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, self, to, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(to);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random_(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.random_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli__float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli_p;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_float(ct_keyset ks, ct_tensor *mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_double(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_float_Tensor(ct_keyset ks, double mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_float_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_double(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_normal_Tensor_Tensor(ct_keyset ks, ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_Tensor_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, mean, std, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(mean);
+    v[1] = ct_value_tensor(std);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_rand_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.rand_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_randn_like(ct_keyset ks, ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  const ct_op *op = ct__op.randn_like;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, self, dtype, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_dtype(dtype);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.rand_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randn_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randint_low_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, low, high, size, generator, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_int(low);
+    v[1] = ct_value_int(high);
+    v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[3] = ct_value_generator(generator);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randperm_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, n, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, n, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_m_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, n, m, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_int(m);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  const ct_op *op = ct__op.linspace_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, start, end, steps, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_scalar(start);
+    v[1] = ct_value_scalar(end);
+    v[2] = ct_value_int(steps);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
+static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  const ct_op *op = ct__op.native_dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, input, p, train, generator, mask);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = mask;
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  const ct_op *op = ct__op.native_dropout_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, grad_output, mask, scale);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_double(scale);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator) {
+  const ct_op *op = ct__op.dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, input, p, train, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -6023,97 +11648,6 @@ CTDEF ct_tensor *ct_threshold_backward(ct_tensor *grad_output, ct_tensor *self, 
   if (CT_UNLIKELY(!self)) return ct__fail_null("threshold_backward", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_threshold_backward(ct__call_keys(keys), grad_output, self, threshold));
-}
-CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_sum(ct_tensor *self) {
-  return ct_sum_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
-}
-CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
-}
-CTDEF ct_tensor *ct_mean(ct_tensor *self) {
-  return ct_mean_ex(self, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
-  ct_int_list dim_l;
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
-  if (CT_UNLIKELY(dim_len < 0))
-    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
-  dim_l.data = dim;
-  dim_l.n = dim ? dim_len : -1;
-  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
-}
-CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
-  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
-}
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
-  keys |= mat2->keys;
-  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
-}
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
-  keys |= mat2->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
-}
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
 }
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset keys = 0;
@@ -7024,6 +12558,2247 @@ CTDEF ct_status ct_nan_to_num_out(ct_tensor *out, ct_tensor *self, double nan, d
   if (CT_UNLIKELY(!out)) return ct__fail_null("nan_to_num.out", "out"), ct_last_error();
   keys |= out->keys;
   return ct__dispatch_nan_to_num_out(ct__call_keys(keys), self, nan, posinf, neginf, out);
+}
+CTDEF ct_tensor *ct_div_mode(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Tensor_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.Tensor_mode", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_div_Tensor_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_mode_(ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Tensor_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div_.Tensor_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_div__Tensor_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_status ct_div_mode_out(ct_tensor *out, ct_tensor *self, ct_tensor *other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.out_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("div.out_mode", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("div.out_mode", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_div_out_mode(ct__call_keys(keys), self, other, rounding_mode, out);
+}
+CTDEF ct_tensor *ct_div_scalar_mode(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div.Scalar_mode", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_div_Scalar_mode(ct__call_keys(keys), self, other, rounding_mode));
+}
+CTDEF ct_status ct_div_scalar_mode_(ct_tensor *self, ct_scalar other, const char *rounding_mode) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("div_.Scalar_mode", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_div__Scalar_mode(ct__call_keys(keys), self, other, rounding_mode);
+}
+CTDEF ct_tensor *ct_floor_divide(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_floor_divide(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_floor_divide__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_floor_divide_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("floor_divide.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("floor_divide.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_floor_divide_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_floor_divide_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_floor_divide_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_floor_divide_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("floor_divide_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_floor_divide__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_tensor *ct_pow(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Tensor(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_(ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow_.Tensor", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  return ct__dispatch_pow__Tensor(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_out(ct_tensor *out, ct_tensor *self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Tensor_Tensor_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Tensor_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_pow_Tensor_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_(ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_pow__Scalar(ct__call_keys(keys), self, exponent);
+}
+CTDEF ct_status ct_pow_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pow.Tensor_Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Tensor_Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Tensor_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_pow_scalar_self(ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar", "exponent"), (ct_tensor *)NULL;
+  keys |= exponent->keys;
+  return ct__track(ct__dispatch_pow_Scalar(ct__call_keys(keys), self, exponent));
+}
+CTDEF ct_status ct_pow_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *exponent) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!exponent)) return ct__fail_null("pow.Scalar_out", "exponent"), ct_last_error();
+  keys |= exponent->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("pow.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_pow_Scalar_out(ct__call_keys(keys), self, exponent, out);
+}
+CTDEF ct_tensor *ct_remainder(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_remainder__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_remainder_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_remainder__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_remainder_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("remainder.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_remainder_scalar_self(ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_remainder_Scalar_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_remainder_scalar_self_out(ct_tensor *out, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("remainder.Scalar_Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("remainder.Scalar_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_remainder_Scalar_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_fmod_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_fmod__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("fmod.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_fmod_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_fmod_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_fmod_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_fmod__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_fmod_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("fmod.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("fmod.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_fmod_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_maximum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_maximum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_maximum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("maximum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("maximum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("maximum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_maximum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_minimum(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_minimum(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_minimum_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("minimum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("minimum.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("minimum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_minimum_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_atan2(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_atan2(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_atan2_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_atan2_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_atan2_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("atan2.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("atan2.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("atan2.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_atan2_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_eq_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_eq__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("eq.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_eq_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_eq_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_eq_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_eq__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_eq_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("eq.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eq.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eq_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ne_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ne__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ne.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ne_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ne_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ne_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ne__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ne_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ne.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ne.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ne_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_lt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_lt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("lt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_lt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_lt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_lt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_lt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_lt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_le_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_le__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("le.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_le_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_le_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_le_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_le__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_le_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("le.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("le.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_le_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_gt_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_gt__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("gt.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_gt_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_gt_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_gt_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_gt__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_gt_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gt.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gt.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_gt_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_ge_Tensor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge_.Tensor", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_ge__Tensor(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("ge.Tensor_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Tensor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_ge_scalar(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_ge_Scalar(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_ge_scalar_(ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_ge__Scalar(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_ge_scalar_out(ct_tensor *out, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("ge.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("ge.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_ge_Scalar_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_and(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_and(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_and_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_and_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_and_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_and.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_and.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_and.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_and_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_or(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_or(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_or_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_or_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_or_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_or.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_or.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_or.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_or_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_xor(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_logical_xor(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_logical_xor_(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor_", "other"), ct_last_error();
+  keys |= other->keys;
+  return ct__dispatch_logical_xor_(ct__call_keys(keys), self, other);
+}
+CTDEF ct_status ct_logical_xor_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_xor.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("logical_xor.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_xor.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_xor_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_logical_not(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logical_not(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_logical_not_(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_logical_not_(ct__call_keys(keys), self);
+}
+CTDEF ct_status ct_logical_not_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logical_not.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logical_not.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logical_not_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_where(ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_self(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_status ct_where_out(ct_tensor *out, ct_tensor *condition, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.self_out", "condition"), ct_last_error();
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.self_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.self_out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("where.self_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_where_self_out(ct__call_keys(keys), condition, self, other, out);
+}
+CTDEF ct_tensor *ct_where_scalar_self(ct_tensor *condition, ct_scalar self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarSelf", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("where.ScalarSelf", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_where_ScalarSelf(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar_other(ct_tensor *condition, ct_tensor *self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.ScalarOther", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("where.ScalarOther", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_where_ScalarOther(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_where_scalar(ct_tensor *condition, ct_scalar self, ct_scalar other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!condition)) return ct__fail_null("where.Scalar", "condition"), (ct_tensor *)NULL;
+  keys |= condition->keys;
+  return ct__track(ct__dispatch_where_Scalar(ct__call_keys(keys), condition, self, other));
+}
+CTDEF ct_tensor *ct_masked_fill(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_masked_fill_Scalar(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_(ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Scalar", "mask"), ct_last_error();
+  keys |= mask->keys;
+  return ct__dispatch_masked_fill__Scalar(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Scalar_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Scalar_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_masked_fill_tensor(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor", "value"), (ct_tensor *)NULL;
+  keys |= value->keys;
+  return ct__track(ct__dispatch_masked_fill_Tensor(ct__call_keys(keys), self, mask, value));
+}
+CTDEF ct_status ct_masked_fill_tensor_(ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill_.Tensor", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill_.Tensor", "value"), ct_last_error();
+  keys |= value->keys;
+  return ct__dispatch_masked_fill__Tensor(ct__call_keys(keys), self, mask, value);
+}
+CTDEF ct_status ct_masked_fill_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *mask, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("masked_fill.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("masked_fill.Tensor_out", "mask"), ct_last_error();
+  keys |= mask->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("masked_fill.Tensor_out", "value"), ct_last_error();
+  keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("masked_fill.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_masked_fill_Tensor_out(ct__call_keys(keys), self, mask, value, out);
+}
+CTDEF ct_tensor *ct_lerp(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  return ct__track(ct__dispatch_lerp_Scalar(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_(ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Scalar", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Scalar", "end"), ct_last_error();
+  keys |= end->keys;
+  return ct__dispatch_lerp__Scalar(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_scalar weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Scalar_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Scalar_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_lerp_tensor(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor", "end"), (ct_tensor *)NULL;
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  return ct__track(ct__dispatch_lerp_Tensor(ct__call_keys(keys), self, end, weight));
+}
+CTDEF ct_status ct_lerp_tensor_(ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp_.Tensor", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp_.Tensor", "weight"), ct_last_error();
+  keys |= weight->keys;
+  return ct__dispatch_lerp__Tensor(ct__call_keys(keys), self, end, weight);
+}
+CTDEF ct_status ct_lerp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *end, ct_tensor *weight) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("lerp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!end)) return ct__fail_null("lerp.Tensor_out", "end"), ct_last_error();
+  keys |= end->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("lerp.Tensor_out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("lerp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_lerp_Tensor_out(ct__call_keys(keys), self, end, weight, out);
+}
+CTDEF ct_tensor *ct_addcmul_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcmul(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcmul(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcmul_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcmul_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcmul_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcmul.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcmul.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcmul_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcmul_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_addcdiv_ex(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv", "tensor1"), (ct_tensor *)NULL;
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv", "tensor2"), (ct_tensor *)NULL;
+  keys |= tensor2->keys;
+  return ct__track(ct__dispatch_addcdiv(ct__call_keys(keys), self, tensor1, tensor2, value));
+}
+CTDEF ct_tensor *ct_addcdiv(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_ex_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv_", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv_", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  return ct__dispatch_addcdiv_(ct__call_keys(keys), self, tensor1, tensor2, value);
+}
+CTDEF ct_status ct_addcdiv_(ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_ex_(self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_status ct_addcdiv_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2, ct_scalar value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addcdiv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor1)) return ct__fail_null("addcdiv.out", "tensor1"), ct_last_error();
+  keys |= tensor1->keys;
+  if (CT_UNLIKELY(!tensor2)) return ct__fail_null("addcdiv.out", "tensor2"), ct_last_error();
+  keys |= tensor2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addcdiv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addcdiv_out(ct__call_keys(keys), self, tensor1, tensor2, value, out);
+}
+CTDEF ct_status ct_addcdiv_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor1, ct_tensor *tensor2) {
+  return ct_addcdiv_out_ex(out, self, tensor1, tensor2, ct_int(1));
+}
+CTDEF ct_tensor *ct_clamp(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_(ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_out(ct_tensor *out, ct_tensor *self, ct_scalar min, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_tensor(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_Tensor(ct__call_keys(keys), self, min, max));
+}
+CTDEF ct_status ct_clamp_tensor_(ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  return ct__dispatch_clamp__Tensor(ct__call_keys(keys), self, min, max);
+}
+CTDEF ct_status ct_clamp_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (min) keys |= min->keys;
+  if (max) keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_Tensor_out(ct__call_keys(keys), self, min, max, out);
+}
+CTDEF ct_tensor *ct_clamp_min(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_min(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_(ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_min_(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_out(ct_tensor *out, ct_tensor *self, ct_scalar min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_min_tensor(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor", "min"), (ct_tensor *)NULL;
+  keys |= min->keys;
+  return ct__track(ct__dispatch_clamp_min_Tensor(ct__call_keys(keys), self, min));
+}
+CTDEF ct_status ct_clamp_min_tensor_(ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min_.Tensor", "min"), ct_last_error();
+  keys |= min->keys;
+  return ct__dispatch_clamp_min__Tensor(ct__call_keys(keys), self, min);
+}
+CTDEF ct_status ct_clamp_min_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *min) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_min.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!min)) return ct__fail_null("clamp_min.Tensor_out", "min"), ct_last_error();
+  keys |= min->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_min.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_min_Tensor_out(ct__call_keys(keys), self, min, out);
+}
+CTDEF ct_tensor *ct_clamp_max(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_clamp_max(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_(ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_clamp_max_(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_out(ct_tensor *out, ct_tensor *self, ct_scalar max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_out(ct__call_keys(keys), self, max, out);
+}
+CTDEF ct_tensor *ct_clamp_max_tensor(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor", "max"), (ct_tensor *)NULL;
+  keys |= max->keys;
+  return ct__track(ct__dispatch_clamp_max_Tensor(ct__call_keys(keys), self, max));
+}
+CTDEF ct_status ct_clamp_max_tensor_(ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max_.Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max_.Tensor", "max"), ct_last_error();
+  keys |= max->keys;
+  return ct__dispatch_clamp_max__Tensor(ct__call_keys(keys), self, max);
+}
+CTDEF ct_status ct_clamp_max_tensor_out(ct_tensor *out, ct_tensor *self, ct_tensor *max) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("clamp_max.Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!max)) return ct__fail_null("clamp_max.Tensor_out", "max"), ct_last_error();
+  keys |= max->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("clamp_max.Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_clamp_max_Tensor_out(ct__call_keys(keys), self, max, out);
+}
+CTDEF ct_tensor *ct_sum_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_sum(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_sum(ct_tensor *self) {
+  return ct_sum_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_out(ct__call_keys(keys), self, dtype, out);
+}
+CTDEF ct_status ct_sum_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_sum_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_sum_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_sum_dim_IntList(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_sum_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_sum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sum.IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("sum.IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "sum.IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("sum.IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_sum_IntList_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_sum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_sum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_mean(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_mean(ct_tensor *self) {
+  return ct_mean_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_mean_dim(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_mean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mean.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("mean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "mean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mean.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mean_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_mean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_mean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_ex(ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_prod(ct__call_keys(keys), self, dtype));
+}
+CTDEF ct_tensor *ct_prod(ct_tensor *self) {
+  return ct_prod_ex(self, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_all_out_ex(ct_tensor *out, ct_tensor *self, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_prod_out(ct__call_keys(keys), self, dtype, out);
+}
+CTDEF ct_status ct_prod_all_out(ct_tensor *out, ct_tensor *self) {
+  return ct_prod_all_out_ex(out, self, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_prod_dim_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.dim_int", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_prod_dim_int(ct__call_keys(keys), self, dim, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_prod_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_dim_ex(self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_prod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("prod.int_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("prod.int_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_prod_int_out(ct__call_keys(keys), self, dim, keepdim, dtype, out);
+}
+CTDEF ct_status ct_prod_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  return ct_prod_out_ex(out, self, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_amax(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amax(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amax_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amax.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amax.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amax.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amax.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_amax_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_amin(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_amin(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_amin_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("amin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("amin.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "amin.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("amin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_amin_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_max(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_max(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_min(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_min(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_var_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_correction(ct__call_keys(keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_var(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_var_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.correction_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.correction_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_var_correction_out(ct__call_keys(keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_var_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_var_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_var_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_var(ct__call_keys(keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_var_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_var_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_status ct_var_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("var.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_var_out(ct__call_keys(keys), self, dim_l, unbiased, keepdim, out);
+}
+CTDEF ct_tensor *ct_std_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_correction(ct__call_keys(keys), self, dim_l, correction, keepdim));
+}
+CTDEF ct_tensor *ct_std(ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_ex(self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_status ct_std_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.correction_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.correction_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.correction_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.correction_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_std_correction_out(ct__call_keys(keys), self, dim_l, correction, keepdim, out);
+}
+CTDEF ct_status ct_std_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  return ct_std_out_ex(out, self, dim_len, dim, ct__scalar_none(), false);
+}
+CTDEF ct_tensor *ct_std_unbiased(ct_tensor *self, bool unbiased) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_std(ct__call_keys(keys), self, unbiased));
+}
+CTDEF ct_tensor *ct_std_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_std_dim(ct__call_keys(keys), self, dim_l, unbiased, keepdim));
+}
+CTDEF ct_status ct_std_dim_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool unbiased, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("std.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_std_out(ct__call_keys(keys), self, dim_l, unbiased, keepdim, out);
+}
+CTDEF ct_tensor *ct_linalg_vector_norm_ex(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_linalg_vector_norm(ct__call_keys(keys), self, ord, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_linalg_vector_norm(ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_ex(self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_linalg_vector_norm_out_ex(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("linalg_vector_norm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("linalg_vector_norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "linalg_vector_norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linalg_vector_norm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linalg_vector_norm_out(ct__call_keys(keys), self, ord, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_linalg_vector_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar ord, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_linalg_vector_norm_out_ex(out, self, ord, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_norm(ct_tensor *self, ct_scalar p) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_norm_Scalar(ct__call_keys(keys), self, p));
+}
+CTDEF ct_tensor *ct_norm_dim(ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.ScalarOpt_dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.ScalarOpt_dim", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.ScalarOpt_dim", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_norm_ScalarOpt_dim(ct__call_keys(keys), self, p, dim_l, keepdim));
+}
+CTDEF ct_status ct_norm_out(ct_tensor *out, ct_tensor *self, ct_scalar p) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.Scalar_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.Scalar_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_norm_Scalar_out(ct__call_keys(keys), self, p, out);
+}
+CTDEF ct_status ct_norm_dim_out(ct_tensor *out, ct_tensor *self, ct_scalar p, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("norm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("norm.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "norm.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("norm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_norm_out(ct__call_keys(keys), self, p, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_logsumexp(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_logsumexp(ct__call_keys(keys), self, dim_l, keepdim));
+}
+CTDEF ct_status ct_logsumexp_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logsumexp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("logsumexp.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "logsumexp.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logsumexp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logsumexp_out(ct__call_keys(keys), self, dim_l, keepdim, out);
+}
+CTDEF ct_tensor *ct_all(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_all(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_all_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.all_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.all_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_all_all_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_all_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_all_dim(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_all_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("all.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("all.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_all_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_any(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_any(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_any_all_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.all_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.all_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_any_all_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_any_dim(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_any_dim(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_any_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("any.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("any.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_any_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_cumsum_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cumsum(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumsum(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cumsum_(ct__call_keys(keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumsum_(ct_tensor *self, int64_t dim) {
+  return ct_cumsum_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumsum_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumsum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumsum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cumsum_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumsum_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumsum_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_cumprod_ex(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_cumprod(ct__call_keys(keys), self, dim, dtype));
+}
+CTDEF ct_tensor *ct_cumprod(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_ex_(ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_cumprod_(ct__call_keys(keys), self, dim, dtype);
+}
+CTDEF ct_status ct_cumprod_(ct_tensor *self, int64_t dim) {
+  return ct_cumprod_ex_(self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_cumprod_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_dtype dtype) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cumprod.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cumprod.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_cumprod_out(ct__call_keys(keys), self, dim, dtype, out);
+}
+CTDEF ct_status ct_cumprod_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  return ct_cumprod_out_ex(out, self, dim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_max_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("max.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_max_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_min_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("min.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_min_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argmax(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argmax(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmax_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmax.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmax.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_argmax_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_argmin(ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argmin(ct__call_keys(keys), self, dim, keepdim));
+}
+CTDEF ct_status ct_argmin_out(ct_tensor *out, ct_tensor *self, int64_t dim, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argmin.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("argmin.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_argmin_out(ct__call_keys(keys), self, dim, keepdim, out);
+}
+CTDEF ct_tensor *ct_sort(ct_tensor *self, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_sort(ct__call_keys(keys), self, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("sort.stable", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_sort_stable(ct__call_keys(keys), self, stable, dim, descending, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_sort_stable(ct_tensor *self, bool stable, ct_tensor **indices) {
+  return ct_sort_stable_ex(self, stable, -1, false, indices);
+}
+CTDEF ct_tensor *ct_topk(ct_tensor *self, int64_t k_, int64_t dim, bool largest, bool sorted, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("topk", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_topk(ct__call_keys(keys), self, k_, dim, largest, sorted, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_value_selecting_reduction_backward(ct_tensor *grad_output, int64_t dim, ct_tensor *indices, int sizes_len, const int64_t *sizes, bool keepdim) {
+  ct_int_list sizes_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("value_selecting_reduction_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("value_selecting_reduction_backward", "indices"), (ct_tensor *)NULL;
+  keys |= indices->keys;
+  if (CT_UNLIKELY(sizes_len > 0 && !sizes)) return ct__fail_null("value_selecting_reduction_backward", "sizes"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "value_selecting_reduction_backward", "sizes: negative length %d", sizes_len), (ct_tensor *)NULL;
+  sizes_l.data = sizes;
+  sizes_l.n = sizes_len;
+  return ct__track(ct__dispatch_value_selecting_reduction_backward(ct__call_keys(keys), grad_output, dim, indices, sizes_l, keepdim));
+}
+CTDEF ct_tensor *ct_rd_gather(ct_tensor *self, int64_t dim, ct_tensor *index, bool keepdim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("_rd_gather", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("_rd_gather", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  return ct__track(ct__dispatch__rd_gather(ct__call_keys(keys), self, dim, index, keepdim));
+}
+CTDEF ct_tensor *ct_nansum_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nansum(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nansum(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nansum_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nansum.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nansum.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nansum.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nansum.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nansum_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nansum_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nansum_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_nanmean_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  return ct__track(ct__dispatch_nanmean(ct__call_keys(keys), self, dim_l, keepdim, dtype));
+}
+CTDEF ct_tensor *ct_nanmean(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_status ct_nanmean_out_ex(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmean.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("nanmean.out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "nanmean.out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmean.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nanmean_out(ct__call_keys(keys), self, dim_l, keepdim, dtype, out);
+}
+CTDEF ct_status ct_nanmean_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
+  return ct_nanmean_out_ex(out, self, dim_len, dim, keepdim, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_count_nonzero_dims(ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  return ct__track(ct__dispatch_count_nonzero_dim_IntList(ct__call_keys(keys), self, dim_l));
+}
+CTDEF ct_status ct_count_nonzero_dims_out(ct_tensor *out, ct_tensor *self, int dim_len, const int64_t *dim) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.dim_IntList_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("count_nonzero.dim_IntList_out", "dim"), ct_last_error();
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "count_nonzero.dim_IntList_out", "dim: negative length %d", dim_len), ct_last_error();
+  dim_l.data = dim;
+  dim_l.n = dim_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.dim_IntList_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_count_nonzero_dim_IntList_out(ct__call_keys(keys), self, dim_l, out);
+}
+CTDEF ct_tensor *ct_count_nonzero(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_count_nonzero(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_status ct_count_nonzero_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("count_nonzero.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("count_nonzero.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_count_nonzero_out(ct__call_keys(keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_logcumsumexp(ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_logcumsumexp(ct__call_keys(keys), self, dim));
+}
+CTDEF ct_status ct_logcumsumexp_out(ct_tensor *out, ct_tensor *self, int64_t dim) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("logcumsumexp.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("logcumsumexp.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_logcumsumexp_out(ct__call_keys(keys), self, dim, out);
+}
+CTDEF ct_tensor *ct_cummax(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_cummax(ct__call_keys(keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_cummin(ct_tensor *self, int64_t dim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("cummin", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_cummin(ct__call_keys(keys), self, dim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_kthvalue(ct_tensor *self, int64_t k_, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("kthvalue", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_kthvalue(ct__call_keys(keys), self, k_, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_median(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_median(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_median_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("median.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_median_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_median_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("median.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_median_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_nanmedian(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_nanmedian(ct__call_keys(keys), self));
+}
+CTDEF ct_status ct_nanmedian_out(ct_tensor *out, ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("nanmedian.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_nanmedian_out(ct__call_keys(keys), self, out);
+}
+CTDEF ct_tensor *ct_nanmedian_dim(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **indices) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (indices) *indices = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("nanmedian.dim", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_nanmedian_dim(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (indices) *indices = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_argsort(ct_tensor *self, int64_t dim, bool descending) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argsort(ct__call_keys(keys), self, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable_ex(ct_tensor *self, bool stable, int64_t dim, bool descending) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("argsort.stable", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_argsort_stable(ct__call_keys(keys), self, stable, dim, descending));
+}
+CTDEF ct_tensor *ct_argsort_stable(ct_tensor *self, bool stable) {
+  return ct_argsort_stable_ex(self, stable, -1, false);
+}
+CTDEF ct_tensor *ct_msort(ct_tensor *self) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("msort", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_msort(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_var_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("var_mean.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("var_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "var_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_var_mean_correction(ct__call_keys(keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_var_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_var_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_std_mean_ex(ct_tensor *self, int dim_len, const int64_t *dim, ct_scalar correction, bool keepdim, ct_tensor **result1) {
+  ct_int_list dim_l;
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (result1) *result1 = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("std_mean.correction", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(dim_len > 0 && !dim)) return ct__fail_null("std_mean.correction", "dim"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dim_len < 0))
+    return ct_fail(CT_ERR_INVALID, "std_mean.correction", "dim: negative length %d", dim_len), (ct_tensor *)NULL;
+  dim_l.data = dim;
+  dim_l.n = dim ? dim_len : -1;
+  ct__r = ct__dispatch_std_mean_correction(ct__call_keys(keys), self, dim_l, correction, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (result1) *result1 = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_std_mean(ct_tensor *self, int dim_len, const int64_t *dim, ct_tensor **result1) {
+  return ct_std_mean_ex(self, dim_len, dim, ct__scalar_none(), false, result1);
+}
+CTDEF ct_tensor *ct_aminmax_ex(ct_tensor *self, int64_t dim, bool keepdim, ct_tensor **max) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (max) *max = NULL;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("aminmax", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  ct__r = ct__dispatch_aminmax(ct__call_keys(keys), self, dim, keepdim, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (max) *max = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_aminmax(ct_tensor *self, ct_tensor **max) {
+  return ct_aminmax_ex(self, CT_INT_NONE, false, max);
+}
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
+  keys |= tensor->keys;
+  return ct__track(ct__dispatch_dot(ct__call_keys(keys), self, tensor));
+}
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
+  keys |= tensor->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_dot_out(ct__call_keys(keys), self, tensor, out);
+}
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
+  keys |= vec->keys;
+  return ct__track(ct__dispatch_mv(ct__call_keys(keys), self, vec));
+}
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
+  keys |= vec->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mv_out(ct__call_keys(keys), self, vec, out);
+}
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_bmm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_bmm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_addmm(ct__call_keys(keys), self, mat1, mat2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  return ct__dispatch_addmm_(ct__call_keys(keys), self, mat1, mat2, beta, alpha);
+}
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex_(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addmm_out(ct__call_keys(keys), self, mat1, mat2, beta, alpha, out);
+}
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_out_ex(out, self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
+  keys |= batch2->keys;
+  return ct__track(ct__dispatch_baddbmm(ct__call_keys(keys), self, batch1, batch2, beta, alpha));
+}
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  return ct__dispatch_baddbmm_(ct__call_keys(keys), self, batch1, batch2, beta, alpha);
+}
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex_(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_baddbmm_out(ct__call_keys(keys), self, batch1, batch2, beta, alpha, out);
+}
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
+  keys |= vec2->keys;
+  return ct__track(ct__dispatch_outer(ct__call_keys(keys), self, vec2));
+}
+CTDEF ct_status ct_outer_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer.out", "vec2"), ct_last_error();
+  keys |= vec2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("outer.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_outer_out(ct__call_keys(keys), self, vec2, out);
+}
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
+}
+CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul.out", "other"), ct_last_error();
+  keys |= other->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("matmul.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_matmul_out(ct__call_keys(keys), self, other, out);
+}
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_linear(ct__call_keys(keys), input, weight, bias));
+}
+CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear.out", "input"), ct_last_error();
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear.out", "weight"), ct_last_error();
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linear_out(ct__call_keys(keys), input, weight, bias, out);
 }
 CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
   ct_tensor_list tensors_l;
@@ -8225,6 +16000,220 @@ CTDEF ct_tensor *ct_rms_norm(ct_tensor *input, int normalized_shape_len, const i
   normalized_shape_l.n = normalized_shape_len;
   if (weight) keys |= weight->keys;
   return ct__track(ct__dispatch_rms_norm(ct__call_keys(keys), input, normalized_shape_l, weight, eps));
+}
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_uniform_(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
+  return ct_uniform_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_normal_(ct__call_keys(keys), self, mean, std, generator);
+}
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
+  return ct_normal_ex_(self, mean, std, NULL);
+}
+CTDEF ct_status ct_random_from_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_random_from_(ct_tensor *self, int64_t from, int64_t to) {
+  return ct_random_from_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_random_to_ex_(ct_tensor *self, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.to", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__to(ct__call_keys(keys), self, to, generator);
+}
+CTDEF ct_status ct_random_to_(ct_tensor *self, int64_t to) {
+  return ct_random_to_ex_(self, to, NULL);
+}
+CTDEF ct_status ct_random_ex_(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random_(ct__call_keys(keys), self, generator);
+}
+CTDEF ct_status ct_random_(ct_tensor *self) {
+  return ct_random_ex_(self, NULL);
+}
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_bernoulli__float(ct__call_keys(keys), self, p, generator);
+}
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
+  return ct_bernoulli_float_ex_(self, p, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli(ct__call_keys(keys), self, generator));
+}
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
+  return ct_bernoulli_ex(self, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(keys), self, p, generator));
+}
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
+  return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_float_ex(ct_tensor *mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_float", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  return ct__track(ct__dispatch_normal_Tensor_float(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_float(ct_tensor *mean, double std) {
+  return ct_normal_tensor_float_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_float_tensor_ex(double mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.float_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_float_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_float_tensor(double mean, ct_tensor *std) {
+  return ct_normal_float_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor_ex(ct_tensor *mean, ct_tensor *std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!mean)) return ct__fail_null("normal.Tensor_Tensor", "mean"), (ct_tensor *)NULL;
+  keys |= mean->keys;
+  if (CT_UNLIKELY(!std)) return ct__fail_null("normal.Tensor_Tensor", "std"), (ct_tensor *)NULL;
+  keys |= std->keys;
+  return ct__track(ct__dispatch_normal_Tensor_Tensor(ct__call_keys(keys), mean, std, generator));
+}
+CTDEF ct_tensor *ct_normal_tensor_tensor(ct_tensor *mean, ct_tensor *std) {
+  return ct_normal_tensor_tensor_ex(mean, std, NULL);
+}
+CTDEF ct_tensor *ct_rand_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("rand_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_rand_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_rand_like(ct_tensor *self) {
+  return ct_rand_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_tensor *ct_randn_like_ex(ct_tensor *self, ct_dtype dtype, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("randn_like", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_randn_like(ct__call_keys(keys), self, dtype, generator));
+}
+CTDEF ct_tensor *ct_randn_like(ct_tensor *self) {
+  return ct_randn_like_ex(self, CT_DTYPE_NONE, NULL);
+}
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rand.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_rand_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randn.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randn_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low_generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randint.low_generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randint_low_generator_out(ct__call_keys(keys), low, high, size_l, generator, out);
+}
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randperm_generator_out(ct__call_keys(keys), n, generator, out);
+}
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_out(ct__call_keys(keys), n, out);
+}
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_m_out(ct__call_keys(keys), n, m, out);
+}
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linspace_out(ct__call_keys(keys), start, end, steps, out);
+}
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (mask) *mask = NULL;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  ct__r = ct__dispatch_native_dropout(ct__call_keys(keys), input, p, train, generator, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (mask) *mask = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask) {
+  return ct_native_dropout_ex(input, p, train, NULL, mask);
+}
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(keys), grad_output, mask, scale));
+}
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  return ct__track(ct__dispatch_dropout(ct__call_keys(keys), input, p, train, generator));
+}
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
+  return ct_dropout_ex(input, p, train, NULL);
 }
 
 CT_EXTERN_C_END

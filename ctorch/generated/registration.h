@@ -118,37 +118,6 @@ static ct_status ct__adapt_TwS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,D->T */
-static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 2;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  ct_stack_drop(s, 2);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D->T */
-static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
-  ct_stack_drop(s, 4);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,I,b,D,Tw->Tw */
-static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 5;
-  ct_tensor *w = a[4].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
-  ct_stack_drop(s, 5);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* Tw,T,b->Tw */
 static ct_status ct__adapt_TwTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 3;
@@ -167,6 +136,16 @@ static ct_status ct__adapt_T_T(const ct_kernel *k, const ct_op *op, ct_keyset ks
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]));
   ct_stack_drop(s, 1);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,D->T */
+static ct_status ct__adapt_TD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  ct_stack_drop(s, 2);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -422,6 +401,691 @@ static ct_status ct__adapt_TfofofoTw_Tw(const ct_kernel *k, const ct_op *op, ct_
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,T,s?->T */
+static ct_status ct__adapt_TTso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,s?->Tw */
+static ct_status ct__adapt_TwTso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,s?,Tw->Tw */
+static ct_status ct__adapt_TTsoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,s?->T */
+static ct_status ct__adapt_TSso_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S,s?->Tw */
+static ct_status ct__adapt_TwSso_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,T->T */
+static ct_status ct__adapt_ST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_scalar , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* S,T,Tw->Tw */
+static ct_status ct__adapt_STTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_tensor *, ct_tensor *))k->unboxed)(ks, a[0].v.scalar, ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T->T */
+static ct_status ct__adapt_TTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T,Tw->Tw */
+static ct_status ct__adapt_TTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,T->T */
+static ct_status ct__adapt_TST_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T->Tw */
+static ct_status ct__adapt_TwTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S->T */
+static ct_status ct__adapt_TTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S->Tw */
+static ct_status ct__adapt_TwTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?->T */
+static ct_status ct__adapt_TSoSo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,S?,S?->Tw */
+static ct_status ct__adapt_TwSoSo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,S?,Tw->Tw */
+static ct_status ct__adapt_TSoSoTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?->T */
+static ct_status ct__adapt_TToTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T?,T?->Tw */
+static ct_status ct__adapt_TwToTo_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T?,T?,Tw->Tw */
+static ct_status ct__adapt_TToToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,D,Tw->Tw */
+static ct_status ct__adapt_TDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,D->T */
+static ct_status ct__adapt_TIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b,D->T */
+static ct_status ct__adapt_TibD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,D,Tw->Tw */
+static ct_status ct__adapt_TibDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,b,Tw->Tw */
+static ct_status ct__adapt_TIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S?,b->T */
+static ct_status ct__adapt_TISob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b,Tw->Tw */
+static ct_status ct__adapt_TISobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b->T */
+static ct_status ct__adapt_Tb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,b->T */
+static ct_status ct__adapt_TIbb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,b,b,Tw->Tw */
+static ct_status ct__adapt_TIbbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.b, a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S,I,b,D->T */
+static ct_status ct__adapt_TSIbD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S,I,b,D,Tw->Tw */
+static ct_status ct__adapt_TSIbDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, a[4].v.dtype, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,S?,I,b->T */
+static ct_status ct__adapt_TSoIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,S?,I,b,Tw->Tw */
+static ct_status ct__adapt_TSoIbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_scalar , ct_int_list , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__value_int_list(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b->T */
+static ct_status ct__adapt_Tib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,b,Tw->Tw */
+static ct_status ct__adapt_TibTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D->T */
+static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,D->Tw */
+static ct_status ct__adapt_TwiD_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,D,Tw->Tw */
+static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,b->T,T */
+static ct_status ct__adapt_Tib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T */
+static ct_status ct__adapt_Tiob_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,b,Tw->Tw */
+static ct_status ct__adapt_TiobTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,b?,i,b->T,T */
+static ct_status ct__adapt_Tboib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b,b->T,T */
+static ct_status ct__adapt_Tiibb_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, &x[0]);
+  ct_stack_drop(s, 5);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,T,I,b->T */
+static ct_status ct__adapt_TiTIb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__value_int_list(&a[3]), a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b->T */
+static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,Tw->Tw */
+static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i?->T */
+static ct_status ct__adapt_Tio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i?,Tw->Tw */
+static ct_status ct__adapt_TioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i->T,T */
+static ct_status ct__adapt_Ti_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, &x[0]);
+  ct_stack_drop(s, 2);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i,i,b->T,T */
+static ct_status ct__adapt_Tiib_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,b,i,b->T */
+static ct_status ct__adapt_Tbib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, bool , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S?,b->T,T */
+static ct_status ct__adapt_TISob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, a[3].v.b, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,i?,b->T,T */
+static ct_status ct__adapt_Tiob_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , bool , ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, &x[0]);
+  ct_stack_drop(s, 3);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,T,T,S,S->T */
+static ct_status ct__adapt_TTTSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S,S->Tw */
+static ct_status ct__adapt_TwTTSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,S,Tw->Tw */
+static ct_status ct__adapt_TTTSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?->T */
+static ct_status ct__adapt_TTTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,T?,Tw->Tw */
+static ct_status ct__adapt_TTToTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* L,i->T */
 static ct_status ct__adapt_Li_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 2;
@@ -439,17 +1103,6 @@ static ct_status ct__adapt_LiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyse
   ct_status r;
   (void)op;
   r = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.tensors, a[1].v.i, ct__unbox_tensor(&a[2]));
-  ct_stack_drop(s, 3);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
-/* T,I,Tw->Tw */
-static ct_status ct__adapt_TITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *w = a[2].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__unbox_tensor(&a[2]));
   ct_stack_drop(s, 3);
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
@@ -503,16 +1156,6 @@ static ct_status ct__adapt_TTI_T(const ct_kernel *k, const ct_op *op, ct_keyset 
   (void)op;
   r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]));
   ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,i,T,b->T */
-static ct_status ct__adapt_TiTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
-  ct_stack_drop(s, 4);
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
@@ -898,27 +1541,6 @@ static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
-/* T,i,D->T */
-static ct_status ct__adapt_TiD_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 3;
-  ct_tensor *r;
-  (void)op;
-  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_dtype ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
-  ct_stack_drop(s, 3);
-  if (!r) return ct_last_error();
-  return ct__push_owned(s, r);
-}
-/* T,i,D,Tw->Tw */
-static ct_status ct__adapt_TiDTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
-  ct_value *a = s->items + s->size - 4;
-  ct_tensor *w = a[3].v.tensor;
-  ct_status r;
-  (void)op;
-  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_dtype , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype, ct__unbox_tensor(&a[3]));
-  ct_stack_drop(s, 4);
-  if (r != CT_OK) return r;
-  return ct_stack_push(s, ct_value_tensor(w));
-}
 /* T,T,T?,i,i->T */
 static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -1083,6 +1705,215 @@ static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keys
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* Tw,f,f,G->Tw */
+static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i,i?,G->Tw */
+static ct_status ct__adapt_TwiioG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i,G->Tw */
+static ct_status ct__adapt_TwiG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,G->Tw */
+static ct_status ct__adapt_TwG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,f,G->Tw */
+static ct_status ct__adapt_TwfG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,G->T */
+static ct_status ct__adapt_TG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,G->T */
+static ct_status ct__adapt_TfG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* f,T,G->T */
+static ct_status ct__adapt_fTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, double , ct_tensor *, ct_generator *))k->unboxed)(ks, a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,G->T */
+static ct_status ct__adapt_TTG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,D,G->T */
+static ct_status ct__adapt_TDG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,G,Tw->Tw */
+static ct_status ct__adapt_IGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,i,I,G,Tw->Tw */
+static ct_status ct__adapt_iiIGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__value_int_list(&a[2]), a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,G,Tw->Tw */
+static ct_status ct__adapt_iGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,Tw->Tw */
+static ct_status ct__adapt_iTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,i,Tw->Tw */
+static ct_status ct__adapt_iiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,S,i,Tw->Tw */
+static ct_status ct__adapt_SSiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f,b,G->T,T */
+static ct_status ct__adapt_TfbG_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,T,f->T */
+static ct_status ct__adapt_TTf_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,b,G->T */
+static ct_status ct__adapt_TfbG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -1098,11 +1929,9 @@ static const struct {
     {"T,T,Tw->Tw", ct__adapt_TTTw_Tw},
     {"T,S->T", ct__adapt_TS_T},
     {"Tw,S->Tw", ct__adapt_TwS_Tw},
-    {"T,D->T", ct__adapt_TD_T},
-    {"T,I,b,D->T", ct__adapt_TIbD_T},
-    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
     {"Tw,T,b->Tw", ct__adapt_TwTb_Tw},
     {"T->T", ct__adapt_T_T},
+    {"T,D->T", ct__adapt_TD_T},
     {"T,I->T", ct__adapt_TI_T},
     {"T,i,i->T", ct__adapt_Tii_T},
     {"T,I,b->T", ct__adapt_TIb_T},
@@ -1127,15 +1956,73 @@ static const struct {
     {"T,f?,f?,f?->T", ct__adapt_Tfofofo_T},
     {"Tw,f?,f?,f?->Tw", ct__adapt_Twfofofo_Tw},
     {"T,f?,f?,f?,Tw->Tw", ct__adapt_TfofofoTw_Tw},
+    {"T,T,s?->T", ct__adapt_TTso_T},
+    {"Tw,T,s?->Tw", ct__adapt_TwTso_Tw},
+    {"T,T,s?,Tw->Tw", ct__adapt_TTsoTw_Tw},
+    {"T,S,s?->T", ct__adapt_TSso_T},
+    {"Tw,S,s?->Tw", ct__adapt_TwSso_Tw},
+    {"S,T->T", ct__adapt_ST_T},
+    {"S,T,Tw->Tw", ct__adapt_STTw_Tw},
+    {"T,T,T->T", ct__adapt_TTT_T},
+    {"T,T,T,Tw->Tw", ct__adapt_TTTTw_Tw},
+    {"T,S,T->T", ct__adapt_TST_T},
+    {"Tw,T,T->Tw", ct__adapt_TwTT_Tw},
+    {"T,T,T,S->T", ct__adapt_TTTS_T},
+    {"Tw,T,T,S->Tw", ct__adapt_TwTTS_Tw},
+    {"T,T,T,S,Tw->Tw", ct__adapt_TTTSTw_Tw},
+    {"T,S?,S?->T", ct__adapt_TSoSo_T},
+    {"Tw,S?,S?->Tw", ct__adapt_TwSoSo_Tw},
+    {"T,S?,S?,Tw->Tw", ct__adapt_TSoSoTw_Tw},
+    {"T,T?,T?->T", ct__adapt_TToTo_T},
+    {"Tw,T?,T?->Tw", ct__adapt_TwToTo_Tw},
+    {"T,T?,T?,Tw->Tw", ct__adapt_TToToTw_Tw},
+    {"T,D,Tw->Tw", ct__adapt_TDTw_Tw},
+    {"T,I,b,D->T", ct__adapt_TIbD_T},
+    {"T,I,b,D,Tw->Tw", ct__adapt_TIbDTw_Tw},
+    {"T,i,b,D->T", ct__adapt_TibD_T},
+    {"T,i,b,D,Tw->Tw", ct__adapt_TibDTw_Tw},
+    {"T,I,b,Tw->Tw", ct__adapt_TIbTw_Tw},
+    {"T,I,S?,b->T", ct__adapt_TISob_T},
+    {"T,I,S?,b,Tw->Tw", ct__adapt_TISobTw_Tw},
+    {"T,b->T", ct__adapt_Tb_T},
+    {"T,I,b,b->T", ct__adapt_TIbb_T},
+    {"T,I,b,b,Tw->Tw", ct__adapt_TIbbTw_Tw},
+    {"T,S,I,b,D->T", ct__adapt_TSIbD_T},
+    {"T,S,I,b,D,Tw->Tw", ct__adapt_TSIbDTw_Tw},
+    {"T,S?,I,b->T", ct__adapt_TSoIb_T},
+    {"T,S?,I,b,Tw->Tw", ct__adapt_TSoIbTw_Tw},
+    {"T,i,b->T", ct__adapt_Tib_T},
+    {"T,i,b,Tw->Tw", ct__adapt_TibTw_Tw},
+    {"T,i,D->T", ct__adapt_TiD_T},
+    {"Tw,i,D->Tw", ct__adapt_TwiD_Tw},
+    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
+    {"T,i,b->T,T", ct__adapt_Tib_TT},
+    {"T,i?,b->T", ct__adapt_Tiob_T},
+    {"T,i?,b,Tw->Tw", ct__adapt_TiobTw_Tw},
+    {"T,b?,i,b->T,T", ct__adapt_Tboib_TT},
+    {"T,i,i,b,b->T,T", ct__adapt_Tiibb_TT},
+    {"T,i,T,I,b->T", ct__adapt_TiTIb_T},
+    {"T,i,T,b->T", ct__adapt_TiTb_T},
+    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
+    {"T,i?->T", ct__adapt_Tio_T},
+    {"T,i?,Tw->Tw", ct__adapt_TioTw_Tw},
+    {"T,i->T,T", ct__adapt_Ti_TT},
+    {"T,i,i,b->T,T", ct__adapt_Tiib_TT},
+    {"T,b,i,b->T", ct__adapt_Tbib_T},
+    {"T,I,S?,b->T,T", ct__adapt_TISob_TT},
+    {"T,i?,b->T,T", ct__adapt_Tiob_TT},
+    {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
+    {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
+    {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
+    {"T,T,T?->T", ct__adapt_TTTo_T},
+    {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
     {"L,i->T", ct__adapt_Li_T},
     {"L,i,Tw->Tw", ct__adapt_LiTw_Tw},
-    {"T,I,Tw->Tw", ct__adapt_TITw_Tw},
     {"T,I,I->T", ct__adapt_TII_T},
     {"T,I,I,Tw->Tw", ct__adapt_TIITw_Tw},
     {"T,I,S->T", ct__adapt_TIS_T},
     {"T,I,S,Tw->Tw", ct__adapt_TISTw_Tw},
     {"T,T,I->T", ct__adapt_TTI_T},
-    {"T,i,T,b->T", ct__adapt_TiTb_T},
     {"T,i,T,b,Tw->Tw", ct__adapt_TiTbTw_Tw},
     {"T,i,T,T->T", ct__adapt_TiTT_T},
     {"Tw,i,T,T->Tw", ct__adapt_TwiTT_Tw},
@@ -1170,8 +2057,6 @@ static const struct {
     {"T,I,s,f?->T", ct__adapt_TIsfo_T},
     {"T,T,i?->T", ct__adapt_TTio_T},
     {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
-    {"T,i,D->T", ct__adapt_TiD_T},
-    {"T,i,D,Tw->Tw", ct__adapt_TiDTw_Tw},
     {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
     {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
@@ -1188,6 +2073,25 @@ static const struct {
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
     {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
     {"T,I,T?,f?->T", ct__adapt_TITofo_T},
+    {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
+    {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
+    {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
+    {"Tw,G->Tw", ct__adapt_TwG_Tw},
+    {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
+    {"T,G->T", ct__adapt_TG_T},
+    {"T,f,G->T", ct__adapt_TfG_T},
+    {"f,T,G->T", ct__adapt_fTG_T},
+    {"T,T,G->T", ct__adapt_TTG_T},
+    {"T,D,G->T", ct__adapt_TDG_T},
+    {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
+    {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
+    {"i,G,Tw->Tw", ct__adapt_iGTw_Tw},
+    {"i,Tw->Tw", ct__adapt_iTw_Tw},
+    {"i,i,Tw->Tw", ct__adapt_iiTw_Tw},
+    {"S,S,i,Tw->Tw", ct__adapt_SSiTw_Tw},
+    {"T,f,b,G->T,T", ct__adapt_TfbG_TT},
+    {"T,T,f->T", ct__adapt_TTf_T},
+    {"T,f,b,G->T", ct__adapt_TfbG_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -1285,40 +2189,6 @@ static ct_status ct__frontend_div__Scalar(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_threshold_backward(const ct_value *a, ct_tensor **r) {
   *r = ct_threshold_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
-  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  *r = st == CT_OK ? a[4].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
-  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
-  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
-  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
   return *r ? CT_OK : ct_last_error();
 }
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
@@ -1903,6 +2773,1062 @@ static ct_status ct__frontend_nan_to_num_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[4].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_div_Tensor_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_mode(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Tensor_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_out_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_mode_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_div_Scalar_mode(const ct_value *a, ct_tensor **r) {
+  *r = ct_div_scalar_mode(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_div__Scalar_mode(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_div_scalar_mode_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_floor_divide_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_floor_divide_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_floor_divide__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_floor_divide_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Tensor_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_pow_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_pow_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pow_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_pow_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_remainder_scalar_self(a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_remainder_Scalar_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_remainder_scalar_self_out(ct__unbox_tensor(&a[2]), a[0].v.scalar, ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_fmod_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_fmod__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_fmod_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_fmod_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_maximum(const ct_value *a, ct_tensor **r) {
+  *r = ct_maximum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_maximum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_maximum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_minimum(const ct_value *a, ct_tensor **r) {
+  *r = ct_minimum(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_minimum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_minimum_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2(const ct_value *a, ct_tensor **r) {
+  *r = ct_atan2(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_atan2_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_atan2_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_atan2_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_eq_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_eq__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eq_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eq_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ne_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ne__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ne_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ne_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_le(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_le_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_le__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_le_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_le_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_gt_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gt__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gt_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gt_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_ge_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_ge__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_ge_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_ge_scalar_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_and(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_and_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_and_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_and_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_or(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_or_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_or_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_or_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_xor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_xor_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_xor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_xor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not(const ct_value *a, ct_tensor **r) {
+  *r = ct_logical_not(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logical_not_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_(ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logical_not_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logical_not_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_self(const ct_value *a, ct_tensor **r) {
+  *r = ct_where(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_self_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_where_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_where_ScalarSelf(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_self(ct__unbox_tensor(&a[0]), a[1].v.scalar, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_ScalarOther(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar_other(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_where_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_where_scalar(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_masked_fill_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_masked_fill__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_masked_fill_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_masked_fill_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_lerp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_lerp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_lerp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_lerp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcmul_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcmul_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcmul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcmul_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv(const ct_value *a, ct_tensor **r) {
+  *r = ct_addcdiv_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addcdiv_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addcdiv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addcdiv_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_tensor_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_min_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_min__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_min_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_min_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_clamp_max_tensor(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_clamp_max__Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_clamp_max_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_clamp_max_tensor_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sum(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sum_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_sum_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sum_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_sum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mean(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_all_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.dtype);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_prod_dim_int(const ct_value *a, ct_tensor **r) {
+  *r = ct_prod_dim_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_prod_int_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_prod_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amax(const ct_value *a, ct_tensor **r) {
+  *r = ct_amax(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_amin(const ct_value *a, ct_tensor **r) {
+  *r = ct_amin(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_amin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_amin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max(const ct_value *a, ct_tensor **r) {
+  *r = ct_max(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min(const ct_value *a, ct_tensor **r) {
+  *r = ct_min(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_var(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_var_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_std_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_correction_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_std(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_unbiased(ct__unbox_tensor(&a[0]), a[1].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_dim(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_std_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linalg_vector_norm(const ct_value *a, ct_tensor **r) {
+  *r = ct_linalg_vector_norm_ex(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linalg_vector_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linalg_vector_norm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b, a[4].v.dtype);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm(ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_ScalarOpt_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_norm_dim(ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_norm_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.scalar);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_norm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_norm_dim_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.scalar, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logsumexp(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logsumexp_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all(const ct_value *a, ct_tensor **r) {
+  *r = ct_all(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_all_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_all_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_all_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any(const ct_value *a, ct_tensor **r) {
+  *r = ct_any(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_all_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_all_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_any_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_any_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_any_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_any_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumsum_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumsum_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumsum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumsum_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod(const ct_value *a, ct_tensor **r) {
+  *r = ct_cumprod_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cumprod_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cumprod_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cumprod_out_ex(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_max_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_max_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_min_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_min_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmax_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmax_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_argmin(const ct_value *a, ct_tensor **r) {
+  *r = ct_argmin(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argmin_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_argmin_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_sort(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_sort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_sort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_topk(const ct_value *a, ct_tensor **r) {
+  *r = ct_topk(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, a[4].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_value_selecting_reduction_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_value_selecting_reduction_backward(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend__rd_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_rd_gather(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nansum(const ct_value *a, ct_tensor **r) {
+  *r = ct_nansum_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nansum_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nansum_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmean(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmean_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmean_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero_dims(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_dim_IntList_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_dims_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_count_nonzero(const ct_value *a, ct_tensor **r) {
+  *r = ct_count_nonzero(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_count_nonzero_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_count_nonzero_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_logcumsumexp(const ct_value *a, ct_tensor **r) {
+  *r = ct_logcumsumexp(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_logcumsumexp_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_logcumsumexp_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_cummax(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummax(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cummin(const ct_value *a, ct_tensor **r) {
+  *r = ct_cummin(ct__unbox_tensor(&a[0]), a[1].v.i, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_kthvalue(const ct_value *a, ct_tensor **r) {
+  *r = ct_kthvalue(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median(const ct_value *a, ct_tensor **r) {
+  *r = ct_median(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_median_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_median_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_median_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_median_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_nanmedian_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_nanmedian_out(ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[0]));
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_nanmedian_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_nanmedian_dim(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_argsort_stable(const ct_value *a, ct_tensor **r) {
+  *r = ct_argsort_stable_ex(ct__unbox_tensor(&a[0]), a[1].v.b, a[2].v.i, a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_msort(const ct_value *a, ct_tensor **r) {
+  *r = ct_msort(ct__unbox_tensor(&a[0]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_var_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_var_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_std_mean_correction(const ct_value *a, ct_tensor **r) {
+  *r = ct_std_mean_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar, a[3].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_aminmax(const ct_value *a, ct_tensor **r) {
+  *r = ct_aminmax_ex(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.b, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
+  *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dot_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_dot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mv(const ct_value *a, ct_tensor **r) {
+  *r = ct_mv(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mv_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
+  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_bmm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bmm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_addmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_baddbmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_baddbmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_outer(const ct_value *a, ct_tensor **r) {
+  *r = ct_outer(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_outer_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_outer_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_matmul_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_matmul_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
+  *r = ct_linear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linear_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linear_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
   *r = ct_cat((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
   return *r ? CT_OK : ct_last_error();
@@ -2353,6 +4279,111 @@ static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_normal_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_normal_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random__from(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_from_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random__to(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_to_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bernoulli__float(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bernoulli_float_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bernoulli(const ct_value *a, ct_tensor **r) {
+  *r = ct_bernoulli_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
+  *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_Tensor_float(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_float_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_float_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_float_tensor_ex(a[0].v.d, ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_normal_Tensor_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_normal_tensor_tensor_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rand_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_rand_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_randn_like(const ct_value *a, ct_tensor **r) {
+  *r = ct_randn_like_ex(ct__unbox_tensor(&a[0]), a[1].v.dtype, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rand_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randn_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randn_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randint_low_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randint_out(ct__unbox_tensor(&a[4]), a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randperm_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randperm_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eye_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eye_out(ct__unbox_tensor(&a[1]), a[0].v.i);
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eye_m_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eye_m_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linspace_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linspace_out(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_native_dropout(const ct_value *a, ct_tensor **r) {
+  *r = ct_native_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_native_dropout_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_native_dropout_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dropout(const ct_value *a, ct_tensor **r) {
+  *r = ct_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -2381,14 +4412,6 @@ static const struct {
     {&ct__op.div_Scalar, "div.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_div_Scalar},
     {&ct__op.div__Scalar, "div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_div__Scalar},
     {&ct__op.threshold_backward, "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", ct__frontend_threshold_backward},
-    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
-    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
-    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
-    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
-    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
-    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
-    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
-    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
@@ -2517,6 +4540,239 @@ static const struct {
     {&ct__op.nan_to_num, "nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", ct__frontend_nan_to_num},
     {&ct__op.nan_to_num_, "nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor(a!)", ct__frontend_nan_to_num_},
     {&ct__op.nan_to_num_out, "nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nan_to_num_out},
+    {&ct__op.div_Tensor_mode, "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Tensor_mode},
+    {&ct__op.div__Tensor_mode, "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Tensor_mode},
+    {&ct__op.div_out_mode, "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!)", ct__frontend_div_out_mode},
+    {&ct__op.div_Scalar_mode, "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor", ct__frontend_div_Scalar_mode},
+    {&ct__op.div__Scalar_mode, "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)", ct__frontend_div__Scalar_mode},
+    {&ct__op.floor_divide, "floor_divide(Tensor self, Tensor other) -> Tensor", ct__frontend_floor_divide},
+    {&ct__op.floor_divide__Tensor, "floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_floor_divide__Tensor},
+    {&ct__op.floor_divide_out, "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_floor_divide_out},
+    {&ct__op.floor_divide_Scalar, "floor_divide.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_floor_divide_Scalar},
+    {&ct__op.floor_divide__Scalar, "floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_floor_divide__Scalar},
+    {&ct__op.pow_Tensor_Tensor, "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", ct__frontend_pow_Tensor_Tensor},
+    {&ct__op.pow__Tensor, "pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", ct__frontend_pow__Tensor},
+    {&ct__op.pow_Tensor_Tensor_out, "pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Tensor_out},
+    {&ct__op.pow_Tensor_Scalar, "pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", ct__frontend_pow_Tensor_Scalar},
+    {&ct__op.pow__Scalar, "pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", ct__frontend_pow__Scalar},
+    {&ct__op.pow_Tensor_Scalar_out, "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Tensor_Scalar_out},
+    {&ct__op.pow_Scalar, "pow.Scalar(Scalar self, Tensor exponent) -> Tensor", ct__frontend_pow_Scalar},
+    {&ct__op.pow_Scalar_out, "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_pow_Scalar_out},
+    {&ct__op.remainder_Tensor, "remainder.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_remainder_Tensor},
+    {&ct__op.remainder__Tensor, "remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_remainder__Tensor},
+    {&ct__op.remainder_Tensor_out, "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Tensor_out},
+    {&ct__op.remainder_Scalar, "remainder.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_remainder_Scalar},
+    {&ct__op.remainder__Scalar, "remainder_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_remainder__Scalar},
+    {&ct__op.remainder_Scalar_out, "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_out},
+    {&ct__op.remainder_Scalar_Tensor, "remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", ct__frontend_remainder_Scalar_Tensor},
+    {&ct__op.remainder_Scalar_Tensor_out, "remainder.Scalar_Tensor_out(Scalar self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_remainder_Scalar_Tensor_out},
+    {&ct__op.fmod_Tensor, "fmod.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_fmod_Tensor},
+    {&ct__op.fmod__Tensor, "fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_fmod__Tensor},
+    {&ct__op.fmod_Tensor_out, "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Tensor_out},
+    {&ct__op.fmod_Scalar, "fmod.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_fmod_Scalar},
+    {&ct__op.fmod__Scalar, "fmod_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_fmod__Scalar},
+    {&ct__op.fmod_Scalar_out, "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_fmod_Scalar_out},
+    {&ct__op.maximum, "maximum(Tensor self, Tensor other) -> Tensor", ct__frontend_maximum},
+    {&ct__op.maximum_out, "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_maximum_out},
+    {&ct__op.minimum, "minimum(Tensor self, Tensor other) -> Tensor", ct__frontend_minimum},
+    {&ct__op.minimum_out, "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_minimum_out},
+    {&ct__op.atan2, "atan2(Tensor self, Tensor other) -> Tensor", ct__frontend_atan2},
+    {&ct__op.atan2_, "atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_atan2_},
+    {&ct__op.atan2_out, "atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_atan2_out},
+    {&ct__op.eq_Tensor, "eq.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_eq_Tensor},
+    {&ct__op.eq__Tensor, "eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_eq__Tensor},
+    {&ct__op.eq_Tensor_out, "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Tensor_out},
+    {&ct__op.eq_Scalar, "eq.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_eq_Scalar},
+    {&ct__op.eq__Scalar, "eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_eq__Scalar},
+    {&ct__op.eq_Scalar_out, "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eq_Scalar_out},
+    {&ct__op.ne_Tensor, "ne.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ne_Tensor},
+    {&ct__op.ne__Tensor, "ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ne__Tensor},
+    {&ct__op.ne_Tensor_out, "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Tensor_out},
+    {&ct__op.ne_Scalar, "ne.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ne_Scalar},
+    {&ct__op.ne__Scalar, "ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ne__Scalar},
+    {&ct__op.ne_Scalar_out, "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ne_Scalar_out},
+    {&ct__op.lt_Tensor, "lt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_lt_Tensor},
+    {&ct__op.lt__Tensor, "lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_lt__Tensor},
+    {&ct__op.lt_Tensor_out, "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Tensor_out},
+    {&ct__op.lt_Scalar, "lt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_lt_Scalar},
+    {&ct__op.lt__Scalar, "lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_lt__Scalar},
+    {&ct__op.lt_Scalar_out, "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lt_Scalar_out},
+    {&ct__op.le_Tensor, "le.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_le_Tensor},
+    {&ct__op.le__Tensor, "le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_le__Tensor},
+    {&ct__op.le_Tensor_out, "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Tensor_out},
+    {&ct__op.le_Scalar, "le.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_le_Scalar},
+    {&ct__op.le__Scalar, "le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_le__Scalar},
+    {&ct__op.le_Scalar_out, "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_le_Scalar_out},
+    {&ct__op.gt_Tensor, "gt.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_gt_Tensor},
+    {&ct__op.gt__Tensor, "gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_gt__Tensor},
+    {&ct__op.gt_Tensor_out, "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Tensor_out},
+    {&ct__op.gt_Scalar, "gt.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_gt_Scalar},
+    {&ct__op.gt__Scalar, "gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_gt__Scalar},
+    {&ct__op.gt_Scalar_out, "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gt_Scalar_out},
+    {&ct__op.ge_Tensor, "ge.Tensor(Tensor self, Tensor other) -> Tensor", ct__frontend_ge_Tensor},
+    {&ct__op.ge__Tensor, "ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_ge__Tensor},
+    {&ct__op.ge_Tensor_out, "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Tensor_out},
+    {&ct__op.ge_Scalar, "ge.Scalar(Tensor self, Scalar other) -> Tensor", ct__frontend_ge_Scalar},
+    {&ct__op.ge__Scalar, "ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", ct__frontend_ge__Scalar},
+    {&ct__op.ge_Scalar_out, "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_ge_Scalar_out},
+    {&ct__op.logical_and, "logical_and(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_and},
+    {&ct__op.logical_and_, "logical_and_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_and_},
+    {&ct__op.logical_and_out, "logical_and.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_and_out},
+    {&ct__op.logical_or, "logical_or(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_or},
+    {&ct__op.logical_or_, "logical_or_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_or_},
+    {&ct__op.logical_or_out, "logical_or.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_or_out},
+    {&ct__op.logical_xor, "logical_xor(Tensor self, Tensor other) -> Tensor", ct__frontend_logical_xor},
+    {&ct__op.logical_xor_, "logical_xor_(Tensor(a!) self, Tensor other) -> Tensor(a!)", ct__frontend_logical_xor_},
+    {&ct__op.logical_xor_out, "logical_xor.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_xor_out},
+    {&ct__op.logical_not, "logical_not(Tensor self) -> Tensor", ct__frontend_logical_not},
+    {&ct__op.logical_not_, "logical_not_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_logical_not_},
+    {&ct__op.logical_not_out, "logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logical_not_out},
+    {&ct__op.where_self, "where.self(Tensor condition, Tensor self, Tensor other) -> Tensor", ct__frontend_where_self},
+    {&ct__op.where_self_out, "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_where_self_out},
+    {&ct__op.where_ScalarSelf, "where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor", ct__frontend_where_ScalarSelf},
+    {&ct__op.where_ScalarOther, "where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor", ct__frontend_where_ScalarOther},
+    {&ct__op.where_Scalar, "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor", ct__frontend_where_Scalar},
+    {&ct__op.masked_fill_Scalar, "masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", ct__frontend_masked_fill_Scalar},
+    {&ct__op.masked_fill__Scalar, "masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", ct__frontend_masked_fill__Scalar},
+    {&ct__op.masked_fill_Scalar_out, "masked_fill.Scalar_out(Tensor self, Tensor mask, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Scalar_out},
+    {&ct__op.masked_fill_Tensor, "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", ct__frontend_masked_fill_Tensor},
+    {&ct__op.masked_fill__Tensor, "masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", ct__frontend_masked_fill__Tensor},
+    {&ct__op.masked_fill_Tensor_out, "masked_fill.Tensor_out(Tensor self, Tensor mask, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_masked_fill_Tensor_out},
+    {&ct__op.lerp_Scalar, "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", ct__frontend_lerp_Scalar},
+    {&ct__op.lerp__Scalar, "lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!)", ct__frontend_lerp__Scalar},
+    {&ct__op.lerp_Scalar_out, "lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Scalar_out},
+    {&ct__op.lerp_Tensor, "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", ct__frontend_lerp_Tensor},
+    {&ct__op.lerp__Tensor, "lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)", ct__frontend_lerp__Tensor},
+    {&ct__op.lerp_Tensor_out, "lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_lerp_Tensor_out},
+    {&ct__op.addcmul, "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcmul},
+    {&ct__op.addcmul_, "addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcmul_},
+    {&ct__op.addcmul_out, "addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcmul_out},
+    {&ct__op.addcdiv, "addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", ct__frontend_addcdiv},
+    {&ct__op.addcdiv_, "addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!)", ct__frontend_addcdiv_},
+    {&ct__op.addcdiv_out, "addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addcdiv_out},
+    {&ct__op.clamp, "clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor", ct__frontend_clamp},
+    {&ct__op.clamp_, "clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)", ct__frontend_clamp_},
+    {&ct__op.clamp_out, "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_out},
+    {&ct__op.clamp_Tensor, "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor", ct__frontend_clamp_Tensor},
+    {&ct__op.clamp__Tensor, "clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)", ct__frontend_clamp__Tensor},
+    {&ct__op.clamp_Tensor_out, "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_Tensor_out},
+    {&ct__op.clamp_min, "clamp_min(Tensor self, Scalar min) -> Tensor", ct__frontend_clamp_min},
+    {&ct__op.clamp_min_, "clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", ct__frontend_clamp_min_},
+    {&ct__op.clamp_min_out, "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_out},
+    {&ct__op.clamp_min_Tensor, "clamp_min.Tensor(Tensor self, Tensor min) -> Tensor", ct__frontend_clamp_min_Tensor},
+    {&ct__op.clamp_min__Tensor, "clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)", ct__frontend_clamp_min__Tensor},
+    {&ct__op.clamp_min_Tensor_out, "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_min_Tensor_out},
+    {&ct__op.clamp_max, "clamp_max(Tensor self, Scalar max) -> Tensor", ct__frontend_clamp_max},
+    {&ct__op.clamp_max_, "clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", ct__frontend_clamp_max_},
+    {&ct__op.clamp_max_out, "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_out},
+    {&ct__op.clamp_max_Tensor, "clamp_max.Tensor(Tensor self, Tensor max) -> Tensor", ct__frontend_clamp_max_Tensor},
+    {&ct__op.clamp_max__Tensor, "clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)", ct__frontend_clamp_max__Tensor},
+    {&ct__op.clamp_max_Tensor_out, "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_clamp_max_Tensor_out},
+    {&ct__op.sum, "sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum},
+    {&ct__op.sum_out, "sum.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_out},
+    {&ct__op.sum_dim_IntList, "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_sum_dim_IntList},
+    {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
+    {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
+    {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
+    {&ct__op.mean_out, "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mean_out},
+    {&ct__op.prod, "prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod},
+    {&ct__op.prod_out, "prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_out},
+    {&ct__op.prod_dim_int, "prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_prod_dim_int},
+    {&ct__op.prod_int_out, "prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_prod_int_out},
+    {&ct__op.amax, "amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amax},
+    {&ct__op.amax_out, "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amax_out},
+    {&ct__op.amin, "amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", ct__frontend_amin},
+    {&ct__op.amin_out, "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_amin_out},
+    {&ct__op.max, "max(Tensor self) -> Tensor", ct__frontend_max},
+    {&ct__op.min, "min(Tensor self) -> Tensor", ct__frontend_min},
+    {&ct__op.var_correction, "var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_var_correction},
+    {&ct__op.var_correction_out, "var.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_correction_out},
+    {&ct__op.var, "var(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_var},
+    {&ct__op.var_dim, "var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_var_dim},
+    {&ct__op.var_out, "var.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_var_out},
+    {&ct__op.std_correction, "std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor", ct__frontend_std_correction},
+    {&ct__op.std_correction_out, "std.correction_out(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_correction_out},
+    {&ct__op.std, "std(Tensor self, bool unbiased=True) -> Tensor", ct__frontend_std},
+    {&ct__op.std_dim, "std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor", ct__frontend_std_dim},
+    {&ct__op.std_out, "std.out(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_std_out},
+    {&ct__op.linalg_vector_norm, "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_linalg_vector_norm},
+    {&ct__op.linalg_vector_norm_out, "linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linalg_vector_norm_out},
+    {&ct__op.norm_Scalar, "norm.Scalar(Tensor self, Scalar p=2) -> Tensor", ct__frontend_norm_Scalar},
+    {&ct__op.norm_ScalarOpt_dim, "norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_norm_ScalarOpt_dim},
+    {&ct__op.norm_Scalar_out, "norm.Scalar_out(Tensor self, Scalar p=2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_Scalar_out},
+    {&ct__op.norm_out, "norm.out(Tensor self, Scalar? p, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_norm_out},
+    {&ct__op.logsumexp, "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", ct__frontend_logsumexp},
+    {&ct__op.logsumexp_out, "logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logsumexp_out},
+    {&ct__op.all, "all(Tensor self) -> Tensor", ct__frontend_all},
+    {&ct__op.all_all_out, "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_all_out},
+    {&ct__op.all_dim, "all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_all_dim},
+    {&ct__op.all_out, "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_all_out},
+    {&ct__op.any, "any(Tensor self) -> Tensor", ct__frontend_any},
+    {&ct__op.any_all_out, "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_all_out},
+    {&ct__op.any_dim, "any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor", ct__frontend_any_dim},
+    {&ct__op.any_out, "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_any_out},
+    {&ct__op.cumsum, "cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumsum},
+    {&ct__op.cumsum_, "cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumsum_},
+    {&ct__op.cumsum_out, "cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumsum_out},
+    {&ct__op.cumprod, "cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", ct__frontend_cumprod},
+    {&ct__op.cumprod_, "cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)", ct__frontend_cumprod_},
+    {&ct__op.cumprod_out, "cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cumprod_out},
+    {&ct__op.max_dim, "max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_max_dim},
+    {&ct__op.min_dim, "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_min_dim},
+    {&ct__op.argmax, "argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmax},
+    {&ct__op.argmax_out, "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmax_out},
+    {&ct__op.argmin, "argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", ct__frontend_argmin},
+    {&ct__op.argmin_out, "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_argmin_out},
+    {&ct__op.sort, "sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort},
+    {&ct__op.sort_stable, "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", ct__frontend_sort_stable},
+    {&ct__op.topk, "topk(Tensor self, int k_, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", ct__frontend_topk},
+    {&ct__op.value_selecting_reduction_backward, "value_selecting_reduction_backward(Tensor grad_output, int dim, Tensor indices, int[] sizes, bool keepdim) -> Tensor", ct__frontend_value_selecting_reduction_backward},
+    {&ct__op._rd_gather, "_rd_gather(Tensor self, int dim, Tensor index, bool keepdim) -> Tensor", ct__frontend__rd_gather},
+    {&ct__op.nansum, "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nansum},
+    {&ct__op.nansum_out, "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nansum_out},
+    {&ct__op.nanmean, "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_nanmean},
+    {&ct__op.nanmean_out, "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmean_out},
+    {&ct__op.count_nonzero_dim_IntList, "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor", ct__frontend_count_nonzero_dim_IntList},
+    {&ct__op.count_nonzero_dim_IntList_out, "count_nonzero.dim_IntList_out(Tensor self, int[] dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_dim_IntList_out},
+    {&ct__op.count_nonzero, "count_nonzero(Tensor self, int? dim=None) -> Tensor", ct__frontend_count_nonzero},
+    {&ct__op.count_nonzero_out, "count_nonzero.out(Tensor self, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_count_nonzero_out},
+    {&ct__op.logcumsumexp, "logcumsumexp(Tensor self, int dim) -> Tensor", ct__frontend_logcumsumexp},
+    {&ct__op.logcumsumexp_out, "logcumsumexp.out(Tensor self, int dim, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_logcumsumexp_out},
+    {&ct__op.cummax, "cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummax},
+    {&ct__op.cummin, "cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)", ct__frontend_cummin},
+    {&ct__op.kthvalue, "kthvalue(Tensor self, int k_, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_kthvalue},
+    {&ct__op.median, "median(Tensor self) -> Tensor", ct__frontend_median},
+    {&ct__op.median_out, "median.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_median_out},
+    {&ct__op.median_dim, "median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_median_dim},
+    {&ct__op.nanmedian, "nanmedian(Tensor self) -> Tensor", ct__frontend_nanmedian},
+    {&ct__op.nanmedian_out, "nanmedian.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_nanmedian_out},
+    {&ct__op.nanmedian_dim, "nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", ct__frontend_nanmedian_dim},
+    {&ct__op.argsort, "argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort},
+    {&ct__op.argsort_stable, "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor", ct__frontend_argsort_stable},
+    {&ct__op.msort, "msort(Tensor self) -> Tensor", ct__frontend_msort},
+    {&ct__op.var_mean_correction, "var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_var_mean_correction},
+    {&ct__op.std_mean_correction, "std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)", ct__frontend_std_mean_correction},
+    {&ct__op.aminmax, "aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)", ct__frontend_aminmax},
+    {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
+    {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
+    {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
+    {&ct__op.mv_out, "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mv_out},
+    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
+    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
+    {&ct__op.bmm, "bmm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_bmm},
+    {&ct__op.bmm_out, "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_bmm_out},
+    {&ct__op.addmm, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_addmm},
+    {&ct__op.addmm_, "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_addmm_},
+    {&ct__op.addmm_out, "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addmm_out},
+    {&ct__op.baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_baddbmm},
+    {&ct__op.baddbmm_, "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_baddbmm_},
+    {&ct__op.baddbmm_out, "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_baddbmm_out},
+    {&ct__op.outer, "outer(Tensor self, Tensor vec2) -> Tensor", ct__frontend_outer},
+    {&ct__op.outer_out, "outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_outer_out},
+    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
+    {&ct__op.matmul_out, "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_matmul_out},
+    {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
+    {&ct__op.linear_out, "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linear_out},
     {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat},
     {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out},
     {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack},
@@ -2622,6 +4878,29 @@ static const struct {
     {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
     {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
     {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
+    {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
+    {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
+    {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
+    {&ct__op.random__to, "random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__to},
+    {&ct__op.random_, "random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random_},
+    {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
+    {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
+    {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
+    {&ct__op.normal_Tensor_float, "normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_float},
+    {&ct__op.normal_float_Tensor, "normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_float_Tensor},
+    {&ct__op.normal_Tensor_Tensor, "normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor", ct__frontend_normal_Tensor_Tensor},
+    {&ct__op.rand_like, "rand_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_rand_like},
+    {&ct__op.randn_like, "randn_like(Tensor self, *, ScalarType? dtype=None, Generator? generator=None) -> Tensor", ct__frontend_randn_like},
+    {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
+    {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out},
+    {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out},
+    {&ct__op.randperm_generator_out, "randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randperm_generator_out},
+    {&ct__op.eye_out, "eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_out},
+    {&ct__op.eye_m_out, "eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_m_out},
+    {&ct__op.linspace_out, "linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linspace_out},
+    {&ct__op.native_dropout, "native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)", ct__frontend_native_dropout},
+    {&ct__op.native_dropout_backward, "native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ct__frontend_native_dropout_backward},
+    {&ct__op.dropout, "dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor", ct__frontend_dropout},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -2694,24 +4973,6 @@ static const struct {
     {"threshold_backward", CT_KEY_CPU, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_META, CT_FN(ct__k_threshold_backward), "reference"},
     {"threshold_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_threshold_backward), "autograd"},
-    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
-    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
-    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
-    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
-    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
-    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
-    {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
-    {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
-    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
-    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
-    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
@@ -3057,6 +5318,669 @@ static const struct {
     {"nan_to_num.out", CT_KEY_CPU, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_META, CT_FN(ct__k_nan_to_num_out), "reference"},
     {"nan_to_num.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nan_to_num_out), "autograd"},
+    {"div.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode), "reference"},
+    {"div.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Tensor_mode), "autograd"},
+    {"div_.Tensor_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_), "reference"},
+    {"div_.Tensor_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Tensor_mode), "autograd"},
+    {"div.out_mode", CT_KEY_CPU, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_META, CT_FN(ct__bk_div_mode_out), "reference"},
+    {"div.out_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_out_mode), "autograd"},
+    {"div.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode), "reference"},
+    {"div.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div_Scalar_mode), "autograd"},
+    {"div_.Scalar_mode", CT_KEY_CPU, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_META, CT_FN(ct__bk_div_scalar_mode_), "reference"},
+    {"div_.Scalar_mode", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_div__Scalar_mode), "autograd"},
+    {"floor_divide", CT_KEY_CPU, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_META, CT_FN(ct__bk_floor_divide), "reference"},
+    {"floor_divide", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide), "autograd"},
+    {"floor_divide_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_META, CT_FN(ct__bk_floor_divide_), "reference"},
+    {"floor_divide_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Tensor), "autograd"},
+    {"floor_divide.out", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_META, CT_FN(ct__bk_floor_divide_out), "reference"},
+    {"floor_divide.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_out), "autograd"},
+    {"floor_divide.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar), "reference"},
+    {"floor_divide.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide_Scalar), "autograd"},
+    {"floor_divide_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_META, CT_FN(ct__bk_floor_divide_scalar_), "reference"},
+    {"floor_divide_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_floor_divide__Scalar), "autograd"},
+    {"pow.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_META, CT_FN(ct__bk_pow), "reference"},
+    {"pow.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor), "autograd"},
+    {"pow_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_META, CT_FN(ct__bk_pow_), "reference"},
+    {"pow_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Tensor), "autograd"},
+    {"pow.Tensor_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_META, CT_FN(ct__bk_pow_out), "reference"},
+    {"pow.Tensor_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Tensor_out), "autograd"},
+    {"pow.Tensor_Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar), "reference"},
+    {"pow.Tensor_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar), "autograd"},
+    {"pow_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_), "reference"},
+    {"pow_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow__Scalar), "autograd"},
+    {"pow.Tensor_Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_out), "reference"},
+    {"pow.Tensor_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Tensor_Scalar_out), "autograd"},
+    {"pow.Scalar", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self), "reference"},
+    {"pow.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar), "autograd"},
+    {"pow.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_META, CT_FN(ct__bk_pow_scalar_self_out), "reference"},
+    {"pow.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_pow_Scalar_out), "autograd"},
+    {"remainder.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder), "reference"},
+    {"remainder.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor), "autograd"},
+    {"remainder_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_), "reference"},
+    {"remainder_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Tensor), "autograd"},
+    {"remainder.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_out), "reference"},
+    {"remainder.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Tensor_out), "autograd"},
+    {"remainder.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar), "reference"},
+    {"remainder.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar), "autograd"},
+    {"remainder_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_), "reference"},
+    {"remainder_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder__Scalar), "autograd"},
+    {"remainder.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_out), "reference"},
+    {"remainder.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_out), "autograd"},
+    {"remainder.Scalar_Tensor", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self), "reference"},
+    {"remainder.Scalar_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor), "autograd"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_META, CT_FN(ct__bk_remainder_scalar_self_out), "reference"},
+    {"remainder.Scalar_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_remainder_Scalar_Tensor_out), "autograd"},
+    {"fmod.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod), "reference"},
+    {"fmod.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor), "autograd"},
+    {"fmod_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_META, CT_FN(ct__bk_fmod_), "reference"},
+    {"fmod_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Tensor), "autograd"},
+    {"fmod.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_META, CT_FN(ct__bk_fmod_out), "reference"},
+    {"fmod.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Tensor_out), "autograd"},
+    {"fmod.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar), "reference"},
+    {"fmod.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar), "autograd"},
+    {"fmod_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_), "reference"},
+    {"fmod_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod__Scalar), "autograd"},
+    {"fmod.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_META, CT_FN(ct__bk_fmod_scalar_out), "reference"},
+    {"fmod.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_fmod_Scalar_out), "autograd"},
+    {"maximum", CT_KEY_CPU, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_META, CT_FN(ct__bk_maximum), "reference"},
+    {"maximum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum), "autograd"},
+    {"maximum.out", CT_KEY_CPU, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_META, CT_FN(ct__bk_maximum_out), "reference"},
+    {"maximum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_maximum_out), "autograd"},
+    {"minimum", CT_KEY_CPU, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_META, CT_FN(ct__bk_minimum), "reference"},
+    {"minimum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum), "autograd"},
+    {"minimum.out", CT_KEY_CPU, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_META, CT_FN(ct__bk_minimum_out), "reference"},
+    {"minimum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_minimum_out), "autograd"},
+    {"atan2", CT_KEY_CPU, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_META, CT_FN(ct__bk_atan2), "reference"},
+    {"atan2", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2), "autograd"},
+    {"atan2_", CT_KEY_CPU, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_META, CT_FN(ct__bk_atan2_), "reference"},
+    {"atan2_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_), "autograd"},
+    {"atan2.out", CT_KEY_CPU, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_META, CT_FN(ct__bk_atan2_out), "reference"},
+    {"atan2.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_atan2_out), "autograd"},
+    {"eq.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_META, CT_FN(ct__bk_eq), "reference"},
+    {"eq.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor), "autograd"},
+    {"eq_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_META, CT_FN(ct__bk_eq_), "reference"},
+    {"eq_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Tensor), "autograd"},
+    {"eq.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_META, CT_FN(ct__bk_eq_out), "reference"},
+    {"eq.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Tensor_out), "autograd"},
+    {"eq.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar), "reference"},
+    {"eq.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar), "autograd"},
+    {"eq_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_META, CT_FN(ct__bk_eq_scalar_), "reference"},
+    {"eq_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq__Scalar), "autograd"},
+    {"eq.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_META, CT_FN(ct__bk_eq_scalar_out), "reference"},
+    {"eq.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eq_Scalar_out), "autograd"},
+    {"ne.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_META, CT_FN(ct__bk_ne), "reference"},
+    {"ne.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor), "autograd"},
+    {"ne_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_META, CT_FN(ct__bk_ne_), "reference"},
+    {"ne_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Tensor), "autograd"},
+    {"ne.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ne_out), "reference"},
+    {"ne.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Tensor_out), "autograd"},
+    {"ne.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar), "reference"},
+    {"ne.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar), "autograd"},
+    {"ne_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_META, CT_FN(ct__bk_ne_scalar_), "reference"},
+    {"ne_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne__Scalar), "autograd"},
+    {"ne.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ne_scalar_out), "reference"},
+    {"ne.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ne_Scalar_out), "autograd"},
+    {"lt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_META, CT_FN(ct__bk_lt), "reference"},
+    {"lt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor), "autograd"},
+    {"lt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_META, CT_FN(ct__bk_lt_), "reference"},
+    {"lt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Tensor), "autograd"},
+    {"lt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lt_out), "reference"},
+    {"lt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Tensor_out), "autograd"},
+    {"lt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar), "reference"},
+    {"lt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar), "autograd"},
+    {"lt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_META, CT_FN(ct__bk_lt_scalar_), "reference"},
+    {"lt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt__Scalar), "autograd"},
+    {"lt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lt_scalar_out), "reference"},
+    {"lt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lt_Scalar_out), "autograd"},
+    {"le.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_META, CT_FN(ct__bk_le), "reference"},
+    {"le.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor), "autograd"},
+    {"le_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_META, CT_FN(ct__bk_le_), "reference"},
+    {"le_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Tensor), "autograd"},
+    {"le.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_META, CT_FN(ct__bk_le_out), "reference"},
+    {"le.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Tensor_out), "autograd"},
+    {"le.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar), "reference"},
+    {"le.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar), "autograd"},
+    {"le_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_META, CT_FN(ct__bk_le_scalar_), "reference"},
+    {"le_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le__Scalar), "autograd"},
+    {"le.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_META, CT_FN(ct__bk_le_scalar_out), "reference"},
+    {"le.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_le_Scalar_out), "autograd"},
+    {"gt.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_META, CT_FN(ct__bk_gt), "reference"},
+    {"gt.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor), "autograd"},
+    {"gt_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_META, CT_FN(ct__bk_gt_), "reference"},
+    {"gt_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Tensor), "autograd"},
+    {"gt.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_META, CT_FN(ct__bk_gt_out), "reference"},
+    {"gt.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Tensor_out), "autograd"},
+    {"gt.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar), "reference"},
+    {"gt.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar), "autograd"},
+    {"gt_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_META, CT_FN(ct__bk_gt_scalar_), "reference"},
+    {"gt_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt__Scalar), "autograd"},
+    {"gt.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_META, CT_FN(ct__bk_gt_scalar_out), "reference"},
+    {"gt.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gt_Scalar_out), "autograd"},
+    {"ge.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_META, CT_FN(ct__bk_ge), "reference"},
+    {"ge.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor), "autograd"},
+    {"ge_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_META, CT_FN(ct__bk_ge_), "reference"},
+    {"ge_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Tensor), "autograd"},
+    {"ge.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_META, CT_FN(ct__bk_ge_out), "reference"},
+    {"ge.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Tensor_out), "autograd"},
+    {"ge.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar), "reference"},
+    {"ge.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar), "autograd"},
+    {"ge_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_META, CT_FN(ct__bk_ge_scalar_), "reference"},
+    {"ge_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge__Scalar), "autograd"},
+    {"ge.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_META, CT_FN(ct__bk_ge_scalar_out), "reference"},
+    {"ge.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_ge_Scalar_out), "autograd"},
+    {"logical_and", CT_KEY_CPU, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_META, CT_FN(ct__bk_logical_and), "reference"},
+    {"logical_and", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and), "autograd"},
+    {"logical_and_", CT_KEY_CPU, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_META, CT_FN(ct__bk_logical_and_), "reference"},
+    {"logical_and_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_), "autograd"},
+    {"logical_and.out", CT_KEY_CPU, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_META, CT_FN(ct__bk_logical_and_out), "reference"},
+    {"logical_and.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_and_out), "autograd"},
+    {"logical_or", CT_KEY_CPU, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_META, CT_FN(ct__bk_logical_or), "reference"},
+    {"logical_or", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or), "autograd"},
+    {"logical_or_", CT_KEY_CPU, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_META, CT_FN(ct__bk_logical_or_), "reference"},
+    {"logical_or_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_), "autograd"},
+    {"logical_or.out", CT_KEY_CPU, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_META, CT_FN(ct__bk_logical_or_out), "reference"},
+    {"logical_or.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_or_out), "autograd"},
+    {"logical_xor", CT_KEY_CPU, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_META, CT_FN(ct__bk_logical_xor), "reference"},
+    {"logical_xor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor), "autograd"},
+    {"logical_xor_", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_META, CT_FN(ct__bk_logical_xor_), "reference"},
+    {"logical_xor_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_), "autograd"},
+    {"logical_xor.out", CT_KEY_CPU, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_META, CT_FN(ct__bk_logical_xor_out), "reference"},
+    {"logical_xor.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_xor_out), "autograd"},
+    {"logical_not", CT_KEY_CPU, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_META, CT_FN(ct__bk_logical_not), "reference"},
+    {"logical_not", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not), "autograd"},
+    {"logical_not_", CT_KEY_CPU, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_META, CT_FN(ct__bk_logical_not_), "reference"},
+    {"logical_not_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_), "autograd"},
+    {"logical_not.out", CT_KEY_CPU, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_META, CT_FN(ct__bk_logical_not_out), "reference"},
+    {"logical_not.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logical_not_out), "autograd"},
+    {"where.self", CT_KEY_CPU, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_META, CT_FN(ct__bk_where), "reference"},
+    {"where.self", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self), "autograd"},
+    {"where.self_out", CT_KEY_CPU, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_META, CT_FN(ct__bk_where_out), "reference"},
+    {"where.self_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_self_out), "autograd"},
+    {"where.ScalarSelf", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_META, CT_FN(ct__bk_where_scalar_self), "reference"},
+    {"where.ScalarSelf", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarSelf), "autograd"},
+    {"where.ScalarOther", CT_KEY_CPU, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_META, CT_FN(ct__bk_where_scalar_other), "reference"},
+    {"where.ScalarOther", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_ScalarOther), "autograd"},
+    {"where.Scalar", CT_KEY_CPU, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_META, CT_FN(ct__bk_where_scalar), "reference"},
+    {"where.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_where_Scalar), "autograd"},
+    {"masked_fill.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill), "reference"},
+    {"masked_fill.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar), "autograd"},
+    {"masked_fill_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_META, CT_FN(ct__bk_masked_fill_), "reference"},
+    {"masked_fill_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Scalar), "autograd"},
+    {"masked_fill.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_out), "reference"},
+    {"masked_fill.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Scalar_out), "autograd"},
+    {"masked_fill.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor), "reference"},
+    {"masked_fill.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor), "autograd"},
+    {"masked_fill_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_), "reference"},
+    {"masked_fill_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill__Tensor), "autograd"},
+    {"masked_fill.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_META, CT_FN(ct__bk_masked_fill_tensor_out), "reference"},
+    {"masked_fill.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_masked_fill_Tensor_out), "autograd"},
+    {"lerp.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp), "reference"},
+    {"lerp.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar), "autograd"},
+    {"lerp_.Scalar", CT_KEY_CPU, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_META, CT_FN(ct__bk_lerp_), "reference"},
+    {"lerp_.Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Scalar), "autograd"},
+    {"lerp.Scalar_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_META, CT_FN(ct__bk_lerp_out), "reference"},
+    {"lerp.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Scalar_out), "autograd"},
+    {"lerp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor), "reference"},
+    {"lerp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor), "autograd"},
+    {"lerp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_), "reference"},
+    {"lerp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp__Tensor), "autograd"},
+    {"lerp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_lerp_tensor_out), "reference"},
+    {"lerp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_lerp_Tensor_out), "autograd"},
+    {"addcmul", CT_KEY_CPU, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_META, CT_FN(ct__bk_addcmul), "reference"},
+    {"addcmul", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul), "autograd"},
+    {"addcmul_", CT_KEY_CPU, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_META, CT_FN(ct__bk_addcmul_), "reference"},
+    {"addcmul_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_), "autograd"},
+    {"addcmul.out", CT_KEY_CPU, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_META, CT_FN(ct__bk_addcmul_out), "reference"},
+    {"addcmul.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcmul_out), "autograd"},
+    {"addcdiv", CT_KEY_CPU, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_META, CT_FN(ct__bk_addcdiv), "reference"},
+    {"addcdiv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv), "autograd"},
+    {"addcdiv_", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_META, CT_FN(ct__bk_addcdiv_), "reference"},
+    {"addcdiv_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_), "autograd"},
+    {"addcdiv.out", CT_KEY_CPU, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_META, CT_FN(ct__bk_addcdiv_out), "reference"},
+    {"addcdiv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addcdiv_out), "autograd"},
+    {"clamp", CT_KEY_CPU, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_META, CT_FN(ct__bk_clamp), "reference"},
+    {"clamp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp), "autograd"},
+    {"clamp_", CT_KEY_CPU, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_META, CT_FN(ct__bk_clamp_), "reference"},
+    {"clamp_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_), "autograd"},
+    {"clamp.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_META, CT_FN(ct__bk_clamp_out), "reference"},
+    {"clamp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_out), "autograd"},
+    {"clamp.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor), "reference"},
+    {"clamp.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor), "autograd"},
+    {"clamp_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_), "reference"},
+    {"clamp_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp__Tensor), "autograd"},
+    {"clamp.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_tensor_out), "reference"},
+    {"clamp.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_Tensor_out), "autograd"},
+    {"clamp_min", CT_KEY_CPU, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_META, CT_FN(ct__bk_clamp_min), "reference"},
+    {"clamp_min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min), "autograd"},
+    {"clamp_min_", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_META, CT_FN(ct__bk_clamp_min_), "reference"},
+    {"clamp_min_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_), "autograd"},
+    {"clamp_min.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_META, CT_FN(ct__bk_clamp_min_out), "reference"},
+    {"clamp_min.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_out), "autograd"},
+    {"clamp_min.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor), "reference"},
+    {"clamp_min.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor), "autograd"},
+    {"clamp_min_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_), "reference"},
+    {"clamp_min_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min__Tensor), "autograd"},
+    {"clamp_min.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_min_tensor_out), "reference"},
+    {"clamp_min.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_min_Tensor_out), "autograd"},
+    {"clamp_max", CT_KEY_CPU, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_META, CT_FN(ct__bk_clamp_max), "reference"},
+    {"clamp_max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max), "autograd"},
+    {"clamp_max_", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_META, CT_FN(ct__bk_clamp_max_), "reference"},
+    {"clamp_max_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_), "autograd"},
+    {"clamp_max.out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_META, CT_FN(ct__bk_clamp_max_out), "reference"},
+    {"clamp_max.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_out), "autograd"},
+    {"clamp_max.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor), "reference"},
+    {"clamp_max.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor), "autograd"},
+    {"clamp_max_.Tensor", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_), "reference"},
+    {"clamp_max_.Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max__Tensor), "autograd"},
+    {"clamp_max.Tensor_out", CT_KEY_CPU, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_META, CT_FN(ct__bk_clamp_max_tensor_out), "reference"},
+    {"clamp_max.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_clamp_max_Tensor_out), "autograd"},
+    {"sum", CT_KEY_CPU, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_META, CT_FN(ct__k_sum), "reference"},
+    {"sum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum), "autograd"},
+    {"sum.out", CT_KEY_CPU, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_META, CT_FN(ct__k_sum_all_out), "reference"},
+    {"sum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_out), "autograd"},
+    {"sum.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_META, CT_FN(ct__k_sum_dim), "reference"},
+    {"sum.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_dim_IntList), "autograd"},
+    {"sum.IntList_out", CT_KEY_CPU, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_META, CT_FN(ct__k_sum_out), "reference"},
+    {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
+    {"mean", CT_KEY_CPU, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_META, CT_FN(ct__k_mean), "reference"},
+    {"mean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean), "autograd"},
+    {"mean.dim", CT_KEY_CPU, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_META, CT_FN(ct__k_mean_dim), "reference"},
+    {"mean.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_dim), "autograd"},
+    {"mean.out", CT_KEY_CPU, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_META, CT_FN(ct__k_mean_out), "reference"},
+    {"mean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mean_out), "autograd"},
+    {"prod", CT_KEY_CPU, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_META, CT_FN(ct__k_prod), "reference"},
+    {"prod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod), "autograd"},
+    {"prod.out", CT_KEY_CPU, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_META, CT_FN(ct__k_prod_all_out), "reference"},
+    {"prod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_out), "autograd"},
+    {"prod.dim_int", CT_KEY_CPU, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_META, CT_FN(ct__k_prod_dim), "reference"},
+    {"prod.dim_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_dim_int), "autograd"},
+    {"prod.int_out", CT_KEY_CPU, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_META, CT_FN(ct__k_prod_out), "reference"},
+    {"prod.int_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_prod_int_out), "autograd"},
+    {"amax", CT_KEY_CPU, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_META, CT_FN(ct__k_amax), "reference"},
+    {"amax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax), "autograd"},
+    {"amax.out", CT_KEY_CPU, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_META, CT_FN(ct__k_amax_out), "reference"},
+    {"amax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amax_out), "autograd"},
+    {"amin", CT_KEY_CPU, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_META, CT_FN(ct__k_amin), "reference"},
+    {"amin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin), "autograd"},
+    {"amin.out", CT_KEY_CPU, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_META, CT_FN(ct__k_amin_out), "reference"},
+    {"amin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_amin_out), "autograd"},
+    {"max", CT_KEY_CPU, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_META, CT_FN(ct__k_max), "reference"},
+    {"max", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max), "autograd"},
+    {"min", CT_KEY_CPU, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_META, CT_FN(ct__k_min), "reference"},
+    {"min", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min), "autograd"},
+    {"var.correction", CT_KEY_CPU, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_META, CT_FN(ct__k_var), "reference"},
+    {"var.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction), "autograd"},
+    {"var.correction_out", CT_KEY_CPU, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_META, CT_FN(ct__k_var_out), "reference"},
+    {"var.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_correction_out), "autograd"},
+    {"var", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_unbiased), "composite"},
+    {"var.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_dim), "composite"},
+    {"var.out", CT_KEY_CPU, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_META, CT_FN(ct__k_var_dim_out), "reference"},
+    {"var.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_var_out), "autograd"},
+    {"std.correction", CT_KEY_CPU, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_META, CT_FN(ct__k_std), "reference"},
+    {"std.correction", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction), "autograd"},
+    {"std.correction_out", CT_KEY_CPU, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_META, CT_FN(ct__k_std_out), "reference"},
+    {"std.correction_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_correction_out), "autograd"},
+    {"std", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_unbiased), "composite"},
+    {"std.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_dim), "composite"},
+    {"std.out", CT_KEY_CPU, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_META, CT_FN(ct__k_std_dim_out), "reference"},
+    {"std.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_std_out), "autograd"},
+    {"linalg_vector_norm", CT_KEY_CPU, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_META, CT_FN(ct__k_vector_norm), "reference"},
+    {"linalg_vector_norm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm), "autograd"},
+    {"linalg_vector_norm.out", CT_KEY_CPU, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_META, CT_FN(ct__k_vector_norm_out), "reference"},
+    {"linalg_vector_norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linalg_vector_norm_out), "autograd"},
+    {"norm.Scalar", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm), "composite"},
+    {"norm.ScalarOpt_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_norm_dim), "composite"},
+    {"norm.Scalar_out", CT_KEY_CPU, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_META, CT_FN(ct__k_norm_out), "reference"},
+    {"norm.Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_Scalar_out), "autograd"},
+    {"norm.out", CT_KEY_CPU, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_META, CT_FN(ct__k_norm_dim_out), "reference"},
+    {"norm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_norm_out), "autograd"},
+    {"logsumexp", CT_KEY_CPU, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_META, CT_FN(ct__k_logsumexp), "reference"},
+    {"logsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp), "autograd"},
+    {"logsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_META, CT_FN(ct__k_logsumexp_out), "reference"},
+    {"logsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logsumexp_out), "autograd"},
+    {"all", CT_KEY_CPU, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_META, CT_FN(ct__k_all), "reference"},
+    {"all", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all), "autograd"},
+    {"all.all_out", CT_KEY_CPU, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_META, CT_FN(ct__k_all_all_out), "reference"},
+    {"all.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_all_out), "autograd"},
+    {"all.dim", CT_KEY_CPU, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_META, CT_FN(ct__k_all_dim), "reference"},
+    {"all.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_dim), "autograd"},
+    {"all.out", CT_KEY_CPU, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_META, CT_FN(ct__k_all_out), "reference"},
+    {"all.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_all_out), "autograd"},
+    {"any", CT_KEY_CPU, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_META, CT_FN(ct__k_any), "reference"},
+    {"any", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any), "autograd"},
+    {"any.all_out", CT_KEY_CPU, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_META, CT_FN(ct__k_any_all_out), "reference"},
+    {"any.all_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_all_out), "autograd"},
+    {"any.dim", CT_KEY_CPU, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_META, CT_FN(ct__k_any_dim), "reference"},
+    {"any.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_dim), "autograd"},
+    {"any.out", CT_KEY_CPU, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_META, CT_FN(ct__k_any_out), "reference"},
+    {"any.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_any_out), "autograd"},
+    {"cumsum", CT_KEY_CPU, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_META, CT_FN(ct__k_cumsum), "reference"},
+    {"cumsum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum), "autograd"},
+    {"cumsum_", CT_KEY_CPU, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_META, CT_FN(ct__k_cumsum_), "reference"},
+    {"cumsum_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_), "autograd"},
+    {"cumsum.out", CT_KEY_CPU, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_META, CT_FN(ct__k_cumsum_out), "reference"},
+    {"cumsum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumsum_out), "autograd"},
+    {"cumprod", CT_KEY_CPU, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_META, CT_FN(ct__k_cumprod), "reference"},
+    {"cumprod", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod), "autograd"},
+    {"cumprod_", CT_KEY_CPU, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_META, CT_FN(ct__k_cumprod_), "reference"},
+    {"cumprod_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_), "autograd"},
+    {"cumprod.out", CT_KEY_CPU, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_META, CT_FN(ct__k_cumprod_out), "reference"},
+    {"cumprod.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cumprod_out), "autograd"},
+    {"max.dim", CT_KEY_CPU, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_META, CT_FN(ct__k_max_dim), "reference"},
+    {"max.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_max_dim), "autograd"},
+    {"min.dim", CT_KEY_CPU, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_META, CT_FN(ct__k_min_dim), "reference"},
+    {"min.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_min_dim), "autograd"},
+    {"argmax", CT_KEY_CPU, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_META, CT_FN(ct__k_argmax), "reference"},
+    {"argmax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax), "autograd"},
+    {"argmax.out", CT_KEY_CPU, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_META, CT_FN(ct__k_argmax_out), "reference"},
+    {"argmax.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmax_out), "autograd"},
+    {"argmin", CT_KEY_CPU, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_META, CT_FN(ct__k_argmin), "reference"},
+    {"argmin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin), "autograd"},
+    {"argmin.out", CT_KEY_CPU, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_META, CT_FN(ct__k_argmin_out), "reference"},
+    {"argmin.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_argmin_out), "autograd"},
+    {"sort", CT_KEY_CPU, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_META, CT_FN(ct__k_sort), "reference"},
+    {"sort", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort), "autograd"},
+    {"sort.stable", CT_KEY_CPU, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_META, CT_FN(ct__k_sort_stable), "reference"},
+    {"sort.stable", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sort_stable), "autograd"},
+    {"topk", CT_KEY_CPU, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_META, CT_FN(ct__k_topk), "reference"},
+    {"topk", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_topk), "autograd"},
+    {"value_selecting_reduction_backward", CT_KEY_CPU, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_META, CT_FN(ct__k_value_selecting_reduction_backward), "reference"},
+    {"value_selecting_reduction_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_value_selecting_reduction_backward), "autograd"},
+    {"_rd_gather", CT_KEY_CPU, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_META, CT_FN(ct__k_rd_gather), "reference"},
+    {"_rd_gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__rd_gather), "autograd"},
+    {"nansum", CT_KEY_CPU, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_META, CT_FN(ct__k_nansum), "reference"},
+    {"nansum", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum), "autograd"},
+    {"nansum.out", CT_KEY_CPU, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_META, CT_FN(ct__k_nansum_out), "reference"},
+    {"nansum.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nansum_out), "autograd"},
+    {"nanmean", CT_KEY_CPU, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_META, CT_FN(ct__k_nanmean), "reference"},
+    {"nanmean", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean), "autograd"},
+    {"nanmean.out", CT_KEY_CPU, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_META, CT_FN(ct__k_nanmean_out), "reference"},
+    {"nanmean.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmean_out), "autograd"},
+    {"count_nonzero.dim_IntList", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims), "reference"},
+    {"count_nonzero.dim_IntList", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList), "autograd"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_META, CT_FN(ct__k_count_nonzero_dims_out), "reference"},
+    {"count_nonzero.dim_IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_dim_IntList_out), "autograd"},
+    {"count_nonzero", CT_KEY_CPU, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_META, CT_FN(ct__k_count_nonzero), "reference"},
+    {"count_nonzero", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero), "autograd"},
+    {"count_nonzero.out", CT_KEY_CPU, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_META, CT_FN(ct__k_count_nonzero_out), "reference"},
+    {"count_nonzero.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_count_nonzero_out), "autograd"},
+    {"logcumsumexp", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_META, CT_FN(ct__k_logcumsumexp), "reference"},
+    {"logcumsumexp", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp), "autograd"},
+    {"logcumsumexp.out", CT_KEY_CPU, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_META, CT_FN(ct__k_logcumsumexp_out), "reference"},
+    {"logcumsumexp.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_logcumsumexp_out), "autograd"},
+    {"cummax", CT_KEY_CPU, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_META, CT_FN(ct__k_cummax), "reference"},
+    {"cummax", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummax), "autograd"},
+    {"cummin", CT_KEY_CPU, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_META, CT_FN(ct__k_cummin), "reference"},
+    {"cummin", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cummin), "autograd"},
+    {"kthvalue", CT_KEY_CPU, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_META, CT_FN(ct__k_kthvalue), "reference"},
+    {"kthvalue", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_kthvalue), "autograd"},
+    {"median", CT_KEY_CPU, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_META, CT_FN(ct__k_median), "reference"},
+    {"median", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median), "autograd"},
+    {"median.out", CT_KEY_CPU, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_META, CT_FN(ct__k_median_out), "reference"},
+    {"median.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_out), "autograd"},
+    {"median.dim", CT_KEY_CPU, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_META, CT_FN(ct__k_median_dim), "reference"},
+    {"median.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_median_dim), "autograd"},
+    {"nanmedian", CT_KEY_CPU, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_META, CT_FN(ct__k_nanmedian), "reference"},
+    {"nanmedian", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian), "autograd"},
+    {"nanmedian.out", CT_KEY_CPU, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_META, CT_FN(ct__k_nanmedian_out), "reference"},
+    {"nanmedian.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_out), "autograd"},
+    {"nanmedian.dim", CT_KEY_CPU, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_META, CT_FN(ct__k_nanmedian_dim), "reference"},
+    {"nanmedian.dim", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_nanmedian_dim), "autograd"},
+    {"argsort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort), "composite"},
+    {"argsort.stable", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_argsort_stable), "composite"},
+    {"msort", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_msort), "composite"},
+    {"var_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_var_mean), "composite"},
+    {"std_mean.correction", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_std_mean), "composite"},
+    {"aminmax", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_aminmax), "composite"},
+    {"dot", CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_META, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
+    {"dot.out", CT_KEY_CPU, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_META, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot_out), "autograd"},
+    {"mv", CT_KEY_CPU, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_META, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv), "autograd"},
+    {"mv.out", CT_KEY_CPU, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_META, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv_out), "autograd"},
+    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
+    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
+    {"bmm", CT_KEY_CPU, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_META, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm), "autograd"},
+    {"bmm.out", CT_KEY_CPU, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_META, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm_out), "autograd"},
+    {"addmm", CT_KEY_CPU, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_META, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm), "autograd"},
+    {"addmm_", CT_KEY_CPU, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_META, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_), "autograd"},
+    {"addmm.out", CT_KEY_CPU, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_META, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_out), "autograd"},
+    {"baddbmm", CT_KEY_CPU, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_META, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm), "autograd"},
+    {"baddbmm_", CT_KEY_CPU, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_META, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_), "autograd"},
+    {"baddbmm.out", CT_KEY_CPU, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_META, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_out), "autograd"},
+    {"outer", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer), "composite"},
+    {"outer.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer_out), "composite"},
+    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
+    {"matmul.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
+    {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
+    {"linear.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
     {"cat", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cat), "composite"},
     {"cat.out", CT_KEY_CPU, CT_FN(ct__k_cat_out), "reference"},
     {"cat.out", CT_KEY_META, CT_FN(ct__k_cat_out), "reference"},
@@ -3327,6 +6251,71 @@ static const struct {
     {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
     {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
     {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
+    {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
+    {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
+    {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},
+    {"normal_", CT_KEY_CPU, CT_FN(ct__k_normal_), "reference"},
+    {"normal_", CT_KEY_META, CT_FN(ct__k_normal_), "reference"},
+    {"normal_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_), "autograd"},
+    {"random_.from", CT_KEY_CPU, CT_FN(ct__k_random_from_), "reference"},
+    {"random_.from", CT_KEY_META, CT_FN(ct__k_random_from_), "reference"},
+    {"random_.from", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__from), "autograd"},
+    {"random_.to", CT_KEY_CPU, CT_FN(ct__k_random_to_), "reference"},
+    {"random_.to", CT_KEY_META, CT_FN(ct__k_random_to_), "reference"},
+    {"random_.to", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__to), "autograd"},
+    {"random_", CT_KEY_CPU, CT_FN(ct__k_random_), "reference"},
+    {"random_", CT_KEY_META, CT_FN(ct__k_random_), "reference"},
+    {"random_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random_), "autograd"},
+    {"bernoulli_.float", CT_KEY_CPU, CT_FN(ct__k_bernoulli_float_), "reference"},
+    {"bernoulli_.float", CT_KEY_META, CT_FN(ct__k_bernoulli_float_), "reference"},
+    {"bernoulli_.float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli__float), "autograd"},
+    {"bernoulli", CT_KEY_CPU, CT_FN(ct__k_bernoulli), "reference"},
+    {"bernoulli", CT_KEY_META, CT_FN(ct__k_bernoulli), "reference"},
+    {"bernoulli", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli), "autograd"},
+    {"bernoulli.p", CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
+    {"bernoulli.p", CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
+    {"bernoulli.p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
+    {"normal.Tensor_float", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_META, CT_FN(ct__k_normal_tensor_float), "reference"},
+    {"normal.Tensor_float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_float), "autograd"},
+    {"normal.float_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_META, CT_FN(ct__k_normal_float_tensor), "reference"},
+    {"normal.float_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_float_Tensor), "autograd"},
+    {"normal.Tensor_Tensor", CT_KEY_CPU, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_META, CT_FN(ct__k_normal_tensor_tensor), "reference"},
+    {"normal.Tensor_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_Tensor_Tensor), "autograd"},
+    {"rand_like", CT_KEY_CPU, CT_FN(ct__k_rand_like), "reference"},
+    {"rand_like", CT_KEY_META, CT_FN(ct__k_rand_like), "reference"},
+    {"rand_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_like), "autograd"},
+    {"randn_like", CT_KEY_CPU, CT_FN(ct__k_randn_like), "reference"},
+    {"randn_like", CT_KEY_META, CT_FN(ct__k_randn_like), "reference"},
+    {"randn_like", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_like), "autograd"},
+    {"rand.generator_out", CT_KEY_CPU, CT_FN(ct__k_rand_out), "reference"},
+    {"rand.generator_out", CT_KEY_META, CT_FN(ct__k_rand_out), "reference"},
+    {"rand.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_generator_out), "autograd"},
+    {"randn.generator_out", CT_KEY_CPU, CT_FN(ct__k_randn_out), "reference"},
+    {"randn.generator_out", CT_KEY_META, CT_FN(ct__k_randn_out), "reference"},
+    {"randn.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_generator_out), "autograd"},
+    {"randint.low_generator_out", CT_KEY_CPU, CT_FN(ct__k_randint_out), "reference"},
+    {"randint.low_generator_out", CT_KEY_META, CT_FN(ct__k_randint_out), "reference"},
+    {"randint.low_generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randint_low_generator_out), "autograd"},
+    {"randperm.generator_out", CT_KEY_CPU, CT_FN(ct__k_randperm_out), "reference"},
+    {"randperm.generator_out", CT_KEY_META, CT_FN(ct__k_randperm_out), "reference"},
+    {"randperm.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randperm_generator_out), "autograd"},
+    {"eye.out", CT_KEY_CPU, CT_FN(ct__k_eye_out), "reference"},
+    {"eye.out", CT_KEY_META, CT_FN(ct__k_eye_out), "reference"},
+    {"eye.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_out), "autograd"},
+    {"eye.m_out", CT_KEY_CPU, CT_FN(ct__k_eye_m_out), "reference"},
+    {"eye.m_out", CT_KEY_META, CT_FN(ct__k_eye_m_out), "reference"},
+    {"eye.m_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_m_out), "autograd"},
+    {"linspace.out", CT_KEY_CPU, CT_FN(ct__k_linspace_out), "reference"},
+    {"linspace.out", CT_KEY_META, CT_FN(ct__k_linspace_out), "reference"},
+    {"linspace.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linspace_out), "autograd"},
+    {"native_dropout", CT_KEY_CPU, CT_FN(ct__k_native_dropout), "reference"},
+    {"native_dropout", CT_KEY_META, CT_FN(ct__k_native_dropout), "reference"},
+    {"native_dropout", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_native_dropout), "autograd"},
+    {"native_dropout_backward", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_native_dropout_backward), "composite"},
+    {"dropout", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_dropout), "composite"},
 };
 
 CT_EXTERN_C_END
