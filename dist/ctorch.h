@@ -1371,6 +1371,22 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/shape.spec and their derivatives in
  * gen/derivatives/shape.spec; the frontends are generated (docs/ops.md).
+ *
+ * How they are built:
+ * - flip, roll, repeat and every padding mode are one kernel: a separable
+ *   index map per output dim (ct__shape_remap), dtype-agnostic (elements are
+ *   copied by size); its transpose accumulates the reflect/replicate backward.
+ * - gather / scatter walk the index tensor; index_select / index_add /
+ *   index_copy / index_fill move whole slices through ct__copy_impl.
+ * - index.Tensor and index_put turn their index tensors (and bool masks) into
+ *   one linear index over the leading dims and are composites over
+ *   index_select / index_add / index_copy, so autograd comes from those.
+ * - cat takes a Tensor[]: derivative formulas cannot name list inputs, so cat
+ *   is CompositeImplicitAutograd and records its own CatBackward0 node.
+ * - out= variants compute the functional result and resize/copy into out;
+ *   in-place variants copy the result into self (safe when arguments alias).
+ * Kernels check their arguments before allocating and skip the data loops on
+ * the meta device; index bounds are checked while reading the indices.
  */
 #ifndef CT_OPS_SHAPE_H
 #define CT_OPS_SHAPE_H
