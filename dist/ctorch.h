@@ -2661,6 +2661,13 @@ CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, 
 CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
 /* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
 CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+ * value: a 0-dim tensor (its gradient sums grad over the filled slices, each index once) */
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
 /* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor
@@ -12201,6 +12208,43 @@ static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, c
 static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
 }
+static ct_tensor *ct__k_index_fill_tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_scalar v = ct_int(0);
+  if (value->ndim != 0)
+    return ct_fail(CT_ERR_RANK, "index_fill", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                   "dimension(s).", value->ndim),
+           (ct_tensor *)NULL;
+  if (!ct__is_meta(value)) {
+    const char *p = ct__shape_ptr(value);
+    ct_dtype dt = (ct_dtype)value->dtype;
+    v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
+  } else if (!ct__is_meta(self)) {
+    return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data"), (ct_tensor *)NULL;
+  }
+  return ct__k_index_fill(ks, self, dim, index, v);
+}
+static ct_status ct__k_index_fill_tensor_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  return ct__shape_inplace("index_fill_", self, ct__k_index_fill_tensor(ks, self, dim, index, value));
+}
+static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value,
+                                             ct_tensor *out) {
+  return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
+}
+/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once */
+static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t dim, ct_tensor *index) {
+  ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, CT_DIMS(-1))), CT_I64), *u;
+  int64_t n = ci ? ci->numel : 0, m = 0, j, k;
+  const int64_t *v;
+  if (!grad || !ci) return NULL;
+  if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
+  v = (const int64_t *)(const void *)ct__shape_ptr(ci);
+  for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
+    for (k = 0; k < j && v[k] != v[j]; k++) {
+    }
+    if (k == j) ((int64_t *)u->storage->data)[m++] = v[j];
+  }
+  return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
+}
 static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
 }
@@ -14812,6 +14856,9 @@ static struct {
   ct_op *index_copy_out;
   ct_op *index_fill_int_Scalar;
   ct_op *index_fill__int_Scalar;
+  ct_op *index_fill_int_Tensor;
+  ct_op *index_fill__int_Tensor;
+  ct_op *index_fill_int_Tensor_out;
   ct_op *index_fill_int_Scalar_out;
   ct_op *index_Tensor;
   ct_op *index_Tensor_out;
@@ -23285,6 +23332,67 @@ static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   ct__tls.depth--;
   return r;
 }
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *op = ct__op.index_fill_int_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *op = ct__op.index_fill__int_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  const ct_op *op = ct__op.index_fill_int_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   const ct_op *op = ct__op.index_fill_int_Scalar_out;
@@ -28622,6 +28730,38 @@ CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, c
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
   keys |= index->keys;
   return ct__dispatch_index_fill__int_Scalar(ct__call_keys(keys), self, dim, index, value);
+}
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor", "value"), (ct_tensor *)NULL;
+  keys |= value->keys;
+  return ct__track(ct__dispatch_index_fill_int_Tensor(ct__call_keys(keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Tensor", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill_.int_Tensor", "value"), ct_last_error();
+  keys |= value->keys;
+  return ct__dispatch_index_fill__int_Tensor(ct__call_keys(keys), self, dim, index, value);
+}
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor_out", "value"), ct_last_error();
+  keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_fill_int_Tensor_out(ct__call_keys(keys), self, dim, index, value, out);
 }
 CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct_keyset keys = 0;
@@ -41821,6 +41961,116 @@ static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   return r;
 }
 
+/* ---- index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Tensor;
+
+static void ct__release_index_fill_int_Tensor(ct_node *node) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill_int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0", ct__backward_index_fill_int_Tensor, ct__release_index_fill_int_Tensor};
+
+static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill_int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Tensor;
+
+static void ct__release_index_fill__int_Tensor(ct_node *node) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill__int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Tensor = {"IndexFillBackward0", ct__backward_index_fill__int_Tensor, ct__release_index_fill__int_Tensor};
+
+static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill__int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("index_fill_.int_Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_fill__int_Tensor *)ct__node_new(&ct__kind_index_fill__int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   ct_keyset excluded;
@@ -47081,6 +47331,20 @@ static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tenso
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_index_fill_int_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_index_fill_int_Scalar_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_index_fill_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
@@ -47793,6 +48057,9 @@ static const struct {
     {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
     {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
     {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
+    {&ct__op.index_fill_int_Tensor, "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ct__frontend_index_fill_int_Tensor},
+    {&ct__op.index_fill__int_Tensor, "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", ct__frontend_index_fill__int_Tensor},
+    {&ct__op.index_fill_int_Tensor_out, "index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Tensor_out},
     {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out},
     {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
     {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out},
@@ -49127,6 +49394,15 @@ static const struct {
     {"index_fill_.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
     {"index_fill_.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
     {"index_fill_.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
+    {"index_fill.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor), "autograd"},
+    {"index_fill_.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Tensor), "autograd"},
+    {"index_fill.int_Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor_out), "autograd"},
     {"index_fill.int_Scalar_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
     {"index_fill.int_Scalar_out", CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
     {"index_fill.int_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},

@@ -184,6 +184,9 @@ cs.add("index_copy", g(R(3, 4)), 1, idx(3, 0), g(R(3, 2)))
 cs.error("index_copy", m, 1, idx(3, 0).int(), R(3, 2), code="CT_ERR_DTYPE")
 cs.add("index_fill.int_Scalar", g(x3), -1, idx(3, 1), -2.0)
 cs.add("index_fill.int_Scalar", cs.randint(0, 9, 3, 4), 0, idx(1), 5, name="index_fill_int")
+cs.add("index_fill.int_Tensor", g(R(3, 4)), 1, idx(1, 1, 3), g(R(())))
+cs.add("index_fill.int_Tensor", R(3, 4), 0, idx(2), cs.randint(0, 9, ()), name="index_fill_tensor_int_value")
+cs.error("index_fill.int_Tensor", R(3, 4), 0, idx(2), R(1), code="CT_ERR_RANK")
 
 # ---- advanced indexing ----
 cs.add("index.Tensor", g(x3), [idx(1, 0, 1)])

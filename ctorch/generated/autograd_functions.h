@@ -12563,6 +12563,116 @@ static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   return r;
 }
 
+/* ---- index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Tensor;
+
+static void ct__release_index_fill_int_Tensor(ct_node *node) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill_int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0", ct__backward_index_fill_int_Tensor, ct__release_index_fill_int_Tensor};
+
+static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill_int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Tensor;
+
+static void ct__release_index_fill__int_Tensor(ct_node *node) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill__int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Tensor = {"IndexFillBackward0", ct__backward_index_fill__int_Tensor, ct__release_index_fill__int_Tensor};
+
+static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill__int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("index_fill_.int_Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_fill__int_Tensor *)ct__node_new(&ct__kind_index_fill__int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
 static ct_status ct__autograd_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   ct_keyset excluded;

@@ -1115,6 +1115,13 @@ CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, 
 CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
 /* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
 CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+ * value: a 0-dim tensor (its gradient sums grad over the filled slices, each index once) */
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
 /* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
 /* index.Tensor(Tensor self, Tensor[] indices) -> Tensor
@@ -1763,6 +1770,9 @@ static struct {
   ct_op *index_copy_out;
   ct_op *index_fill_int_Scalar;
   ct_op *index_fill__int_Scalar;
+  ct_op *index_fill_int_Tensor;
+  ct_op *index_fill__int_Tensor;
+  ct_op *index_fill_int_Tensor_out;
   ct_op *index_fill_int_Scalar_out;
   ct_op *index_Tensor;
   ct_op *index_Tensor_out;
@@ -10236,6 +10246,67 @@ static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *se
   ct__tls.depth--;
   return r;
 }
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *op = ct__op.index_fill_int_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(value);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *op = ct__op.index_fill__int_Tensor;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(value);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  const ct_op *op = ct__op.index_fill_int_Tensor_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(dim);
+    v[2] = ct_value_tensor(index);
+    v[3] = ct_value_tensor(value);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
 /* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
 static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   const ct_op *op = ct__op.index_fill_int_Scalar_out;
@@ -15573,6 +15644,38 @@ CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, c
   if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
   keys |= index->keys;
   return ct__dispatch_index_fill__int_Scalar(ct__call_keys(keys), self, dim, index, value);
+}
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor", "index"), (ct_tensor *)NULL;
+  keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor", "value"), (ct_tensor *)NULL;
+  keys |= value->keys;
+  return ct__track(ct__dispatch_index_fill_int_Tensor(ct__call_keys(keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Tensor", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Tensor", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill_.int_Tensor", "value"), ct_last_error();
+  keys |= value->keys;
+  return ct__dispatch_index_fill__int_Tensor(ct__call_keys(keys), self, dim, index, value);
+}
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor_out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor_out", "index"), ct_last_error();
+  keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor_out", "value"), ct_last_error();
+  keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Tensor_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_index_fill_int_Tensor_out(ct__call_keys(keys), self, dim, index, value, out);
 }
 CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   ct_keyset keys = 0;

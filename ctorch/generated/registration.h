@@ -4127,6 +4127,20 @@ static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tenso
   *r = st == CT_OK ? a[0].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_index_fill_int_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_index_fill_int_Scalar_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_index_fill_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
   *r = st == CT_OK ? a[4].v.tensor : NULL;
@@ -4839,6 +4853,9 @@ static const struct {
     {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
     {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
     {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
+    {&ct__op.index_fill_int_Tensor, "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ct__frontend_index_fill_int_Tensor},
+    {&ct__op.index_fill__int_Tensor, "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", ct__frontend_index_fill__int_Tensor},
+    {&ct__op.index_fill_int_Tensor_out, "index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Tensor_out},
     {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out},
     {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
     {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out},
@@ -6173,6 +6190,15 @@ static const struct {
     {"index_fill_.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
     {"index_fill_.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
     {"index_fill_.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
+    {"index_fill.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor), "autograd"},
+    {"index_fill_.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Tensor), "autograd"},
+    {"index_fill.int_Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor_out), "autograd"},
     {"index_fill.int_Scalar_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
     {"index_fill.int_Scalar_out", CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
     {"index_fill.int_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},

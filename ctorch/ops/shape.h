@@ -1136,6 +1136,43 @@ static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, c
 static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
   return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
 }
+static ct_tensor *ct__k_index_fill_tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_scalar v = ct_int(0);
+  if (value->ndim != 0)
+    return ct_fail(CT_ERR_RANK, "index_fill", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                   "dimension(s).", value->ndim),
+           (ct_tensor *)NULL;
+  if (!ct__is_meta(value)) {
+    const char *p = ct__shape_ptr(value);
+    ct_dtype dt = (ct_dtype)value->dtype;
+    v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
+  } else if (!ct__is_meta(self)) {
+    return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data"), (ct_tensor *)NULL;
+  }
+  return ct__k_index_fill(ks, self, dim, index, v);
+}
+static ct_status ct__k_index_fill_tensor_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  return ct__shape_inplace("index_fill_", self, ct__k_index_fill_tensor(ks, self, dim, index, value));
+}
+static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value,
+                                             ct_tensor *out) {
+  return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
+}
+/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once */
+static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t dim, ct_tensor *index) {
+  ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, CT_DIMS(-1))), CT_I64), *u;
+  int64_t n = ci ? ci->numel : 0, m = 0, j, k;
+  const int64_t *v;
+  if (!grad || !ci) return NULL;
+  if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
+  v = (const int64_t *)(const void *)ct__shape_ptr(ci);
+  for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
+    for (k = 0; k < j && v[k] != v[j]; k++) {
+    }
+    if (k == j) ((int64_t *)u->storage->data)[m++] = v[j];
+  }
+  return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
+}
 static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
   return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
 }
