@@ -1160,10 +1160,11 @@ static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int6
 }
 /* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once */
 static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t dim, ct_tensor *index) {
-  ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, CT_DIMS(-1))), CT_I64), *u;
-  int64_t n = ci ? ci->numel : 0, m = 0, j, k;
+  int64_t minus1 = -1, n, m = 0, j, k;
+  ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, 1, &minus1)), CT_I64), *u;
   const int64_t *v;
   if (!grad || !ci) return NULL;
+  n = ci->numel;
   if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
   v = (const int64_t *)(const void *)ct__shape_ptr(ci);
   for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
