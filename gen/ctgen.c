@@ -479,30 +479,30 @@ static void gen_functions(void) {
     p("static %sct__dispatch_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
     p(") {\n");
-    p("  const ct_op *op = ct__op.%s;\n  const ct_kernel *k = ct__kernel_for(op, &ks);\n  %sr;\n", o->handle, ret_ctype(o));
-    p("  if (CT_UNLIKELY(!k)) return %s;\n", fail_value(o));
-    p("  ct__tls.depth++;\n  if (CT_LIKELY(k->unboxed != NULL)) {\n    r = (");
+    p("  const ct_op *ct__o = ct__op.%s;\n  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);\n  %sct__res;\n", o->handle, ret_ctype(o));
+    p("  if (CT_UNLIKELY(!ct__k)) return %s;\n", fail_value(o));
+    p("  ct__tls.depth++;\n  if (CT_LIKELY(ct__k->unboxed != NULL)) {\n    ct__res = (");
     fnptr_cast(o);
-    p("k->unboxed)(ks");
+    p("ct__k->unboxed)(ks");
     call_args(o);
     p(");\n  } else {\n");
     if (returns_list(o)) {
-      p("    r = ct__finish_list(op);\n");
+      p("    ct__res = ct__finish_list(ct__o);\n");
     } else {
-      p("    ct_value v[%d];\n", o->s.nargs ? o->s.nargs : 1);
+      p("    ct_value ct__v[%d];\n", o->s.nargs ? o->s.nargs : 1);
       if (nextra(o)) {
-        p("    ct_tensor **extra[%d];\n", nextra(o));
-        for (j = 1; j <= nextra(o); j++) p("    extra[%d] = %s;\n", j - 1, ret_name(o, j));
+        p("    ct_tensor **ct__extra[%d];\n", nextra(o));
+        for (j = 1; j <= nextra(o); j++) p("    ct__extra[%d] = %s;\n", j - 1, ret_name(o, j));
       }
       for (j = 0; j < o->s.nargs; j++) {
-        p("    v[%d] = ", j);
+        p("    ct__v[%d] = ", j);
         box_value(&o->s.args[j]);
         p(";\n");
       }
-      if (nextra(o)) p("    r = ct__finish_tuple(op, k, ks, v, %d, %d, extra);\n", o->s.nargs, o->s.nrets);
-      else p("    r = %s(op, k, ks, v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
+      if (nextra(o)) p("    ct__res = ct__finish_tuple(ct__o, ct__k, ks, ct__v, %d, %d, ct__extra);\n", o->s.nargs, o->s.nrets);
+      else p("    ct__res = %s(ct__o, ct__k, ks, ct__v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
     }
-    p("  }\n  ct__tls.depth--;\n  return r;\n}\n");
+    p("  }\n  ct__tls.depth--;\n  return ct__res;\n}\n");
   }
 
   /* frontends */
@@ -523,7 +523,7 @@ static void gen_functions(void) {
         p("  ct_int_list %s_l;\n", a->name);
       if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
     }
-    p("  ct_keyset keys = 0;\n");
+    p("  ct_keyset ct__keys = 0;\n");
     if (nextra(o)) {
       p("  ct_tensor *ct__r, *ct__x[%d] = {NULL", nextra(o));
       for (j = 1; j < nextra(o); j++) p(", NULL");
@@ -535,9 +535,9 @@ static void gen_functions(void) {
       const ct_arg *a = &o->s.args[j];
       if (a->type == CT_TYPE_TENSOR && !a->optional) {
         p("  if (CT_UNLIKELY(!%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, o->full, a->name, fail);
-        p("  keys |= %s->keys;\n", a->name);
+        p("  ct__keys |= %s->keys;\n", a->name);
       } else if (a->type == CT_TYPE_TENSOR) {
-        p("  if (%s) keys |= %s->keys;\n", a->name, a->name);
+        p("  if (%s) ct__keys |= %s->keys;\n", a->name, a->name);
       } else if (a->type == CT_TYPE_INT_LIST) {
         p("  if (CT_UNLIKELY(%s_len > 0 && !%s)) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full,
           a->name, fail);
@@ -552,13 +552,13 @@ static void gen_functions(void) {
         p("  for (%s_i = 0; %s_i < %s_len; %s_i++) {\n", a->name, a->name, a->name, a->name);
         p("    if (CT_UNLIKELY(!%s[%s_i])) return ct__fail_null(\"%s\", \"%s\"), %s;\n", a->name, a->name, o->full, a->name,
           fail);
-        p("    keys |= %s[%s_i]->keys;\n  }\n", a->name, a->name);
+        p("    ct__keys |= %s[%s_i]->keys;\n  }\n", a->name, a->name);
         p("  %s_l.data = %s;\n  %s_l.n = %s_len;\n", a->name, a->name, a->name, a->name);
       }
     }
-    if (st) p("  return ct__dispatch_%s(ct__call_keys(keys)", o->handle);
-    else if (nextra(o) || lst) p("  %s = ct__dispatch_%s(ct__call_keys(keys)", lst ? "ct__n" : "ct__r", o->handle);
-    else p("  return ct__track(ct__dispatch_%s(ct__call_keys(keys)", o->handle);
+    if (st) p("  return ct__dispatch_%s(ct__call_keys(ct__keys)", o->handle);
+    else if (nextra(o) || lst) p("  %s = ct__dispatch_%s(ct__call_keys(ct__keys)", lst ? "ct__n" : "ct__r", o->handle);
+    else p("  return ct__track(ct__dispatch_%s(ct__call_keys(ct__keys)", o->handle);
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p(", %s_l", a->name);

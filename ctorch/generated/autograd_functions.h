@@ -3745,44 +3745,47 @@ static ct_status ct__autograd_elu_out(ct_keyset ks, ct_tensor *self, ct_scalar a
   return r;
 }
 
-/* ---- _gelu_int(Tensor self, int approximate) -> Tensor ---- */
-typedef struct ct__node__gelu_int {
+/* ---- gelu(Tensor self, *, str approximate='none') -> Tensor ---- */
+typedef struct ct__node_gelu {
   ct_node base;
   ct__saved self;
-  int64_t approximate;
-} ct__node__gelu_int;
+  char approximate[32];
+  bool approximate_given;
+} ct__node_gelu;
 
-static void ct__release__gelu_int(ct_node *node) {
-  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+static void ct__release_gelu(ct_node *node) {
+  ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct__saved_reset(&ct__nd->self);
 }
-static ct_status ct__backward__gelu_int(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int *ct__nd = (ct__node__gelu_int *)node;
+static ct_status ct__backward_gelu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gelu *ct__nd = (ct__node_gelu *)node;
   ct_tensor *grad = grads[0];
   ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  int64_t approximate = ct__nd->approximate;
+  const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
   if (!self) return ct_last_error();
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate && !strcmp(approximate, "tanh"));
   return CT_OK;
 }
-static const ct_node_kind ct__kind__gelu_int = {"geluIntBackward0", ct__backward__gelu_int, ct__release__gelu_int};
+static const ct_node_kind ct__kind_gelu = {"GeluBackward0", ct__backward_gelu, ct__release_gelu};
 
-static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int *ct__nd = NULL;
+static ct_tensor *ct__autograd_gelu(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  ct__node_gelu *ct__nd = NULL;
   ct_keyset excluded;
   ct_tensor *r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    ct__nd = (ct__node__gelu_int *)ct__node_new(&ct__kind__gelu_int, sizeof *ct__nd, 1, 1);
+    ct__nd = (ct__node_gelu *)ct__node_new(&ct__kind_gelu, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return NULL;
     ct__node_set_input(&ct__nd->base, 0, self);
     ct__save(&ct__nd->self, self);
-    ct__nd->approximate = approximate;
+    if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu", "approximate: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  r = ct__dispatch_gelu(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
@@ -3791,45 +3794,48 @@ static ct_tensor *ct__autograd__gelu_int(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- _gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!) ---- */
-typedef struct ct__node__gelu_int_ {
+/* ---- gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) ---- */
+typedef struct ct__node_gelu_ {
   ct_node base;
   ct__saved self;
-  int64_t approximate;
-} ct__node__gelu_int_;
+  char approximate[32];
+  bool approximate_given;
+} ct__node_gelu_;
 
-static void ct__release__gelu_int_(ct_node *node) {
-  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+static void ct__release_gelu_(ct_node *node) {
+  ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct__saved_reset(&ct__nd->self);
 }
-static ct_status ct__backward__gelu_int_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node__gelu_int_ *ct__nd = (ct__node__gelu_int_ *)node;
+static ct_status ct__backward_gelu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gelu_ *ct__nd = (ct__node_gelu_ *)node;
   ct_tensor *grad = grads[0];
   ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
-  int64_t approximate = ct__nd->approximate;
+  const char *approximate = ct__nd->approximate_given ? ct__nd->approximate : NULL;
   if (!self) return ct_last_error();
   (void)ct__nd;
   (void)grads;
   (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate);
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__unary_gelu_backward(grad, self, approximate && !strcmp(approximate, "tanh"));
   return CT_OK;
 }
-static const ct_node_kind ct__kind__gelu_int_ = {"geluIntBackward0", ct__backward__gelu_int_, ct__release__gelu_int_};
+static const ct_node_kind ct__kind_gelu_ = {"GeluBackward0", ct__backward_gelu_, ct__release_gelu_};
 
-static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t approximate) {
-  ct__node__gelu_int_ *ct__nd = NULL;
+static ct_status ct__autograd_gelu_(ct_keyset ks, ct_tensor *self, const char *approximate) {
+  ct__node_gelu_ *ct__nd = NULL;
   ct_keyset excluded;
   ct_status r;
   if (ct__grad_mode() && (ct__needs_grad(self))) {
-    if ((r = ct__check_inplace("_gelu_int_", self)) != CT_OK) return r;
-    ct__nd = (ct__node__gelu_int_ *)ct__node_new(&ct__kind__gelu_int_, sizeof *ct__nd, 1, 1);
+    if ((r = ct__check_inplace("gelu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_gelu_ *)ct__node_new(&ct__kind_gelu_, sizeof *ct__nd, 1, 1);
     if (!ct__nd) return ct_last_error();
     ct__node_set_input(&ct__nd->base, 0, self);
     if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
-    ct__nd->approximate = approximate;
+    if (approximate && strlen(approximate) >= sizeof ct__nd->approximate)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "gelu_", "approximate: string too long"), ct_last_error();
+    if ((ct__nd->approximate_given = approximate != NULL)) strcpy(ct__nd->approximate, approximate);
   }
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int_(ks & CT__BELOW_AUTOGRAD, self, approximate);
+  r = ct__dispatch_gelu_(ks & CT__BELOW_AUTOGRAD, self, approximate);
   ct__below_autograd_end(excluded);
   if (ct__nd) {
     if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
@@ -3838,13 +3844,13 @@ static ct_status ct__autograd__gelu_int_(ct_keyset ks, ct_tensor *self, int64_t 
   return r;
 }
 
-/* ---- _gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd__gelu_int_out(ct_keyset ks, ct_tensor *self, int64_t approximate, ct_tensor *out) {
+/* ---- gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gelu_out(ct_keyset ks, ct_tensor *self, const char *approximate, ct_tensor *out) {
   ct_keyset excluded;
   ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("_gelu_int.out");
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("gelu.out");
   excluded = ct__below_autograd_begin();
-  r = ct__dispatch__gelu_int_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
+  r = ct__dispatch_gelu_out(ks & CT__BELOW_AUTOGRAD, self, approximate, out);
   ct__below_autograd_end(excluded);
   return r;
 }

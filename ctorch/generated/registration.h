@@ -1705,6 +1705,16 @@ static ct_status ct__adapt_TITofo_T(const ct_kernel *k, const ct_op *op, ct_keys
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,T?,f,b,f?->T */
+static ct_status ct__adapt_TTTTofbfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_tensor *, double , bool , double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
+  ct_stack_drop(s, 7);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* Tw,f,f,G->Tw */
 static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -2073,6 +2083,7 @@ static const struct {
     {"T,i,T?,T?,f,b->T", ct__adapt_TiToTofb_T},
     {"T,T?,T?,T?,T?,b,f,f,b->T", ct__adapt_TToToToTobffb_T},
     {"T,I,T?,f?->T", ct__adapt_TITofo_T},
+    {"T,T,T,T?,f,b,f?->T", ct__adapt_TTTTofbfo_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
     {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
@@ -2635,20 +2646,6 @@ static ct_status ct__frontend_gelu_(const ct_value *a, ct_tensor **r) {
 }
 static ct_status ct__frontend_gelu_out(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_gelu_out_ex(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_STRING ? a[1].v.str : NULL);
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__gelu_int(const ct_value *a, ct_tensor **r) {
-  *r = ct__gelu_int(ct__unbox_tensor(&a[0]), a[1].v.i);
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend__gelu_int_(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__gelu_int_(ct__unbox_tensor(&a[0]), a[1].v.i);
-  *r = st == CT_OK ? a[0].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend__gelu_int_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct__gelu_int_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
   *r = st == CT_OK ? a[2].v.tensor : NULL;
   return st;
 }
@@ -4293,6 +4290,10 @@ static ct_status ct__frontend_rms_norm(const ct_value *a, ct_tensor **r) {
   *r = ct_rms_norm(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, ct__unbox_tensor(&a[2]), a[3].v.d);
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_scaled_dot_product_attention(const ct_value *a, ct_tensor **r) {
+  *r = ct_scaled_dot_product_attention_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.d, a[5].v.b, a[6].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -4525,9 +4526,6 @@ static const struct {
     {&ct__op.gelu, "gelu(Tensor self, *, str approximate='none') -> Tensor", ct__frontend_gelu},
     {&ct__op.gelu_, "gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)", ct__frontend_gelu_},
     {&ct__op.gelu_out, "gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!)", ct__frontend_gelu_out},
-    {&ct__op._gelu_int, "_gelu_int(Tensor self, int approximate) -> Tensor", ct__frontend__gelu_int},
-    {&ct__op._gelu_int_, "_gelu_int_(Tensor(a!) self, int approximate) -> Tensor(a!)", ct__frontend__gelu_int_},
-    {&ct__op._gelu_int_out, "_gelu_int.out(Tensor self, int approximate, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend__gelu_int_out},
     {&ct__op.silu, "silu(Tensor self) -> Tensor", ct__frontend_silu},
     {&ct__op.silu_, "silu_(Tensor(a!) self) -> Tensor(a!)", ct__frontend_silu_},
     {&ct__op.silu_out, "silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_silu_out},
@@ -4895,6 +4893,7 @@ static const struct {
     {&ct__op.group_norm, "group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, bool cudnn_enabled=True) -> Tensor", ct__frontend_group_norm},
     {&ct__op.batch_norm, "batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", ct__frontend_batch_norm},
     {&ct__op.rms_norm, "rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", ct__frontend_rms_norm},
+    {&ct__op.scaled_dot_product_attention, "scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0.0, bool is_causal=False, *, float? scale=None) -> Tensor", ct__frontend_scaled_dot_product_attention},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
@@ -5245,18 +5244,15 @@ static const struct {
     {"elu.out", CT_KEY_CPU, CT_FN(ct__k_elu_out), "reference"},
     {"elu.out", CT_KEY_META, CT_FN(ct__k_elu_out), "reference"},
     {"elu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_elu_out), "autograd"},
-    {"gelu", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu), "composite"},
-    {"gelu_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_), "composite"},
-    {"gelu.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_gelu_out), "composite"},
-    {"_gelu_int", CT_KEY_CPU, CT_FN(ct__k_gelu_int), "reference"},
-    {"_gelu_int", CT_KEY_META, CT_FN(ct__k_gelu_int), "reference"},
-    {"_gelu_int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int), "autograd"},
-    {"_gelu_int_", CT_KEY_CPU, CT_FN(ct__k_gelu_int_), "reference"},
-    {"_gelu_int_", CT_KEY_META, CT_FN(ct__k_gelu_int_), "reference"},
-    {"_gelu_int_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_), "autograd"},
-    {"_gelu_int.out", CT_KEY_CPU, CT_FN(ct__k_gelu_int_out), "reference"},
-    {"_gelu_int.out", CT_KEY_META, CT_FN(ct__k_gelu_int_out), "reference"},
-    {"_gelu_int.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd__gelu_int_out), "autograd"},
+    {"gelu", CT_KEY_CPU, CT_FN(ct__k_gelu), "reference"},
+    {"gelu", CT_KEY_META, CT_FN(ct__k_gelu), "reference"},
+    {"gelu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu), "autograd"},
+    {"gelu_", CT_KEY_CPU, CT_FN(ct__k_gelu_), "reference"},
+    {"gelu_", CT_KEY_META, CT_FN(ct__k_gelu_), "reference"},
+    {"gelu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu_), "autograd"},
+    {"gelu.out", CT_KEY_CPU, CT_FN(ct__k_gelu_out), "reference"},
+    {"gelu.out", CT_KEY_META, CT_FN(ct__k_gelu_out), "reference"},
+    {"gelu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gelu_out), "autograd"},
     {"silu", CT_KEY_CPU, CT_FN(ct__k_silu), "reference"},
     {"silu", CT_KEY_META, CT_FN(ct__k_silu), "reference"},
     {"silu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_silu), "autograd"},
@@ -6277,6 +6273,7 @@ static const struct {
     {"group_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_group_norm), "composite"},
     {"batch_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_batch_norm), "composite"},
     {"rms_norm", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_rms_norm), "composite"},
+    {"scaled_dot_product_attention", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_sdpa), "composite"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},
