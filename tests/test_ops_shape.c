@@ -445,3 +445,41 @@ TEST(shape_split_views) {
     }
   }
 }
+
+/* what opcheck's meta step would check for the Tensor[] ops: meta inputs give meta results of the kernel's shapes and dtypes */
+static ct_tensor *sh_meta(ct_tensor *t) {
+  return ct_empty_strided(t->ndim, t->sizes, t->strides, ct_opts((ct_dtype)t->dtype, ct_device_make(CT_DEVICE_META, 0)));
+}
+static int sh_same_meta(ct_tensor *m, ct_tensor *r) {
+  return m && r && m->device.type == CT_DEVICE_META && m->dtype == r->dtype && ct_same_shape(m, r);
+}
+TEST(shape_list_ops_meta) {
+  CT_SCOPE {
+    ct_tensor *a = sh_rand(CT_DIMS(2, 3), 61), *b = ct_to_dtype(sh_rand(CT_DIMS(2, 1), 62), CT_F32), *e = sh_rand(CT_DIMS(0), 63);
+    ct_tensor *cpu[3], *meta[3], *pc[8], *pm[8];
+    int64_t n, k;
+    cpu[0] = a, cpu[1] = b, cpu[2] = e;
+    for (k = 0; k < 3; k++) meta[k] = sh_meta(cpu[k]);
+    CHECK(sh_same_meta(ct_cat(3, meta, -1), ct_cat(3, cpu, -1)));
+    cpu[1] = meta[1] = NULL;
+    cpu[1] = ct_t(sh_rand(CT_DIMS(3, 2), 64)), meta[1] = sh_meta(cpu[1]);
+    CHECK(sh_same_meta(ct_stack_tensors(2, meta, 1), ct_stack_tensors(2, cpu, 1)));
+    {
+      ct_tensor *o = sh_meta(ct_empty(CT_DIMS(0), CT_F64));
+      CHECK_OK(ct_cat_out(o, 2, meta, 0));
+      CHECK(o->sizes[0] == 4 && o->sizes[1] == 3);
+    }
+    n = ct_chunk(sh_meta(a), 2, 1, 8, pm);
+    CHECK(n == ct_chunk(a, 2, 1, 8, pc));
+    for (k = 0; k < n && k < 8; k++) CHECK(sh_same_meta(pm[k], pc[k]));
+    n = ct_unbind(sh_meta(a), 1, 8, pm);
+    CHECK(n == ct_unbind(a, 1, 8, pc));
+    for (k = 0; k < n && k < 8; k++) CHECK(sh_same_meta(pm[k], pc[k]));
+    n = ct_split_with_sizes(sh_meta(a), CT_DIMS(1, 2), 1, 8, pm);
+    CHECK(n == ct_split_with_sizes(a, CT_DIMS(1, 2), 1, 8, pc));
+    for (k = 0; k < n && k < 8; k++) CHECK(sh_same_meta(pm[k], pc[k]));
+    CHECK(sh_same_meta(ct_index_put(sh_meta(a), 1, (ct_tensor *const[]){sh_long(1, (const int64_t[]){1})}, sh_meta(sh_rand(CT_DIMS(3), 65)),
+                                    true),
+                       a));
+  }
+}
