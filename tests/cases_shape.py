@@ -29,10 +29,10 @@ def idx(*v, shape=None):
 
 # ---- cat / stack ----
 a, b = R(2, 3), R(2, 4)
-# ct_opcheck does not look into Tensor[] arguments nor take Tensor[] results yet: cat, stack,
-# split, chunk and unbind get opcheck=False here and their gradcheck, meta and out= checks in
-# tests/test_ops_shape.c. Ops without a derivative (legacy scatter reductions) skip gradcheck.
-NOCHECK = dict(opcheck=False)
+# ct_opcheck takes Tensor[] arguments (each element is a gradcheck input) and Tensor[] results
+# (flattened and concatenated); tests/test_ops_shape.c checks these ops directly as well.
+# Ops without a derivative (legacy scatter reductions) skip gradcheck.
+NOCHECK = dict()
 cs.add("cat", [g(a), g(b)], 1, **NOCHECK)
 cs.add("cat", [g(a), g(R(3, 2)).t()], 0, name="cat_noncontig")
 cs.add("cat", [g(a), g(R(0)), g(R(1, 3))], -2, name="cat_legacy_empty_skipped")
