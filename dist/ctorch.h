@@ -1369,6 +1369,22 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/shape.spec and their derivatives in
  * gen/derivatives/shape.spec; the frontends are generated (docs/ops.md).
+ *
+ * How they are built:
+ * - flip, roll, repeat and every padding mode are one kernel: a separable
+ *   index map per output dim (ct__shape_remap), dtype-agnostic (elements are
+ *   copied by size); its transpose accumulates the reflect/replicate backward.
+ * - gather / scatter walk the index tensor; index_select / index_add /
+ *   index_copy / index_fill move whole slices through ct__copy_impl.
+ * - index.Tensor and index_put turn their index tensors (and bool masks) into
+ *   one linear index over the leading dims and are composites over
+ *   index_select / index_add / index_copy, so autograd comes from those.
+ * - cat takes a Tensor[]: derivative formulas cannot name list inputs, so cat
+ *   is CompositeImplicitAutograd and records its own CatBackward0 node.
+ * - out= variants compute the functional result and resize/copy into out;
+ *   in-place variants copy the result into self (safe when arguments alias).
+ * Kernels check their arguments before allocating and skip the data loops on
+ * the meta device; index bounds are checked while reading the indices.
  */
 #ifndef CT_OPS_SHAPE_H
 #define CT_OPS_SHAPE_H
@@ -2496,6 +2512,217 @@ CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other)
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* cat(Tensor[] tensors, int dim=0) -> Tensor
+ * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
+CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* stack(Tensor[] tensors, int dim=0) -> Tensor
+ * torch.stack (ct_stack is the boxed-value stack type): cat of the tensors unsqueezed at dim; all must have the same shape */
+CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* flip(Tensor self, int[] dims) -> Tensor */
+CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims);
+/* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims);
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor
+ * empty dims: roll the flattened tensor */
+CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims);
+/* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims);
+/* repeat(Tensor self, int[] repeats) -> Tensor */
+CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats);
+/* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats);
+/* tile(Tensor self, int[] dims) -> Tensor
+ * repeat, with dims padded by leading 1s */
+CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims);
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor
+ * pad = (last-dim left, last-dim right, ...); negative pads crop */
+CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value);
+/* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value);
+/* reflection_pad1d(Tensor self, int[2] padding) -> Tensor
+ * (C, W) or (N, C, W); each pad < the padded size */
+CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d(Tensor self, int[4] padding) -> Tensor
+ * (C, H, W) or (N, C, H, W) */
+CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d(Tensor self, int[6] padding) -> Tensor
+ * (C, D, H, W) or (N, C, D, H, W) */
+CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d(Tensor self, int[2] padding) -> Tensor
+ * (C, W) or (N, C, W) */
+CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d(Tensor self, int[4] padding) -> Tensor
+ * (C, H, W) or (N, C, H, W) */
+CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d(Tensor self, int[6] padding) -> Tensor
+ * (C, D, H, W) or (N, C, D, H, W) */
+CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* tril(Tensor self, int diagonal=0) -> Tensor
+ * keeps elements with col - row <= diagonal of the last two dims */
+CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal);
+/* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal);
+/* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* triu(Tensor self, int diagonal=0) -> Tensor
+ * keeps elements with col - row >= diagonal of the last two dims */
+CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal);
+/* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal);
+/* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
+ * out[i][j] = self[index[i][j]][j] (dim 0); sparse_grad is accepted and ignored (dense gradients) */
+CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index);
+CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad);
+/* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index);
+CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad);
+/* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+ * self with self[index[i][j]][j] = src[i][j] (dim 0); duplicate indices: the last write wins */
+CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
+ * reduce "add" or "multiply" (no derivative, as PyTorch) */
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
+ * reduce "sum", "prod", "mean" (integers: floor), "amax", "amin"; the derivative of "prod" needs self and src without zeros */
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* index_select(Tensor self, int dim, Tensor index) -> Tensor */
+CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index);
+/* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index);
+/* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
+ * self with self.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate */
+CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
+CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+ * value: a 0-dim tensor (its gradient sums grad over the filled slices, each index once) */
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index.Tensor(Tensor self, Tensor[] indices) -> Tensor
+ * self[i0, i1, ...]: int64 index tensors broadcast together over the leading dims (negative indices wrap); bool/uint8 masks select their true positions; None entries are not supported */
+CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor
+ * self with self[indices] = values (broadcast), or += with accumulate */
+CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* one_hot(Tensor self, int num_classes=-1) -> Tensor
+ * int64 self; num_classes=-1 uses max + 1 (not on meta tensors) */
+CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
+ * weight[indices]; rows at padding_idx get no gradient; sparse gradients are not supported */
+CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
+CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]
+ * pieces of split_size along dim (the last may be smaller); returns the count, writes the views to out when out != NULL */
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out);
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]
+ * the sizes must sum to self.size(dim) */
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out);
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]
+ * at most chunks pieces of ceil(size / chunks) */
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out);
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[]
+ * self.select(dim, i) for every i */
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out);
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor
+ * torch.nn.functional.pad: "constant" (constant_pad_nd), "reflect" / "replicate" (reflection_/replication_pad1d-3d, over the last 1-3 dims of a batched or unbatched input), "circular" (cat of slices) */
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value);
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+ * gather along dim after broadcasting self and indices in the other dims; dim None: over the flattened tensors */
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -10947,6 +11174,1652 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
+/* ================= shared helpers ================= */
+static inline char *ct__shape_ptr(const ct_tensor *t) { /* element [0, ...]; NULL on meta */
+  return t->storage->data ? (char *)t->storage->data + (size_t)t->offset * ct_dtype_size((ct_dtype)t->dtype) : NULL;
+}
+static inline void ct__shape_copy1(char *d, const char *s, size_t es) {
+  switch (es) {
+  case 1: *d = *s; break;
+  case 2: memcpy(d, s, 2); break;
+  case 4: memcpy(d, s, 4); break;
+  default: memcpy(d, s, 8); break;
+  }
+}
+/* *d += *s in d's dtype (f16/bf16 through float; integers wrap) */
+static void ct__shape_acc1(char *d, const char *s, ct_dtype dt) {
+  switch (dt) {
+  case CT_F32: *(float *)d += *(const float *)s; break;
+  case CT_F64: *(double *)d += *(const double *)s; break;
+  case CT_F16: *(uint16_t *)d = ct_f32_to_f16(ct_f16_to_f32(*(uint16_t *)d) + ct_f16_to_f32(*(const uint16_t *)s)); break;
+  case CT_BF16: *(uint16_t *)d = ct_f32_to_bf16(ct_bf16_to_f32(*(uint16_t *)d) + ct_bf16_to_f32(*(const uint16_t *)s)); break;
+  case CT_I64: *(int64_t *)d = (int64_t)((uint64_t) * (int64_t *)d + (uint64_t) * (const int64_t *)s); break;
+  case CT_I32: *(int32_t *)d = (int32_t)((uint32_t) * (int32_t *)d + (uint32_t) * (const int32_t *)s); break;
+  case CT_U8: *(uint8_t *)d = (uint8_t)(*(uint8_t *)d + *(const uint8_t *)s); break;
+  default: *(bool *)d = *(bool *)d || *(const bool *)s; break;
+  }
+}
+/* next multi-index of `sizes` (row-major); 0 when done */
+static inline int ct__shape_next(int64_t *idx, int ndim, const int64_t *sizes) {
+  int k;
+  for (k = ndim - 1; k >= 0; k--) {
+    if (++idx[k] < sizes[k]) return 1;
+    idx[k] = 0;
+  }
+  return 0;
+}
+/* A stack view of t (no reference taken, never released): kernels only. */
+static void ct__shape_view(ct_tensor *v, const ct_tensor *t, int ndim, const int64_t *sizes, const int64_t *strides,
+                           int64_t offset) {
+  int i;
+  *v = *t;
+  v->autograd = NULL;
+  v->ndim = (int8_t)ndim;
+  v->numel = 1;
+  for (i = 0; i < ndim; i++) v->sizes[i] = sizes[i], v->strides[i] = strides[i], v->numel *= sizes[i];
+  v->offset = offset;
+}
+/* t narrowed along dim (a stack view) */
+static void ct__shape_narrow_view(ct_tensor *v, const ct_tensor *t, int dim, int64_t start, int64_t len) {
+  int64_t sizes[CT_MAX_DIMS];
+  memcpy(sizes, t->sizes, sizeof sizes);
+  sizes[dim] = len;
+  ct__shape_view(v, t, t->ndim, sizes, t->strides, t->offset + start * t->strides[dim]);
+}
+/* t with dim removed at index i (a stack view) */
+static void ct__shape_select_view(ct_tensor *v, const ct_tensor *t, int dim, int64_t i) {
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  int k, n = 0;
+  for (k = 0; k < t->ndim; k++)
+    if (k != dim) sizes[n] = t->sizes[k], strides[n++] = t->strides[k];
+  ct__shape_view(v, t, n, sizes, strides, t->offset + i * t->strides[dim]);
+}
+
+/* out= variants: r (owned) is the functional result; out is resized to it
+ * and r is cast into it (PyTorch's resize_output + copy_). */
+static ct_status ct__shape_out_ex(const char *op, ct_tensor *out, ct_tensor *r, int allow_cast) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if (!allow_cast && out->dtype != r->dtype) {
+    ct_release(r);
+    return ct_fail(CT_ERR_DTYPE, op, "Expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)r->dtype),
+                   ct_dtype_name((ct_dtype)out->dtype));
+  }
+  if (!ct_device_eq(out->device, r->device))
+    st = ct_fail(CT_ERR_DEVICE, op, "expected out on %s, but got out on %s", ct_device_type_name((ct_device_type)r->device.type),
+                 ct_device_type_name((ct_device_type)out->device.type));
+  else if (out->dtype != r->dtype && !ct_can_cast((ct_dtype)r->dtype, (ct_dtype)out->dtype))
+    st = ct_fail(CT_ERR_DTYPE, op, "result type %s can't be cast to the desired output type %s",
+                 ct__dtype_torch_name((ct_dtype)r->dtype), ct__dtype_torch_name((ct_dtype)out->dtype));
+  else if ((st = ct__check_writable(op, out)) == CT_OK && (st = ct__resize_out(op, out, r->ndim, r->sizes)) == CT_OK)
+    st = ct__copy_impl(out, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(out);
+  return st;
+}
+static ct_status ct__shape_out(const char *op, ct_tensor *out, ct_tensor *r) { return ct__shape_out_ex(op, out, r, 0); }
+/* in-place variants: r (owned, self's shape and dtype) is written into self */
+static ct_status ct__shape_inplace(const char *op, ct_tensor *self, ct_tensor *r) {
+  ct_status st;
+  if (!r) return ct_last_error();
+  if ((st = ct__check_writable(op, self)) == CT_OK) st = ct__copy_impl(self, r);
+  ct_release(r);
+  if (st == CT_OK) ct__bump_version(self);
+  return st;
+}
+static ct_tensor *ct__shape_fresh(const char *op, int ndim, const int64_t *sizes, ct_tensor *like) {
+  return ct__empty(op, ndim, sizes, (ct_dtype)like->dtype, like->device);
+}
+static ct_tensor *ct__shape_clone(const char *op, ct_tensor *self) { return ct__copy_as(op, self, (ct_dtype)self->dtype); }
+/* zeros of a saved shape in grad's dtype and device (derivative helpers) */
+static ct_tensor *ct__shape_zeros(ct_tensor *grad, const ct__shape *s) {
+  if (!grad) return NULL;
+  return ct_full_opts(s->ndim, s->sizes, ct_int(0), ct_opts((ct_dtype)grad->dtype, grad->device));
+}
+
+/* ================= separable index maps =================
+ * out[i0, ..., in] = src[map0[i0], ..., mapn[in]], or `fill` where a map
+ * entry is -1: flip, roll, repeat and every padding mode are such maps.
+ * acc: the transpose (backward): src[map(i)] += out[i]. Strides in elements. */
+static void ct__shape_remap(char *out, const int64_t *ostr, char *src, const int64_t *sstr, int ndim,
+                            const int64_t *sizes, int64_t *const *map, const char *fill, ct_dtype dt, int acc) {
+  size_t es = ct_dtype_size(dt);
+  int64_t idx[CT_MAX_DIMS], i, n;
+  int k, last = ndim - 1;
+  for (k = 0; k < ndim; k++) {
+    if (sizes[k] == 0) return;
+    idx[k] = 0;
+  }
+  if (ndim == 0) {
+    if (acc) ct__shape_acc1(src, out, dt);
+    else ct__shape_copy1(out, src, es);
+    return;
+  }
+  n = sizes[last];
+  do {
+    char *o = out, *s = src;
+    int hole = 0;
+    for (k = 0; k < last; k++) {
+      int64_t m = map[k][idx[k]];
+      o += idx[k] * ostr[k] * (int64_t)es;
+      if (m < 0) hole = 1;
+      else s += m * sstr[k] * (int64_t)es;
+    }
+    for (i = 0; i < n; i++) {
+      int64_t m = map[last][i];
+      char *oi = o + i * ostr[last] * (int64_t)es;
+      if (hole || m < 0) {
+        if (!acc) ct__shape_copy1(oi, fill, es);
+      } else if (acc) {
+        ct__shape_acc1(s + m * sstr[last] * (int64_t)es, oi, dt);
+      } else {
+        ct__shape_copy1(oi, s + m * sstr[last] * (int64_t)es, es);
+      }
+    }
+  } while (last > 0 && ct__shape_next(idx, last, sizes));
+}
+/* one buffer for the maps of every out dim */
+static int64_t *ct__shape_maps(const char *op, int ndim, const int64_t *sizes, int64_t **map) {
+  int64_t total = 1, *buf;
+  int k;
+  for (k = 0; k < ndim; k++) total += sizes[k];
+  buf = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)total);
+  if (!buf) return ct_fail(CT_ERR_OOM, op, "out of memory for index maps"), (int64_t *)NULL;
+  for (total = 0, k = 0; k < ndim; k++) map[k] = buf + total, total += sizes[k];
+  return buf;
+}
+enum { CT__MAP_ID, CT__MAP_FLIP, CT__MAP_ROLL, CT__MAP_REPEAT, CT__MAP_CONST, CT__MAP_REFLECT, CT__MAP_REPLICATE };
+/* map of one dim: out size nout, input size nin, a = shift or left pad */
+static void ct__shape_map_dim(int64_t *m, int kind, int64_t nout, int64_t nin, int64_t a) {
+  int64_t i, j;
+  for (i = 0; i < nout; i++) {
+    switch (kind) {
+    case CT__MAP_FLIP: j = nin - 1 - i; break;
+    case CT__MAP_ROLL: j = ((i - a) % nin + nin) % nin; break;
+    case CT__MAP_REPEAT: j = i % nin; break;
+    case CT__MAP_CONST: j = i - a >= 0 && i - a < nin ? i - a : -1; break;
+    case CT__MAP_REFLECT:
+      j = i - a < 0 ? a - i : i - a;
+      if (j >= nin) j = 2 * (nin - 1) - j;
+      break;
+    case CT__MAP_REPLICATE: j = i - a < 0 ? 0 : i - a >= nin ? nin - 1 : i - a; break;
+    default: j = i; break;
+    }
+    m[i] = j;
+  }
+}
+/* A new tensor of out_sizes from self through per-dim maps (kinds[k], a[k]).
+ * self's dims align with the trailing out dims; leading extra out dims (repeat)
+ * read self with stride 0. */
+static ct_tensor *ct__shape_remap_new(const char *op, ct_tensor *self, int ndim, const int64_t *out_sizes, const int *kinds,
+                                      const int64_t *a, ct_scalar fill) {
+  int64_t *map[CT_MAX_DIMS], *buf, sstr[CT_MAX_DIMS], insz[CT_MAX_DIMS];
+  char fillv[8] = {0};
+  int k, lead = ndim - self->ndim;
+  ct_tensor *r = ct__shape_fresh(op, ndim, out_sizes, self);
+  if (!r || ct__is_meta(r) || r->numel == 0) return r;
+  if (!(buf = ct__shape_maps(op, ndim, out_sizes, map))) return ct_release(r), (ct_tensor *)NULL;
+  for (k = 0; k < ndim; k++) {
+    insz[k] = k < lead ? 1 : self->sizes[k - lead];
+    sstr[k] = k < lead ? 0 : self->strides[k - lead];
+    ct__shape_map_dim(map[k], kinds[k], out_sizes[k], insz[k], a[k]);
+  }
+  if (fill.kind != CT_SCALAR_NONE) ct__store_double(fillv, (ct_dtype)r->dtype, ct_scalar_to_double(fill));
+  if (fill.kind == CT_SCALAR_INT && r->dtype == CT_I64) memcpy(fillv, &fill.v.i, 8);
+  ct__shape_remap(ct__shape_ptr(r), r->strides, ct__shape_ptr(self), sstr, ndim, out_sizes, map, fillv, (ct_dtype)r->dtype, 0);
+  CT_FREE(buf);
+  return r;
+}
+
+/* ---- flip ---- */
+static ct_tensor *ct__k_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0}, i;
+  (void)ks;
+  for (i = 0; i < dims.n; i++) {
+    int64_t d = ct__wrap_dim("flip", dims.data[i], self->ndim);
+    if (d < 0) return NULL;
+    if (kinds[d]) return ct_fail(CT_ERR_INVALID, "flip", "dim %lld appears multiple times in the list of dims", (long long)d), (ct_tensor *)NULL;
+    if (self->ndim) kinds[d] = CT__MAP_FLIP;
+  }
+  return ct__shape_remap_new("flip", self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  return ct__shape_out("flip", out, ct__k_flip(ks, self, dims));
+}
+
+/* ---- roll: empty dims rolls the flattened tensor ---- */
+static ct_tensor *ct__k_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  static const char *op = "roll";
+  int kinds[CT_MAX_DIMS] = {0};
+  int64_t a[CT_MAX_DIMS] = {0}, i;
+  (void)ks;
+  if (shifts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "`shifts` required"), (ct_tensor *)NULL;
+  if (dims.n <= 0) {
+    ct_tensor *c, *r, flat_c;
+    int64_t n = self->numel, st = 1;
+    if (shifts.n != 1)
+      return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:0", (long long)shifts.n), (ct_tensor *)NULL;
+    if (self->ndim <= 1) { /* already flat */
+      kinds[0] = self->ndim ? CT__MAP_ROLL : 0;
+      a[0] = shifts.data[0] % (n ? n : 1);
+      return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+    }
+    if (!(c = ct__shape_clone(op, self))) return NULL;
+    ct__shape_view(&flat_c, c, 1, &n, &st, c->offset);
+    kinds[0] = CT__MAP_ROLL;
+    a[0] = shifts.data[0] % (n ? n : 1);
+    r = ct__shape_remap_new(op, &flat_c, 1, &n, kinds, a, ct__scalar_none());
+    ct_release(c);
+    if (!r) return NULL;
+    /* back to self's shape: r is fresh and contiguous */
+    memcpy(r->sizes, self->sizes, sizeof r->sizes);
+    ct__contiguous_strides(self->ndim, self->sizes, r->strides);
+    r->ndim = self->ndim;
+    return r;
+  }
+  if (shifts.n != dims.n)
+    return ct_fail(CT_ERR_INVALID, op, "shifts and dimensions must align. shifts: %lld, dims:%lld", (long long)shifts.n,
+                   (long long)dims.n),
+           (ct_tensor *)NULL;
+  for (i = 0; i < dims.n; i++) {
+    int64_t d = ct__wrap_dim(op, dims.data[i], self->ndim);
+    if (d < 0) return NULL;
+    if (!self->ndim) continue;
+    kinds[d] = CT__MAP_ROLL;
+    a[d] += shifts.data[i] % (self->sizes[d] ? self->sizes[d] : 1);
+  }
+  return ct__shape_remap_new(op, self, self->ndim, self->sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  return ct__shape_out("roll", out, ct__k_roll(ks, self, shifts, dims));
+}
+
+/* ---- repeat ---- */
+static ct_tensor *ct__k_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  static const char *op = "repeat";
+  int kinds[CT_MAX_DIMS], k, n = (int)repeats.n;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS] = {0};
+  (void)ks;
+  if (repeats.n < self->ndim)
+    return ct_fail(CT_ERR_INVALID, op, "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"),
+           (ct_tensor *)NULL;
+  if (repeats.n > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, op, "%lld repeat dims: at most %d are supported", (long long)repeats.n, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < n; k++) {
+    int64_t s = k < n - self->ndim ? 1 : self->sizes[k - (n - self->ndim)];
+    if (repeats.data[k] < 0)
+      return ct_fail(CT_ERR_INVALID, op, "Trying to create tensor with negative dimension %lld", (long long)repeats.data[k]),
+             (ct_tensor *)NULL;
+    if (repeats.data[k] > 0 && s > INT64_MAX / repeats.data[k])
+      return ct_fail(CT_ERR_SIZE, op, "repeated size overflows"), (ct_tensor *)NULL;
+    sizes[k] = s * repeats.data[k];
+    kinds[k] = CT__MAP_REPEAT;
+  }
+  return ct__shape_remap_new(op, self, n, sizes, kinds, a, ct__scalar_none());
+}
+static ct_status ct__k_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  return ct__shape_out("repeat", out, ct__k_repeat(ks, self, repeats));
+}
+static ct_tensor *ct__k_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  int64_t reps[CT_MAX_DIMS];
+  int k, n = (int)(dims.n < 0 ? 0 : dims.n), lead = self->ndim > n ? self->ndim - n : 0;
+  (void)ks;
+  if (n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, "tile", "%d dims: at most %d are supported", n, CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < lead; k++) reps[k] = 1;
+  for (k = 0; k < n; k++) reps[lead + k] = dims.data[k];
+  return ct_repeat(self, lead + n, reps);
+}
+/* repeat's backward: split every dim d into (repeats[d], size[d]) and sum the repeats */
+static ct_tensor *ct__shape_repeat_backward(ct_tensor *grad, ct_int_list repeats, const ct__shape *self_sizes) {
+  int n = (int)repeats.n, lead = n - self_sizes->ndim, k, j;
+  for (k = 0; k < n; k++)
+    if (repeats.data[k] == 0) return ct__shape_zeros(grad, self_sizes); /* the output was empty */
+  for (k = 0; grad && k < n; k++) {
+    int64_t sh[CT_MAX_DIMS + 1], s = k < lead ? 1 : self_sizes->sizes[k - lead], d = k;
+    if (repeats.data[k] == 1) continue;
+    if (grad->ndim == CT_MAX_DIMS) { /* no room for the split dim: add the repeats up */
+      ct_tensor *acc = ct_narrow(grad, d, 0, s);
+      for (j = 1; j < repeats.data[k] && acc; j++) acc = ct_add(acc, ct_narrow(grad, d, j * s, s));
+      grad = acc;
+      continue;
+    }
+    for (j = 0; j < grad->ndim; j++) sh[j + (j > k)] = grad->sizes[j];
+    sh[k] = repeats.data[k];
+    sh[k + 1] = s;
+    grad = ct_reshape(grad, grad->ndim + 1, sh);
+    if (grad) grad = ct_sum_dim(grad, 1, &d, false);
+  }
+  return grad ? ct_reshape(grad, CT__SHAPE(*self_sizes)) : NULL;
+}
+static ct_tensor *ct__shape_roll_backward(ct_tensor *grad, ct_int_list shifts, ct_int_list dims) {
+  int64_t neg[2 * CT_MAX_DIMS], i;
+  for (i = 0; i < shifts.n && i < 2 * CT_MAX_DIMS; i++) neg[i] = -(shifts.data[i] % INT64_MAX);
+  return ct_roll(grad, (int)shifts.n, neg, (int)(dims.n < 0 ? 0 : dims.n), dims.data);
+}
+
+/* ---- padding ---- */
+#define CT__PAD_MAX ((int64_t)1 << 60) /* |pad| bound: sizes plus pads never overflow */
+static ct_tensor *ct__k_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  static const char *op = "constant_pad_nd";
+  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS];
+  (void)ks;
+  if (pad.n % 2) return ct_fail(CT_ERR_INVALID, op, "Length of pad must be even but instead it equals %lld", (long long)pad.n), (ct_tensor *)NULL;
+  if (pad.n / 2 > nd)
+    return ct_fail(CT_ERR_INVALID, op, "Length of pad should be no more than twice the number of dimensions of the input. "
+                   "Pad length is %lld while the input has %d dimensions.", (long long)pad.n, nd),
+           (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) {
+    int p = nd - 1 - k; /* pad pair index of dim k */
+    int64_t l = p < pad.n / 2 ? pad.data[2 * p] : 0, r = p < pad.n / 2 ? pad.data[2 * p + 1] : 0;
+    if (l > CT__PAD_MAX || l < -CT__PAD_MAX || r > CT__PAD_MAX || r < -CT__PAD_MAX)
+      return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) is too large", (long long)l, (long long)r), (ct_tensor *)NULL;
+    sizes[k] = self->sizes[k] + l + r;
+    if (sizes[k] < 0)
+      return ct_fail(CT_ERR_INVALID, op, "The input size %lld, plus negative padding %lld and %lld resulted in a negative output "
+                     "size, which is invalid. Check dimension %d of your input.", (long long)self->sizes[k], (long long)l,
+                     (long long)r, k),
+             (ct_tensor *)NULL;
+    kinds[k] = CT__MAP_CONST;
+    a[k] = l;
+  }
+  if (value.kind == CT_SCALAR_NONE) value = ct_int(0);
+  return ct__shape_remap_new(op, self, nd, sizes, kinds, a, value);
+}
+static ct_status ct__k_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("constant_pad_nd", out, ct__k_constant_pad_nd(ks, self, pad, value));
+}
+static ct_tensor *ct__shape_neg_pad(ct_tensor *grad, ct_int_list pad) {
+  int64_t neg[2 * CT_MAX_DIMS], i;
+  for (i = 0; i < pad.n && i < 2 * CT_MAX_DIMS; i++) neg[i] = -pad.data[i];
+  return ct_constant_pad_nd(grad, (int)pad.n, neg, ct_int(0));
+}
+
+/* reflection / replication over the last nsp dims of a (batch, C, spatial...) tensor */
+static ct_status ct__shape_pad_check(const char *op, ct_tensor *self, ct_int_list padding, int nsp, int reflect) {
+  int k;
+  char b[160];
+  if (padding.n != 2 * nsp)
+    return ct_fail(CT_ERR_INVALID, op, "padding size is expected to be %d, but got: %lld", 2 * nsp, (long long)padding.n);
+  if (self->ndim != nsp + 1 && self->ndim != nsp + 2)
+    return ct_fail(CT_ERR_RANK, op, "Expected %dD or %dD (batch mode) tensor with possibly 0 batch size and other non-zero "
+                   "dimensions for input, but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+  for (k = self->ndim == nsp + 2; k < self->ndim; k++) /* only a batch dim may be empty */
+    if (self->sizes[k] == 0)
+      return ct_fail(CT_ERR_SHAPE, op, "%dD or %dD (batch mode) tensor expected for input (only the batch dim may be empty), "
+                     "but got: %s", nsp + 1, nsp + 2, ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+  for (k = 0; k < nsp; k++) {
+    int d = self->ndim - 1 - k;
+    int64_t l = padding.data[2 * k], r = padding.data[2 * k + 1], n = self->sizes[d];
+    if (l > CT__PAD_MAX || l < -CT__PAD_MAX || r > CT__PAD_MAX || r < -CT__PAD_MAX)
+      return ct_fail(CT_ERR_SIZE, op, "padding (%lld, %lld) is too large", (long long)l, (long long)r);
+    if (reflect && (l >= n || r >= n))
+      return ct_fail(CT_ERR_INVALID, op, "Argument #4: Padding size should be less than the corresponding input dimension, but "
+                     "got: padding (%lld, %lld) at dimension %d of input %s", (long long)l, (long long)r, d,
+                     ct_shape_format(self->ndim, self->sizes, b, sizeof b));
+    if (n + l + r < 1)
+      return ct_fail(CT_ERR_INVALID, op, "input (%s) is too small. Calculated output size at dimension %d is %lld",
+                     ct_shape_format(self->ndim, self->sizes, b, sizeof b), d, (long long)(n + l + r));
+  }
+  return CT_OK;
+}
+/* forward (grad NULL) or backward (grad = grad_output: accumulate into zeros of self's shape) */
+static ct_tensor *ct__shape_pad(const char *op, ct_tensor *grad, ct_tensor *self, ct_int_list padding, int nsp, int reflect) {
+  int kinds[CT_MAX_DIMS], k, nd = self->ndim;
+  int64_t sizes[CT_MAX_DIMS], a[CT_MAX_DIMS], *map[CT_MAX_DIMS], *buf;
+  ct_tensor *r;
+  char b1[160], b2[160];
+  if (ct__shape_pad_check(op, self, padding, nsp, reflect) != CT_OK) return NULL;
+  if (!ct_dtype_is_floating((ct_dtype)self->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)self->dtype)), (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) {
+    int p = nd - 1 - k;
+    sizes[k] = self->sizes[k] + (p < nsp ? padding.data[2 * p] + padding.data[2 * p + 1] : 0);
+    kinds[k] = p < nsp ? (reflect ? CT__MAP_REFLECT : CT__MAP_REPLICATE) : CT__MAP_ID;
+    a[k] = p < nsp ? padding.data[2 * p] : 0;
+  }
+  if (!grad) return ct__shape_remap_new(op, self, nd, sizes, kinds, a, ct__scalar_none());
+  if (grad->ndim != nd || memcmp(grad->sizes, sizes, sizeof(int64_t) * (size_t)nd))
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output has shape %s; expected %s", ct_shape_format(grad->ndim, grad->sizes, b1, sizeof b1),
+                   ct_shape_format(nd, sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype)), (ct_tensor *)NULL;
+  r = ct__empty(op, nd, self->sizes, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (ct__is_meta(r) || grad->numel == 0) return r;
+  if (!(buf = ct__shape_maps(op, nd, sizes, map))) return ct_release(r), (ct_tensor *)NULL;
+  for (k = 0; k < nd; k++) ct__shape_map_dim(map[k], kinds[k], sizes[k], self->sizes[k], a[k]);
+  ct__shape_remap(ct__shape_ptr(grad), grad->strides, ct__shape_ptr(r), r->strides, nd, sizes, map, NULL, (ct_dtype)r->dtype, 1);
+  CT_FREE(buf);
+  return r;
+}
+#define CT__PAD_KERNELS(name, NSP, REFLECT)                                                                          \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self, ct_int_list padding) {                               \
+    (void)ks;                                                                                                        \
+    return ct__shape_pad(#name, NULL, self, padding, NSP, REFLECT);                                                  \
+  }                                                                                                                  \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {          \
+    return ct__shape_out(#name, out, ct__k_##name(ks, self, padding));                                               \
+  }                                                                                                                  \
+  static ct_tensor *ct__k_##name##_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_int_list padding) {   \
+    (void)ks;                                                                                                        \
+    return ct__shape_pad(#name "_backward", grad, self, padding, NSP, REFLECT);                                      \
+  }
+CT__PAD_KERNELS(reflection_pad1d, 1, 1)
+CT__PAD_KERNELS(reflection_pad2d, 2, 1)
+CT__PAD_KERNELS(reflection_pad3d, 3, 1)
+CT__PAD_KERNELS(replication_pad1d, 1, 0)
+CT__PAD_KERNELS(replication_pad2d, 2, 0)
+CT__PAD_KERNELS(replication_pad3d, 3, 0)
+
+/* ---- tril / triu: zero one side of a diagonal of the last two dims ---- */
+static void ct__shape_tri_zero(ct_tensor *t, int64_t diag, int upper) {
+  int64_t idx[CT_MAX_DIMS] = {0}, rows, cols, i, j;
+  size_t es = ct_dtype_size((ct_dtype)t->dtype);
+  int nb = t->ndim - 2, k;
+  char zero[8] = {0};
+  if (t->numel == 0 || ct__is_meta(t)) return;
+  rows = t->sizes[nb];
+  cols = t->sizes[nb + 1];
+  if (diag > rows + cols) diag = rows + cols; /* beyond the matrix either way: no overflow below */
+  if (diag < -(rows + cols)) diag = -(rows + cols);
+  do {
+    char *base = ct__shape_ptr(t);
+    for (k = 0; k < nb; k++) base += idx[k] * t->strides[k] * (int64_t)es;
+    for (i = 0; i < rows; i++) {
+      int64_t lo = upper ? 0 : i + diag + 1, hi = upper ? i + diag : cols; /* zero cols [lo, hi) */
+      lo = lo < 0 ? 0 : lo > cols ? cols : lo;
+      hi = hi < 0 ? 0 : hi > cols ? cols : hi;
+      for (j = lo; j < hi; j++) ct__shape_copy1(base + (i * t->strides[nb] + j * t->strides[nb + 1]) * (int64_t)es, zero, es);
+    }
+  } while (nb > 0 && ct__shape_next(idx, nb, t->sizes));
+}
+static ct_tensor *ct__shape_tri(const char *op, ct_tensor *self, int64_t diag, int upper) {
+  ct_tensor *r;
+  if (self->ndim < 2) return ct_fail(CT_ERR_RANK, op, "%s: input tensor must have at least 2 dimensions", op), (ct_tensor *)NULL;
+  r = ct__shape_clone(op, self);
+  if (r) ct__shape_tri_zero(r, diag, upper);
+  return r;
+}
+#define CT__TRI_KERNELS(name, UPPER)                                                                         \
+  static ct_tensor *ct__k_##name(ct_keyset ks, ct_tensor *self, int64_t diagonal) {                          \
+    (void)ks;                                                                                                \
+    return ct__shape_tri(#name, self, diagonal, UPPER);                                                      \
+  }                                                                                                          \
+  static ct_status ct__k_##name##_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {                        \
+    return ct__shape_inplace(#name "_", self, ct__k_##name(ks, self, diagonal));                             \
+  }                                                                                                          \
+  static ct_status ct__k_##name##_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {     \
+    return ct__shape_out(#name, out, ct__k_##name(ks, self, diagonal));                                      \
+  }
+CT__TRI_KERNELS(tril, 0)
+CT__TRI_KERNELS(triu, 1)
+
+/* ================= cat and stack =================
+ * cat takes a Tensor[]: the generator's formulas cannot name list inputs, so
+ * cat is CompositeImplicitAutograd and records its own node (one edge per
+ * tensor) whose backward narrows the gradient with ct ops. */
+static int ct__shape_cat_skipped(const ct_tensor *t) { return t->ndim == 1 && t->sizes[0] == 0; }
+static ct_status ct__shape_cat_check(const char *op, ct_tensor_list ts, int64_t dim, int64_t *wdim, int *ndim, int64_t *sizes,
+                                     ct_dtype *dtype, ct_device *device) {
+  const ct_tensor *ref = NULL;
+  int64_t i, d = 0;
+  int k;
+  if (ts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "%s(): expected a non-empty list of Tensors", op);
+  *dtype = CT_DTYPE_NONE;
+  for (i = 0; i < ts.n; i++) {
+    const ct_tensor *t = ts.data[i];
+    if (!t) return ct_fail(CT_ERR_NULL, op, "tensors[%lld] is NULL", (long long)i);
+    if (t->ndim == 0) return ct_fail(CT_ERR_RANK, op, "zero-dimensional tensor (at position %lld) cannot be concatenated", (long long)i);
+    *dtype = ct_promote_types(*dtype, (ct_dtype)t->dtype);
+    if (!ct_device_eq(t->device, ts.data[0]->device))
+      return ct_fail(CT_ERR_DEVICE, op, "expected all tensors to be on the same device, but found at least two devices, %s and %s",
+                     ct_device_type_name((ct_device_type)ts.data[0]->device.type), ct_device_type_name((ct_device_type)t->device.type));
+    if (!ref && !ct__shape_cat_skipped(t)) {
+      ref = t;
+      if ((d = ct__wrap_dim(op, dim, t->ndim)) < 0) return ct_last_error();
+    }
+  }
+  *device = ts.data[0]->device;
+  if (!ref) { /* only legacy empty tensors */
+    *ndim = 1, sizes[0] = 0, *wdim = 0;
+    return CT_OK;
+  }
+  *ndim = ref->ndim;
+  memcpy(sizes, ref->sizes, sizeof(int64_t) * (size_t)ref->ndim);
+  sizes[d] = 0;
+  for (i = 0; i < ts.n; i++) {
+    const ct_tensor *t = ts.data[i];
+    if (ct__shape_cat_skipped(t)) continue;
+    if (t->ndim != ref->ndim)
+      return ct_fail(CT_ERR_SHAPE, op, "Tensors must have same number of dimensions: got %d and %d (tensor number %lld in the list)",
+                     ref->ndim, t->ndim, (long long)i);
+    for (k = 0; k < t->ndim; k++)
+      if (k != d && t->sizes[k] != ref->sizes[k])
+        return ct_fail(CT_ERR_SHAPE, op, "Sizes of tensors must match except in dimension %lld. Expected size %lld but got size "
+                       "%lld for tensor number %lld in the list.", (long long)d, (long long)ref->sizes[k], (long long)t->sizes[k],
+                       (long long)i);
+    if (sizes[d] > INT64_MAX - t->sizes[d]) return ct_fail(CT_ERR_SIZE, op, "concatenated size overflows");
+    sizes[d] += t->sizes[d];
+  }
+  *wdim = d;
+  return CT_OK;
+}
+static ct_tensor *ct__shape_cat_impl(const char *op, ct_tensor_list ts, int64_t dim, int64_t *wdim) {
+  int64_t sizes[CT_MAX_DIMS], off = 0, i;
+  int ndim = 0;
+  ct_dtype dtype = CT_F32;
+  ct_device device = CT_CPU;
+  ct_tensor *r;
+  if (ct__shape_cat_check(op, ts, dim, wdim, &ndim, sizes, &dtype, &device) != CT_OK) return NULL;
+  if (!(r = ct__empty(op, ndim, sizes, dtype, device))) return NULL;
+  if (ct__is_meta(r)) return r;
+  for (i = 0; i < ts.n; i++) {
+    ct_tensor part, *t = ts.data[i];
+    if (ct__shape_cat_skipped(t)) continue;
+    ct__shape_narrow_view(&part, r, (int)*wdim, off, t->sizes[*wdim]);
+    off += t->sizes[*wdim];
+    if (part.numel && ct__copy_impl(&part, t) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  }
+  return r;
+}
+typedef struct ct__shape_cat_node {
+  ct_node base;
+  int64_t dim;
+  int64_t *len; /* per tensor: its size along dim, -1 for a skipped (legacy empty) tensor */
+} ct__shape_cat_node;
+static ct_status ct__shape_cat_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__shape_cat_node *n = (ct__shape_cat_node *)node;
+  int64_t off = 0, zero = 0;
+  int i;
+  for (i = 0; i < node->num_inputs; i++) {
+    int64_t len = n->len[i];
+    if (ct_node_needs_input_grad(node, i)) {
+      grad_inputs[i] = len < 0 ? ct_full_opts(1, &zero, ct_int(0), ct_opts((ct_dtype)grads[0]->dtype, grads[0]->device))
+                                : ct_narrow(grads[0], n->dim, off, len);
+      if (!grad_inputs[i]) return ct_last_error();
+    }
+    if (len > 0) off += len;
+  }
+  return CT_OK;
+}
+static const ct_node_kind ct__shape_cat_kind = {"CatBackward0", ct__shape_cat_backward, NULL};
+static ct_tensor *ct__k_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  int64_t wdim, i;
+  int any = 0;
+  ct_tensor *r = ct__shape_cat_impl("cat", tensors, dim, &wdim);
+  ct__shape_cat_node *n;
+  if (!r) return NULL;
+  for (i = 0; i < tensors.n; i++) any |= ct__needs_grad(tensors.data[i]);
+  if (!any || !(ks & CT_AUTOGRAD_KEYS) || !ct__grad_mode()) return r;
+  if (tensors.n > 32767) return ct_release(r), ct_fail(CT_ERR_UNSUPPORTED, "cat", "autograd records at most 32767 inputs"), (ct_tensor *)NULL;
+  n = (ct__shape_cat_node *)ct__node_new(&ct__shape_cat_kind, sizeof *n + sizeof(int64_t) * (size_t)tensors.n, (int)tensors.n, 1);
+  if (!n) return ct_release(r), (ct_tensor *)NULL;
+  n->dim = wdim;
+  n->len = (int64_t *)(n + 1);
+  for (i = 0; i < tensors.n; i++) {
+    n->len[i] = ct__shape_cat_skipped(tensors.data[i]) ? -1 : tensors.data[i]->sizes[wdim];
+    ct__node_set_input(&n->base, (int)i, tensors.data[i]);
+  }
+  if (ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+  ct__node_release(&n->base);
+  return r;
+}
+static ct_status ct__k_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  int64_t wdim;
+  (void)ks;
+  return ct__shape_out_ex("cat", out, ct__shape_cat_impl("cat", tensors, dim, &wdim), 1);
+}
+static ct_tensor *ct__shape_stack(ct_tensor_list ts, int64_t dim) {
+  static const char *op = "stack";
+  ct_tensor **parts, *r = NULL;
+  int64_t i, d;
+  char b1[160], b2[160];
+  if (ts.n <= 0) return ct_fail(CT_ERR_INVALID, op, "stack expects a non-empty TensorList"), (ct_tensor *)NULL;
+  for (i = 0; i < ts.n; i++) {
+    if (!ts.data[i]) return ct_fail(CT_ERR_NULL, op, "tensors[%lld] is NULL", (long long)i), (ct_tensor *)NULL;
+    if (!ct_same_shape(ts.data[i], ts.data[0]))
+      return ct_fail(CT_ERR_SHAPE, op, "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %lld",
+                     ct_shape_format(ts.data[0]->ndim, ts.data[0]->sizes, b1, sizeof b1),
+                     ct_shape_format(ts.data[i]->ndim, ts.data[i]->sizes, b2, sizeof b2), (long long)i),
+             (ct_tensor *)NULL;
+  }
+  if ((d = ct__wrap_dim(op, dim, ts.data[0]->ndim + 1)) < 0) return NULL;
+  parts = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)ts.n);
+  if (!parts) return ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  CT_SCOPE {
+    for (i = 0; i < ts.n && (i == 0 || parts[i - 1]); i++) parts[i] = ct_unsqueeze(ts.data[i], d);
+    if (parts[ts.n - 1]) r = ct_keep(ct_cat((int)ts.n, parts, d));
+  }
+  CT_FREE(parts);
+  return r;
+}
+static ct_tensor *ct__k_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  (void)ks;
+  return ct__shape_stack(tensors, dim);
+}
+static ct_status ct__k_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out_ex("stack", out, ct__shape_stack(tensors, dim), 1);
+}
+
+/* ================= index ops ================= */
+static inline int64_t ct__shape_load_index(const char *p, ct_dtype dt) {
+  return dt == CT_I32 ? (int64_t) * (const int32_t *)p : *(const int64_t *)p;
+}
+/* index dtype: int64, or int32 too when allow_int32 */
+static ct_status ct__shape_check_index(const char *op, const ct_tensor *self, const ct_tensor *index, int allow_int32) {
+  if (index->dtype != CT_I64 && !(allow_int32 && index->dtype == CT_I32))
+    return ct_fail(CT_ERR_DTYPE, op, allow_int32 ? "%s(): Expected dtype int32 or int64 for index, but got %s"
+                                                 : "%s(): Expected dtype int64 for index, but got %s",
+                   op, ct__dtype_torch_name((ct_dtype)index->dtype));
+  if (!ct_device_eq(index->device, self->device) && index->device.type != CT_DEVICE_CPU)
+    return ct_fail(CT_ERR_DEVICE, op, "index is on %s but self is on %s", ct_device_type_name((ct_device_type)index->device.type),
+                   ct_device_type_name((ct_device_type)self->device.type));
+  return CT_OK;
+}
+static ct_status ct__shape_oob(const char *op, int64_t v, int64_t dim, int64_t size) {
+  return ct_fail(CT_ERR_INDEX, op, "index %lld is out of bounds for dimension %lld with size %lld", (long long)v, (long long)dim,
+                 (long long)size);
+}
+/* sizes/strides with a 0-dim tensor seen as 1-D of size 1 (PyTorch's ensure_nonempty) */
+static int ct__shape_nonempty(const ct_tensor *t, int64_t *sizes, int64_t *strides) {
+  int k;
+  if (t->ndim == 0) {
+    sizes[0] = 1, strides[0] = 0;
+    return 1;
+  }
+  for (k = 0; k < t->ndim; k++) sizes[k] = t->sizes[k], strides[k] = t->strides[k];
+  return t->ndim;
+}
+
+/* ---- gather / scatter: out[i] = self[i with dim := index[i]] and its transposes ---- */
+enum { CT__SG_GATHER, CT__SG_SCATTER, CT__SG_ADD, CT__SG_FILL, CT__SG_REDUCE };
+/* scatter reductions (scatter.reduce, scatter_reduce.two) */
+enum { CT__RED_SUM, CT__RED_PROD, CT__RED_MEAN, CT__RED_AMAX, CT__RED_AMIN };
+typedef struct ct__shape_red {
+  int kind;
+  int64_t *count; /* per element of the (fresh, contiguous) result: values combined so far */
+} ct__shape_red;
+static int64_t ct__shape_load_i64(const char *p, ct_dtype dt) {
+  return dt == CT_I64 ? *(const int64_t *)p : dt == CT_I32 ? *(const int32_t *)p : dt == CT_U8 ? *(const uint8_t *)p : *(const bool *)p;
+}
+static void ct__shape_store_i64(char *p, ct_dtype dt, int64_t v) {
+  if (dt == CT_I64) *(int64_t *)p = v;
+  else if (dt == CT_I32) *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v;
+  else if (dt == CT_U8) *(uint8_t *)p = (uint8_t)(uint64_t)v;
+  else *(bool *)p = v != 0;
+}
+/* *d = combine(*d, *s) (or *s for the first value); integers in wrapping int64, floats in double */
+static void ct__shape_red1(char *d, const char *s, ct_dtype dt, int kind, int first) {
+  if (ct_dtype_is_floating(dt)) {
+    double a = ct__load_double(d, dt), b = ct__load_double(s, dt), r;
+    if (first) r = b;
+    else if (kind == CT__RED_PROD) r = a * b;
+    else if (kind == CT__RED_AMAX) r = a != a || a > b ? a : b;
+    else if (kind == CT__RED_AMIN) r = a != a || a < b ? a : b;
+    else r = a + b;
+    ct__store_double(d, dt, r);
+  } else {
+    int64_t a = ct__shape_load_i64(d, dt), b = ct__shape_load_i64(s, dt), r;
+    if (first) r = b;
+    else if (kind == CT__RED_PROD) r = (int64_t)((uint64_t)a * (uint64_t)b);
+    else if (kind == CT__RED_AMAX) r = a > b ? a : b;
+    else if (kind == CT__RED_AMIN) r = a < b ? a : b;
+    else r = (int64_t)((uint64_t)a + (uint64_t)b);
+    ct__shape_store_i64(d, dt, r);
+  }
+}
+static ct_status ct__shape_sg_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src) {
+  int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], cs[CT_MAX_DIMS], cst[CT_MAX_DIMS];
+  int ns, ni, nc = 0, k;
+  char b1[160], b2[160], b3[160];
+  if (ct__shape_check_index(op, self, index, 0) != CT_OK) return ct_last_error();
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (src && src->dtype != self->dtype) return ct_fail(CT_ERR_DTYPE, op, "%s(): Expected self.dtype to be equal to src.dtype", op);
+  ns = ct__shape_nonempty(self, ss, st);
+  ni = ct__shape_nonempty(index, is, it);
+  if (src) nc = ct__shape_nonempty(src, cs, cst);
+  if (ni != ns || (src && nc != ns))
+    return ct_fail(CT_ERR_SHAPE, op, "Index tensor must have the same number of dimensions as %s tensor", src ? "self and src" : "input");
+  if (index->numel == 0) return CT_OK;
+  ct_shape_format(index->ndim, index->sizes, b1, sizeof b1);
+  ct_shape_format(self->ndim, self->sizes, b2, sizeof b2);
+  for (k = 0; k < ns; k++) {
+    if (src && (is[k] > cs[k] || (k != *dim && is[k] > ss[k])))
+      return ct_fail(CT_ERR_SHAPE, op, "Expected index %s to be smaller than self %s apart from dimension %lld and to be smaller "
+                     "size than src %s", b1, b2, (long long)*dim, ct_shape_format(src->ndim, src->sizes, b3, sizeof b3));
+    if (!src && k != *dim && is[k] > ss[k])
+      return ct_fail(CT_ERR_SHAPE, op, "Size does not match at dimension %d expected index %s to be smaller than self %s apart "
+                     "from dimension %lld", k, b1, b2, (long long)*dim);
+  }
+  return CT_OK;
+}
+/* Walk index: GATHER: other[i] = self[..]; SCATTER: self[..] = other[i]; ADD: +=; FILL: self[..] = value */
+static ct_status ct__shape_sg_loop(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *other,
+                                   const char *value, const ct__shape_red *red) {
+  int64_t ss[CT_MAX_DIMS], st[CT_MAX_DIMS], is[CT_MAX_DIMS], it[CT_MAX_DIMS], os[CT_MAX_DIMS], ot[CT_MAX_DIMS];
+  int64_t idx[CT_MAX_DIMS] = {0};
+  int nd = ct__shape_nonempty(self, ss, st), k;
+  ct_dtype dt = (ct_dtype)self->dtype;
+  size_t es = ct_dtype_size(dt);
+  char *sp = ct__shape_ptr(self), *ip = ct__shape_ptr(index), *op_ = other ? ct__shape_ptr(other) : NULL;
+  ct__shape_nonempty(index, is, it);
+  if (other) ct__shape_nonempty(other, os, ot);
+  if (index->numel == 0 || !sp || !ip) return CT_OK;
+  do {
+    int64_t ioff = 0, soff = 0, ooff = 0, v;
+    for (k = 0; k < nd; k++) {
+      ioff += idx[k] * it[k];
+      if (k != dim) soff += idx[k] * st[k];
+      if (other) ooff += idx[k] * ot[k];
+    }
+    v = ct__shape_load_index(ip + ioff * (int64_t)ct_dtype_size((ct_dtype)index->dtype), (ct_dtype)index->dtype);
+    if (v < 0 || v >= ss[dim]) return ct__shape_oob(op, v, dim, ss[dim]);
+    soff = (soff + v * st[dim]) * (int64_t)es;
+    ooff *= (int64_t)es;
+    switch (mode) {
+    case CT__SG_GATHER: ct__shape_copy1(op_ + ooff, sp + soff, es); break;
+    case CT__SG_SCATTER: ct__shape_copy1(sp + soff, op_ + ooff, es); break;
+    case CT__SG_ADD: ct__shape_acc1(sp + soff, op_ + ooff, dt); break;
+    case CT__SG_REDUCE: { /* self is fresh and contiguous: soff / es is the element */
+      int64_t *c = &red->count[soff / (int64_t)es];
+      ct__shape_red1(sp + soff, other ? op_ + ooff : value, dt, red->kind, *c == 0);
+      ++*c;
+      break;
+    }
+    default: ct__shape_copy1(sp + soff, value, es); break;
+    }
+  } while (ct__shape_next(idx, nd, is));
+  return CT_OK;
+}
+static void ct__shape_scalar_bytes(char *buf, ct_dtype dt, ct_scalar v) {
+  memset(buf, 0, 8);
+  if (v.kind == CT_SCALAR_INT && dt == CT_I64) memcpy(buf, &v.v.i, 8);
+  else ct__store_double(buf, dt, ct_scalar_to_double(v));
+}
+static ct_tensor *ct__k_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_tensor *r;
+  (void)ks;
+  (void)sparse_grad;
+  if (ct__shape_sg_check("gather", self, &dim, index, NULL) != CT_OK) return NULL;
+  r = ct__shape_fresh("gather", index->ndim, index->sizes, self);
+  if (r && !ct__is_meta(r) && ct__shape_sg_loop("gather", CT__SG_GATHER, self, dim, index, r, NULL, NULL) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_status ct__k_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  return ct__shape_out("gather", out, ct__k_gather(ks, self, dim, index, sparse_grad));
+}
+static ct_tensor *ct__shape_scatter(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                    ct_scalar value) {
+  ct_tensor *r;
+  char v[8];
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
+  if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
+  if (ct__shape_sg_loop(op, mode, r, dim, index, src, v, NULL) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static ct_tensor *ct__k_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  (void)ks;
+  return ct__shape_scatter("scatter", CT__SG_SCATTER, self, dim, index, src, ct_int(0));
+}
+static ct_status ct__k_scatter_src_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_src(ks, self, dim, index, src));
+}
+static ct_status ct__k_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_src(ks, self, dim, index, src));
+}
+static ct_tensor *ct__k_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  (void)ks;
+  return ct__shape_scatter("scatter", CT__SG_FILL, self, dim, index, NULL, value);
+}
+static ct_status ct__k_scatter_value_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_value(ks, self, dim, index, value));
+}
+static ct_status ct__k_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_value(ks, self, dim, index, value));
+}
+static ct_tensor *ct__k_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  (void)ks;
+  return ct__shape_scatter("scatter_add", CT__SG_ADD, self, dim, index, src, ct_int(0));
+}
+static ct_status ct__k_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  return ct__shape_inplace("scatter_add_", self, ct__k_scatter_add(ks, self, dim, index, src));
+}
+static ct_status ct__k_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  return ct__shape_out("scatter_add", out, ct__k_scatter_add(ks, self, dim, index, src));
+}
+
+/* scatter with a reduction: legacy scatter.reduce ("add", "multiply") and scatter_reduce.two
+ * ("sum", "prod", "mean", "amax", "amin"; include_self=False ignores self where something is scattered) */
+static ct_tensor *ct__shape_scatter_reduce(const char *op, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_scalar value,
+                                          int kind, int include_self) {
+  ct__shape_red red;
+  ct_tensor *r;
+  char v[8];
+  int64_t k;
+  ct_status st;
+  if (ct__shape_sg_check(op, self, &dim, index, src) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r) || r->numel == 0) return r;
+  if (!src) ct__shape_scalar_bytes(v, (ct_dtype)self->dtype, value);
+  red.kind = kind;
+  red.count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)r->numel);
+  if (!red.count) return ct_release(r), ct_fail(CT_ERR_OOM, op, "out of memory"), (ct_tensor *)NULL;
+  for (k = 0; k < r->numel; k++) red.count[k] = include_self ? 1 : 0;
+  st = ct__shape_sg_loop(op, CT__SG_REDUCE, r, dim, index, src, v, &red);
+  if (st == CT_OK && kind == CT__RED_MEAN) {
+    ct_dtype dt = (ct_dtype)r->dtype;
+    size_t es = ct_dtype_size(dt);
+    char *p = (char *)r->storage->data;
+    for (k = 0; k < r->numel; k++) {
+      if (red.count[k] <= 1) continue;
+      if (ct_dtype_is_floating(dt)) {
+        ct__store_double(p + k * (int64_t)es, dt, ct__load_double(p + k * (int64_t)es, dt) / (double)red.count[k]);
+      } else { /* integers: floor division, as PyTorch */
+        int64_t a = ct__shape_load_i64(p + k * (int64_t)es, dt), q = a / red.count[k];
+        if (a % red.count[k] != 0 && a < 0) q--;
+        ct__shape_store_i64(p + k * (int64_t)es, dt, q);
+      }
+    }
+  }
+  CT_FREE(red.count);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static int ct__shape_legacy_reduce(const char *op, const char *reduce) {
+  if (reduce && !strcmp(reduce, "add")) return CT__RED_SUM;
+  if (reduce && !strcmp(reduce, "multiply")) return CT__RED_PROD;
+  ct_fail(CT_ERR_INVALID, op, "reduce argument must be either add or multiply.");
+  return -1;
+}
+static ct_tensor *ct__k_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  int kind = ct__shape_legacy_reduce("scatter", reduce);
+  (void)ks;
+  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, src, ct_int(0), kind, 1);
+}
+static ct_status ct__k_scatter_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+}
+static ct_status ct__k_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce,
+                                          ct_tensor *out) {
+  return ct__shape_out("scatter", out, ct__k_scatter_reduce(ks, self, dim, index, src, reduce));
+}
+static ct_tensor *ct__k_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                             const char *reduce) {
+  int kind = ct__shape_legacy_reduce("scatter", reduce);
+  (void)ks;
+  return kind < 0 ? NULL : ct__shape_scatter_reduce("scatter", self, dim, index, NULL, value, kind, 1);
+}
+static ct_status ct__k_scatter_value_reduce_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value,
+                                             const char *reduce) {
+  return ct__shape_inplace("scatter_", self, ct__k_scatter_value_reduce(ks, self, dim, index, value, reduce));
+}
+static ct_tensor *ct__k_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                           const char *reduce, bool include_self) {
+  static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
+  int kind;
+  (void)ks;
+  for (kind = 0; kind < 5 && !(reduce && !strcmp(reduce, names[kind])); kind++) {
+  }
+  if (kind == 5)
+    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
+  return ct__shape_scatter_reduce("scatter_reduce", self, dim, index, src, ct_int(0), kind, include_self);
+}
+static ct_status ct__k_scatter_reduce_two_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                           const char *reduce, bool include_self) {
+  return ct__shape_inplace("scatter_reduce_", self, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+}
+static ct_status ct__k_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                              const char *reduce, bool include_self, ct_tensor *out) {
+  return ct__shape_out("scatter_reduce", out, ct__k_scatter_reduce_two(ks, self, dim, index, src, reduce, include_self));
+}
+
+/* 1 where a == b (same shapes), else 0, in a's dtype: a constant for the formulas below */
+static ct_tensor *ct__shape_eq_mask(ct_tensor *a, ct_tensor *b) {
+  ct_tensor *m = ct_empty_opts(a->ndim, a->sizes, ct_opts((ct_dtype)a->dtype, a->device));
+  int64_t k;
+  for (k = 0; m && !ct__is_meta(m) && k < m->numel; k++) ct_set(m, k, ct_get(a, k) == ct_get(b, k) ? 1.0 : 0.0);
+  return m;
+}
+static int ct__shape_has_zero(ct_tensor *t) {
+  int64_t k;
+  for (k = 0; !ct__is_meta(t) && k < t->numel; k++)
+    if (ct_get(t, k) == 0) return 1;
+  return 0;
+}
+/* scatter_reduce.two's derivative (PyTorch's scatter_reduce_backward), for self (which = 0) or src (1).
+ * prod: only without zeros in self and src (PyTorch masks them; not supported here). */
+static ct_tensor *ct__shape_scatter_reduce_backward(ct_tensor *grad, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                                                    const char *reduce, bool include_self, ct_tensor *result, int which) {
+  ct_tensor *gs = NULL, *gsrc = NULL;
+  if (!grad) return NULL;
+  if (!strcmp(reduce, "sum")) {
+    gs = grad;
+    if (which) gsrc = ct_gather(grad, dim, index);
+  } else if (!strcmp(reduce, "mean")) {
+    ct_tensor *n = ct_scatter_add(include_self ? ct_ones_like(grad) : ct_zeros_like(grad), dim, index, ct_ones_like(src));
+    int64_t k;
+    for (k = 0; n && !ct__is_meta(n) && k < n->numel; k++)
+      if (ct_get(n, k) == 0) ct_set(n, k, 1.0);
+    gs = n ? ct_div(grad, n) : NULL;
+    if (which && n) gsrc = ct_div(ct_gather(grad, dim, index), ct_gather(n, dim, index));
+  } else if (!strcmp(reduce, "amax") || !strcmp(reduce, "amin")) { /* shared evenly between equal extremes */
+    ct_tensor *value = ct_gather(result, dim, index), *self_is = ct__shape_eq_mask(self, result), *src_is = value ? ct__shape_eq_mask(src, value) : NULL;
+    ct_tensor *dist = self_is && src_is ? ct_div(grad, ct_scatter_add(self_is, dim, index, src_is)) : NULL;
+    gs = dist ? ct_mul(self_is, dist) : NULL;
+    if (which && dist) gsrc = ct_mul(src_is, ct_gather(dist, dim, index));
+  } else if (!strcmp(reduce, "prod")) {
+    if (ct__shape_has_zero(self) || ct__shape_has_zero(src))
+      return ct_fail(CT_ERR_UNSUPPORTED, "scatter_reduce", "the derivative of reduce=\"prod\" with zeros in self or src is not "
+                     "supported"),
+             (ct_tensor *)NULL;
+    gs = ct_div(ct_mul(grad, result), self);
+    if (which) gsrc = ct_div(ct_gather(ct_mul(grad, result), dim, index), src);
+  } else {
+    return ct_fail(CT_ERR_INVALID, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin."), (ct_tensor *)NULL;
+  }
+  if (which) return gsrc;
+  return gs && !include_self ? ct_scatter_value(gs, dim, index, ct_int(0)) : gs;
+}
+
+/* scatter's derivative for src: grad gathered at index, zero-padded to src's shape where src is larger */
+static ct_tensor *ct__shape_scatter_src_backward(ct_tensor *grad, int64_t dim, ct_tensor *index, const ct__shape *src_sizes) {
+  int64_t pad[2 * CT_MAX_DIMS];
+  int k, n = src_sizes->ndim, any = 0;
+  ct_tensor *g = ct_gather(grad, dim, index);
+  if (!g || g->ndim != n) return g;
+  for (k = 0; k < n; k++) {
+    pad[2 * (n - 1 - k)] = 0;
+    pad[2 * (n - 1 - k) + 1] = src_sizes->sizes[k] - g->sizes[k];
+    any |= g->sizes[k] != src_sizes->sizes[k];
+  }
+  return any ? ct_constant_pad_nd(g, 2 * n, pad, ct_int(0)) : g;
+}
+
+/* ---- index_select / index_add / index_copy / index_fill: whole slices along dim ---- */
+enum { CT__IX_SELECT, CT__IX_ADD, CT__IX_COPY, CT__IX_FILL };
+static void ct__shape_acc_loop(char **d, const int64_t *s, int64_t n, void *ctx) {
+  ct_dtype dt = *(const ct_dtype *)ctx;
+  int64_t i;
+  for (i = 0; i < n; i++) ct__shape_acc1(d[0] + i * s[0], d[1] + i * s[1], dt);
+}
+/* slice i of t along dim (t itself when 0-dim) */
+static void ct__shape_slice_of(ct_tensor *v, const ct_tensor *t, int dim, int64_t i) {
+  if (t->ndim == 0) ct__shape_view(v, t, 0, t->sizes, t->strides, t->offset);
+  else ct__shape_select_view(v, t, dim, i);
+}
+/* SELECT: out[j] = self[index[j]]; ADD/COPY: self[index[j]] (+)= src[j]; FILL: self[index[j]] = value */
+static ct_status ct__shape_ix_loop(const char *op, int mode, ct_tensor *self, int dim, ct_tensor *index, ct_tensor *other,
+                                   ct_scalar value) {
+  int64_t j, n = self->ndim ? self->sizes[dim] : 1, ies = (int64_t)ct_dtype_size((ct_dtype)index->dtype);
+  int64_t istride = index->ndim ? index->strides[0] : 0;
+  ct_dtype dt = (ct_dtype)self->dtype;
+  const char *ip = ct__shape_ptr(index);
+  if (index->numel == 0 || !ct__shape_ptr(self) || !ip) return CT_OK;
+  for (j = 0; j < index->numel; j++) {
+    ct_tensor a, b, *ops[2];
+    int64_t v = ct__shape_load_index(ip + j * istride * ies, (ct_dtype)index->dtype);
+    if (v < 0 || v >= n)
+      return mode == CT__IX_SELECT ? ct_fail(CT_ERR_INDEX, op, "index out of range in self (index %lld, size %lld)", (long long)v, (long long)n)
+                                   : ct__shape_oob(op, v, dim, n);
+    ct__shape_slice_of(&a, self, dim, v);
+    if (mode == CT__IX_FILL) {
+      ct__k_fill_(0, &a, value);
+      continue;
+    }
+    ct__shape_slice_of(&b, other, dim, j);
+    if (a.numel == 0) continue;
+    if (mode == CT__IX_SELECT) {
+      ct__copy_impl(&b, &a);
+    } else if (mode == CT__IX_COPY) {
+      ct__copy_impl(&a, &b);
+    } else {
+      ops[0] = &a, ops[1] = &b;
+      ct_iter_foreach(ct__shape_acc_loop, &dt, 2, ops, a.ndim, a.sizes);
+    }
+  }
+  return CT_OK;
+}
+/* index: a vector (or a scalar); source: self's shape with index.numel() at dim */
+static ct_status ct__shape_ix_check(const char *op, ct_tensor *self, int64_t *dim, ct_tensor *index, ct_tensor *src, int allow_int32) {
+  int k;
+  char b1[160], b2[160];
+  if (ct__shape_check_index(op, self, index, allow_int32) != CT_OK) return ct_last_error();
+  if (index->ndim > 1) return ct_fail(CT_ERR_SHAPE, op, "%s(): Index is supposed to be a vector", op);
+  if ((*dim = ct__wrap_dim(op, *dim, self->ndim)) < 0) return ct_last_error();
+  if (!src) return CT_OK;
+  if (src->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "%s(): self (%s) and source (%s) must have the same scalar type", op,
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)src->dtype));
+  if ((src->ndim ? src->sizes[*dim < src->ndim ? *dim : 0] : 1) != index->numel && !(src->ndim == 0 && self->ndim == 0))
+    return ct_fail(CT_ERR_SHAPE, op, "%s(): Number of indices (%lld) should be equal to source.size(dim) (%lld)", op,
+                   (long long)index->numel, (long long)(src->ndim ? src->sizes[*dim < src->ndim ? *dim : 0] : 1));
+  if (src->ndim != self->ndim && self->ndim > 0 && src->ndim > 0)
+    return ct_fail(CT_ERR_SHAPE, op, "%s(): source %s and self %s must have the same number of dimensions", op,
+                   ct_shape_format(src->ndim, src->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  for (k = 0; k < self->ndim && k < src->ndim; k++)
+    if (k != *dim && src->sizes[k] != self->sizes[k])
+      return ct_fail(CT_ERR_SHAPE, op, "%s(): source %s and self %s must match in every dimension but %lld", op,
+                     ct_shape_format(src->ndim, src->sizes, b1, sizeof b1), ct_shape_format(self->ndim, self->sizes, b2, sizeof b2),
+                     (long long)*dim);
+  return CT_OK;
+}
+static ct_tensor *ct__k_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  int64_t sizes[CT_MAX_DIMS];
+  ct_tensor *r;
+  (void)ks;
+  if (ct__shape_ix_check("index_select", self, &dim, index, NULL, 1) != CT_OK) return NULL;
+  if (self->ndim == 0 && index->numel != 1)
+    return ct_fail(CT_ERR_INDEX, "index_select", "index_select(): Index to scalar can have only 1 value, got %lld value(s)",
+                   (long long)index->numel),
+           (ct_tensor *)NULL;
+  memcpy(sizes, self->sizes, sizeof sizes);
+  if (self->ndim) sizes[dim] = index->numel;
+  r = ct__shape_fresh("index_select", self->ndim, sizes, self);
+  if (r && !ct__is_meta(r) && ct__shape_ix_loop("index_select", CT__IX_SELECT, self, (int)dim, index, r, ct_int(0)) != CT_OK)
+    ct_release(r), r = NULL;
+  return r;
+}
+static ct_status ct__k_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  return ct__shape_out("index_select", out, ct__k_index_select(ks, self, dim, index));
+}
+static ct_tensor *ct__shape_ix(const char *op, int mode, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src,
+                               ct_scalar value, int allow_int32) {
+  ct_tensor *r;
+  if (ct__shape_ix_check(op, self, &dim, index, src, allow_int32) != CT_OK) return NULL;
+  if (!(r = ct__shape_clone(op, self)) || ct__is_meta(r)) return r;
+  if (ct__shape_ix_loop(op, mode, r, (int)dim, index, src, value) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+static int ct__shape_alpha_is_one(ct_scalar a) {
+  return a.kind == CT_SCALAR_NONE || (a.kind == CT_SCALAR_INT && a.v.i == 1) || (a.kind == CT_SCALAR_FLOAT && a.v.f == 1.0) ||
+         (a.kind == CT_SCALAR_BOOL && a.v.b);
+}
+static ct_tensor *ct__k_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_tensor *scaled = NULL, *r;
+  (void)ks;
+  if (!ct__shape_alpha_is_one(alpha)) { /* source * alpha, below autograd */
+    if (!(scaled = ct__k2_mul_scalar(0, source, alpha))) return NULL;
+    if (scaled->dtype != source->dtype) {
+      ct_release(scaled);
+      return ct_fail(CT_ERR_DTYPE, "index_add", "alpha cannot be cast to %s", ct__dtype_torch_name((ct_dtype)source->dtype)),
+             (ct_tensor *)NULL;
+    }
+  }
+  r = ct__shape_ix("index_add", CT__IX_ADD, self, dim, index, scaled ? scaled : source, ct_int(0), 1);
+  ct_release(scaled);
+  return r;
+}
+static ct_status ct__k_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  return ct__shape_inplace("index_add_", self, ct__k_index_add(ks, self, dim, index, source, alpha));
+}
+static ct_status ct__k_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha,
+                                     ct_tensor *out) {
+  return ct__shape_out("index_add", out, ct__k_index_add(ks, self, dim, index, source, alpha));
+}
+static ct_tensor *ct__k_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  (void)ks;
+  return ct__shape_ix("index_copy", CT__IX_COPY, self, dim, index, source, ct_int(0), 0);
+}
+static ct_status ct__k_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct__shape_inplace("index_copy_", self, ct__k_index_copy(ks, self, dim, index, source));
+}
+static ct_status ct__k_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  return ct__shape_out("index_copy", out, ct__k_index_copy(ks, self, dim, index, source));
+}
+static ct_tensor *ct__k_index_fill(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  (void)ks;
+  return ct__shape_ix("index_fill", CT__IX_FILL, self, dim, index, NULL, value, 0);
+}
+static ct_status ct__k_index_fill_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  return ct__shape_inplace("index_fill_", self, ct__k_index_fill(ks, self, dim, index, value));
+}
+static ct_tensor *ct__k_index_fill_tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_scalar v = ct_int(0);
+  if (value->ndim != 0)
+    return ct_fail(CT_ERR_RANK, "index_fill", "index_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
+                   "dimension(s).", value->ndim),
+           (ct_tensor *)NULL;
+  if (!ct__is_meta(value)) {
+    const char *p = ct__shape_ptr(value);
+    ct_dtype dt = (ct_dtype)value->dtype;
+    v = ct_dtype_is_floating(dt) ? ct_float(ct__load_double(p, dt)) : dt == CT_BOOL ? ct_bool(*(const bool *)p) : ct_int(ct__shape_load_i64(p, dt));
+  } else if (!ct__is_meta(self)) {
+    return ct_fail(CT_ERR_DEVICE, "index_fill", "value is a meta tensor: it has no data"), (ct_tensor *)NULL;
+  }
+  return ct__k_index_fill(ks, self, dim, index, v);
+}
+static ct_status ct__k_index_fill_tensor_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  return ct__shape_inplace("index_fill_", self, ct__k_index_fill_tensor(ks, self, dim, index, value));
+}
+static ct_status ct__k_index_fill_tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value,
+                                             ct_tensor *out) {
+  return ct__shape_out("index_fill", out, ct__k_index_fill_tensor(ks, self, dim, index, value));
+}
+/* index_fill's derivative for a tensor value: grad summed over the filled slices, each index once */
+static ct_tensor *ct__shape_index_fill_value_backward(ct_tensor *grad, int64_t dim, ct_tensor *index) {
+  int64_t minus1 = -1, n, m = 0, j, k;
+  ct_tensor *ci = ct_to_dtype(ct_contiguous(ct_reshape(index, 1, &minus1)), CT_I64), *u;
+  const int64_t *v;
+  if (!grad || !ci) return NULL;
+  n = ci->numel;
+  if (!(u = ct_empty(1, &n, CT_I64))) return NULL;
+  v = (const int64_t *)(const void *)ct__shape_ptr(ci);
+  for (j = 0; v && j < n; j++) { /* keep the first occurrence of each value (quadratic: index vectors are short) */
+    for (k = 0; k < j && v[k] != v[j]; k++) {
+    }
+    if (k == j) ((int64_t *)u->storage->data)[m++] = v[j];
+  }
+  return ct_sum(ct_index_select(grad, dim, ct_narrow(u, 0, 0, m)));
+}
+static ct_status ct__k_index_fill_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  return ct__shape_out("index_fill", out, ct__k_index_fill(ks, self, dim, index, value));
+}
+
+/* ---- index.Tensor / index_put: advanced indexing over the leading dims ----
+ * The index tensors (int64, or bool/uint8 masks, which become the int64
+ * indices of their true elements) broadcast together to a shape B; they
+ * become one int64 "linear" index L over the leading dims (negative indices
+ * wrap), and the ops are index_select / index_add / index_copy over the
+ * leading dims flattened, so their gradients come from those ops. */
+/* A bool/uint8 mask over self's dims n, n+1, ...: one int64 index tensor per mask dim (tracked),
+ * holding the coordinates of its true elements, into ix[n...]. */
+static ct_status ct__shape_mask_indices(const char *op, ct_tensor *self, ct_tensor *t, int n, ct_tensor **ix) {
+  int64_t nnz = 0, idx[CT_MAX_DIMS] = {0}, m = 0, j;
+  char b1[160], b2[160];
+  if (t->ndim == 0) return ct_fail(CT_ERR_UNSUPPORTED, op, "0-dim boolean indices are not supported");
+  if (n + t->ndim > self->ndim)
+    return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %d)", self->ndim, n + t->ndim);
+  for (j = 0; j < t->ndim; j++)
+    if (t->sizes[j] != self->sizes[n + j])
+      return ct_fail(CT_ERR_INDEX, op, "The shape of the mask %s at index %lld does not match the shape of the indexed tensor %s at "
+                     "index %lld", ct_shape_format(t->ndim, t->sizes, b1, sizeof b1), (long long)j,
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2), (long long)(n + j));
+  if (ct__is_meta(t) || ct__is_meta(self)) return ct_fail(CT_ERR_UNSUPPORTED, op, "boolean masks have a data-dependent shape: not on meta tensors");
+  if (t->numel) {
+    do {
+      int64_t off = 0;
+      for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
+      nnz += ct__shape_ptr(t)[off] != 0;
+    } while (ct__shape_next(idx, t->ndim, t->sizes));
+  }
+  for (j = 0; j < t->ndim; j++)
+    if (!(ix[n + j] = ct_empty(1, &nnz, CT_I64))) return ct_last_error();
+  if (!nnz) return CT_OK;
+  do { /* idx is back at zeros */
+    int64_t off = 0;
+    for (j = 0; j < t->ndim; j++) off += idx[j] * t->strides[j];
+    if (ct__shape_ptr(t)[off] != 0) {
+      for (j = 0; j < t->ndim; j++) ((int64_t *)ix[n + j]->storage->data)[m] = idx[j];
+      m++;
+    }
+  } while (ct__shape_next(idx, t->ndim, t->sizes));
+  return CT_OK;
+}
+/* The linear index over self's leading *nidx dims (a tracked int64 tensor of the broadcast shape). */
+static ct_status ct__shape_linear_index(const char *op, ct_tensor *self, ct_tensor_list indices, ct_tensor **lin, int *nidx) {
+  ct_tensor *ix[CT_MAX_DIMS];
+  int64_t bshape[CT_MAX_DIMS], k, j;
+  int n = 0, bnd = 0, meta = ct__is_meta(self);
+  char b1[160], b2[160];
+  *lin = NULL;
+  for (k = 0; k < indices.n; k++) {
+    ct_tensor *t = indices.data[k];
+    if (!t) return ct_fail(CT_ERR_UNSUPPORTED, op, "indices[%lld] is NULL: None entries are not supported", (long long)k);
+    if (t->dtype == CT_BOOL || t->dtype == CT_U8) {
+      if (ct__shape_mask_indices(op, self, t, n, ix) != CT_OK) return ct_last_error();
+      n += t->ndim;
+      continue;
+    }
+    if (t->dtype != CT_I64)
+      return ct_fail(CT_ERR_DTYPE, op, "tensors used as indices must be long, byte or bool tensors (indices[%lld] is %s)", (long long)k,
+                     ct__dtype_torch_name((ct_dtype)t->dtype));
+    if (n >= self->ndim)
+      return ct_fail(CT_ERR_INDEX, op, "too many indices for tensor of dimension %d (got %lld)", self->ndim, (long long)indices.n);
+    ix[n++] = t;
+  }
+  if (n == 0) return ct_fail(CT_ERR_INVALID, op, "at least one index tensor is required");
+  bnd = ix[0]->ndim;
+  memcpy(bshape, ix[0]->sizes, sizeof bshape);
+  for (k = 1; k < n; k++)
+    if ((bnd = ct_broadcast_shapes(op, bnd, bshape, ix[k]->ndim, ix[k]->sizes, bshape)) < 0)
+      return ct_fail(CT_ERR_INDEX, op, "shape mismatch: indexing tensors could not be broadcast together with shapes %s and %s",
+                     ct_shape_format(ix[0]->ndim, ix[0]->sizes, b1, sizeof b1), ct_shape_format(ix[k]->ndim, ix[k]->sizes, b2, sizeof b2));
+  for (k = 0; k < n; k++) meta |= ct__is_meta(ix[k]);
+  *lin = meta ? ct_empty_opts(bnd, bshape, ct_opts(CT_I64, ct_device_make(CT_DEVICE_META, 0))) : ct_empty(bnd, bshape, CT_I64);
+  if (!*lin) return ct_last_error();
+  *nidx = n;
+  if (!meta && (*lin)->numel) {
+    int64_t idx[CT_MAX_DIMS] = {0}, *out = (int64_t *)(*lin)->storage->data, p = 0;
+    do {
+      int64_t l = 0;
+      for (k = 0; k < n; k++) {
+        const ct_tensor *t = ix[k];
+        int64_t off = 0, v, size = self->sizes[k];
+        for (j = 0; j < t->ndim; j++) /* broadcast: right-aligned, size-1 dims read index 0 */
+          if (t->sizes[j] != 1) off += idx[bnd - t->ndim + j] * t->strides[j];
+        v = ((const int64_t *)(const void *)ct__shape_ptr(t))[off];
+        if (v < -size || v >= size) return ct__shape_oob(op, v, k, size);
+        l = l * size + (v < 0 ? v + size : v);
+      }
+      out[p++] = l;
+    } while (bnd > 0 && ct__shape_next(idx, bnd, bshape));
+  }
+  return CT_OK;
+}
+/* self with its leading n dims flattened into one */
+static ct_tensor *ct__shape_flat_lead(ct_tensor *self, int n) {
+  int64_t sh[CT_MAX_DIMS], p = 1;
+  int k;
+  for (k = 0; k < n; k++) p *= self->sizes[k];
+  sh[0] = p;
+  for (k = n; k < self->ndim; k++) sh[k - n + 1] = self->sizes[k];
+  return ct_reshape(self, self->ndim - n + 1, sh);
+}
+static ct_tensor *ct__k_index(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *lin;
+    int n, k;
+    if (ct__shape_linear_index("index", self, indices, &lin, &n) == CT_OK) {
+      int64_t sh[CT_MAX_DIMS];
+      int nd = lin->ndim + self->ndim - n;
+      if (nd > CT_MAX_DIMS) {
+        ct_fail(CT_ERR_RANK, "index", "the result would have %d dims (at most %d)", nd, CT_MAX_DIMS);
+      } else {
+        ct_tensor *flat_l = ct_reshape(lin, 1, &lin->numel);
+        for (k = 0; k < lin->ndim; k++) sh[k] = lin->sizes[k];
+        for (k = n; k < self->ndim; k++) sh[lin->ndim + k - n] = self->sizes[k];
+        r = ct_keep(ct_reshape(ct_index_select(ct__shape_flat_lead(self, n), 0, flat_l), nd, sh));
+      }
+    }
+  }
+  return r;
+}
+static ct_tensor *ct__shape_index_put(ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  static const char *op = "index_put";
+  ct_tensor *r = NULL;
+  if (values->dtype != self->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "Index put requires the source and destination dtypes match, got %s for the destination and %s "
+                   "for the source.", ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)values->dtype)),
+           (ct_tensor *)NULL;
+  CT_SCOPE {
+    ct_tensor *lin;
+    int n, k;
+    if (ct__shape_linear_index(op, self, indices, &lin, &n) == CT_OK) {
+      int64_t sh[CT_MAX_DIMS], vsh[CT_MAX_DIMS];
+      int nd = lin->ndim + self->ndim - n, ok = nd <= CT_MAX_DIMS && values->ndim <= nd;
+      char b1[160], b2[160];
+      for (k = 0; k < lin->ndim && ok; k++) sh[k] = lin->sizes[k];
+      for (k = n; k < self->ndim && ok; k++) sh[lin->ndim + k - n] = self->sizes[k];
+      for (k = 0; k < values->ndim && ok; k++) ok = values->sizes[k] == 1 || values->sizes[k] == sh[nd - values->ndim + k];
+      if (!ok) {
+        ct_fail(CT_ERR_SHAPE, op, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+                ct_shape_format(values->ndim, values->sizes, b1, sizeof b1), ct_shape_format(nd < CT_MAX_DIMS ? nd : 0, sh, b2, sizeof b2));
+      } else {
+        ct_tensor *flat = ct__shape_flat_lead(self, n), *v, *flat_l = ct_reshape(lin, 1, &lin->numel);
+        vsh[0] = lin->numel;
+        for (k = n; k < self->ndim; k++) vsh[k - n + 1] = self->sizes[k];
+        v = ct_reshape(ct_expand(values, nd, sh), self->ndim - n + 1, vsh);
+        v = accumulate ? ct_index_add(flat, 0, flat_l, v) : ct_index_copy(flat, 0, flat_l, v);
+        r = ct_keep(ct_reshape(v, self->ndim, self->sizes));
+      }
+    }
+  }
+  return r;
+}
+static ct_status ct__k_index_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  return ct__shape_out("index", out, ct__k_index(ks, self, indices)); /* below autograd: the composite records nothing */
+}
+static ct_tensor *ct__k_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  (void)ks;
+  return ct__shape_index_put(self, indices, values, accumulate);
+}
+static ct_status ct__k_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  ct_tensor *r = ct__shape_index_put(self, indices, values, accumulate); /* owned: no scope at this depth */
+  ct_status st = r ? ct_copy_(self, r) : ct_last_error();
+  (void)ks;
+  ct_release(r);
+  return st;
+}
+
+static ct_status ct__k_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate,
+                                     ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("index_put", out, ct__shape_index_put(self, indices, values, accumulate));
+}
+
+/* ---- one_hot ---- */
+static ct_tensor *ct__k_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  static const char *op = "one_hot";
+  int64_t sizes[CT_MAX_DIMS], idx[CT_MAX_DIMS] = {0}, p = 0, k;
+  ct_tensor *r;
+  (void)ks;
+  if (self->dtype != CT_I64) return ct_fail(CT_ERR_DTYPE, op, "one_hot is only applicable to index tensor."), (ct_tensor *)NULL;
+  if (self->ndim >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have more than %d dims", CT_MAX_DIMS), (ct_tensor *)NULL;
+  if (num_classes < -1) return ct_fail(CT_ERR_INVALID, op, "num_classes should be positive"), (ct_tensor *)NULL;
+  if (num_classes == -1) {
+    if (ct__is_meta(self))
+      return ct_fail(CT_ERR_UNSUPPORTED, op, "num_classes=-1 depends on the data: not on meta tensors"), (ct_tensor *)NULL;
+    if (self->numel == 0) return ct_fail(CT_ERR_INVALID, op, "Can not infer total number of classes from empty tensor."), (ct_tensor *)NULL;
+    num_classes = 0;
+    do {
+      int64_t off = 0, v;
+      for (k = 0; k < self->ndim; k++) off += idx[k] * self->strides[k];
+      v = ((const int64_t *)(const void *)ct__shape_ptr(self))[off];
+      if (v >= num_classes) num_classes = v == INT64_MAX ? v : v + 1; /* INT64_MAX: the allocation fails */
+    } while (self->ndim && ct__shape_next(idx, self->ndim, self->sizes));
+  }
+  memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+  sizes[self->ndim] = num_classes;
+  r = ct__empty(op, self->ndim + 1, sizes, CT_I64, self->device);
+  if (!r || ct__is_meta(r) || self->numel == 0) return r;
+  memset(r->storage->data, 0, sizeof(int64_t) * (size_t)r->numel);
+  memset(idx, 0, sizeof idx);
+  do {
+    int64_t off = 0, v;
+    for (k = 0; k < self->ndim; k++) off += idx[k] * self->strides[k];
+    v = ((const int64_t *)(const void *)ct__shape_ptr(self))[off];
+    if (v < 0 || v >= num_classes) {
+      ct_release(r);
+      return ct_fail(CT_ERR_INDEX, op, v < 0 ? "Class values must be non-negative." : "Class values must be smaller than num_classes."),
+             (ct_tensor *)NULL;
+    }
+    ((int64_t *)r->storage->data)[p * num_classes + v] = 1;
+    p++;
+  } while (self->ndim && ct__shape_next(idx, self->ndim, self->sizes));
+  return r;
+}
+
+/* ---- embedding: rows of weight; padding_idx rows get no gradient ---- */
+/* padding_idx is compared with the index values as given (aten's rule: -1 matches nothing;
+ * torch.nn.functional.embedding wraps negative values before calling it) */
+static ct_status ct__shape_emb_check(const char *op, ct_tensor *indices) {
+  if (indices->dtype != CT_I64 && indices->dtype != CT_I32)
+    return ct_fail(CT_ERR_DTYPE, op, "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+                   "but got %s instead", ct__dtype_torch_name((ct_dtype)indices->dtype));
+  return CT_OK;
+}
+static ct_tensor *ct__k_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                                  bool sparse) {
+  static const char *op = "embedding";
+  int64_t sizes[CT_MAX_DIMS], k;
+  ct_tensor *r, flat_i;
+  (void)ks;
+  (void)scale_grad_by_freq;
+  (void)sparse;
+  (void)padding_idx;
+  if (weight->ndim != 2) return ct_fail(CT_ERR_RANK, op, "'weight' must be 2-D"), (ct_tensor *)NULL;
+  if (ct__shape_emb_check(op, indices) != CT_OK) return NULL;
+  if (indices->ndim >= CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "the result would have more than %d dims", CT_MAX_DIMS), (ct_tensor *)NULL;
+  for (k = 0; k < indices->ndim; k++) sizes[k] = indices->sizes[k];
+  sizes[indices->ndim] = weight->sizes[1];
+  r = ct__shape_fresh(op, indices->ndim + 1, sizes, weight);
+  if (!r || ct__is_meta(r) || r->numel == 0 || ct__is_meta(indices)) return r;
+  {
+    ct_tensor *ci = ct_is_contiguous(indices) ? ct_retain(indices) : ct__copy_as(op, indices, (ct_dtype)indices->dtype);
+    int64_t one = 1, n = indices->numel, rs[2], rst[2];
+    ct_tensor rows; /* r as [n, D] */
+    ct_status st;
+    if (!ci) return ct_release(r), (ct_tensor *)NULL;
+    ct__shape_view(&flat_i, ci, 1, &n, &one, ci->offset);
+    rs[0] = n, rs[1] = weight->sizes[1], rst[0] = weight->sizes[1], rst[1] = 1;
+    ct__shape_view(&rows, r, 2, rs, rst, 0);
+    st = ct__shape_ix_loop(op, CT__IX_SELECT, weight, 0, &flat_i, &rows, ct_int(0));
+    ct_release(ci);
+    if (st != CT_OK) ct_release(r), r = NULL;
+  }
+  return r;
+}
+/* r[iv[j]] += scale * g[j] for the n rows (length d) of contiguous g, skipping padding_idx;
+ * scale = 1 / (count of the index) with scale_grad_by_freq */
+static ct_status ct__shape_emb_accumulate(const char *op, ct_tensor *r, const ct_tensor *g, const int64_t *iv, int64_t n, int64_t d,
+                                          int64_t padding_idx, bool by_freq) {
+  int64_t j, e, nw = r->sizes[0], *count = NULL;
+  ct_dtype dt = (ct_dtype)r->dtype;
+  int64_t es = (int64_t)ct_dtype_size(dt);
+  for (j = 0; j < n; j++)
+    if (iv[j] < 0 || iv[j] >= nw) return ct__shape_oob(op, iv[j], 0, nw);
+  if (by_freq) {
+    if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)(nw > 0 ? nw : 1)))) return ct_fail(CT_ERR_OOM, op, "out of memory");
+    memset(count, 0, sizeof(int64_t) * (size_t)nw);
+    for (j = 0; j < n; j++) count[iv[j]]++;
+  }
+  for (j = 0; j < n; j++) {
+    double scale = count ? 1.0 / (double)count[iv[j]] : 1.0;
+    char *dst = (char *)r->storage->data + iv[j] * d * es;
+    const char *src = (const char *)g->storage->data + j * d * es;
+    if (iv[j] == padding_idx) continue;
+    for (e = 0; e < d; e++)
+      ct__store_double(dst + e * es, dt, ct__load_double(dst + e * es, dt) + scale * ct__load_double(src + e * es, dt));
+  }
+  CT_FREE(count);
+  return CT_OK;
+}
+static ct_status ct__k_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                                     bool sparse, ct_tensor *out) {
+  return ct__shape_out("embedding", out, ct__k_embedding(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse));
+}
+/* the gradient of weight: rows of grad_output summed per index, except padding_idx; scaled by 1/count */
+static ct_tensor *ct__k_embedding_dense_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *indices, int64_t num_weights,
+                                                 int64_t padding_idx, bool scale_grad_by_freq) {
+  static const char *op = "embedding_dense_backward";
+  int64_t sizes[2];
+  ct_tensor *r, *g, *ci;
+  ct_status st;
+  char b1[160], b2[160];
+  (void)ks;
+  if (ct__shape_emb_check(op, indices) != CT_OK) return NULL;
+  if (num_weights < 0) return ct_fail(CT_ERR_SIZE, op, "num_weights must be non-negative"), (ct_tensor *)NULL;
+  if (grad->ndim != indices->ndim + 1 || memcmp(grad->sizes, indices->sizes, sizeof(int64_t) * (size_t)indices->ndim))
+    return ct_fail(CT_ERR_SHAPE, op, "grad_output %s must have the shape of indices %s plus the embedding dim",
+                   ct_shape_format(grad->ndim, grad->sizes, b1, sizeof b1), ct_shape_format(indices->ndim, indices->sizes, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  if (!ct_dtype_is_floating((ct_dtype)grad->dtype))
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", op, ct__dtype_torch_name((ct_dtype)grad->dtype)), (ct_tensor *)NULL;
+  sizes[0] = num_weights, sizes[1] = grad->sizes[grad->ndim - 1];
+  r = ct__empty(op, 2, sizes, (ct_dtype)grad->dtype, grad->device);
+  if (!r || ct__k_fill_(0, r, ct_int(0)) != CT_OK) return ct_release(r), (ct_tensor *)NULL;
+  if (ct__is_meta(r) || ct__is_meta(indices) || indices->numel == 0 || sizes[1] == 0) return r;
+  g = ct__copy_as(op, grad, (ct_dtype)grad->dtype); /* contiguous */
+  ci = g ? ct__copy_as(op, indices, CT_I64) : NULL;
+  st = ci ? ct__shape_emb_accumulate(op, r, g, (const int64_t *)ci->storage->data, indices->numel, sizes[1], padding_idx,
+                                     scale_grad_by_freq)
+          : ct_last_error();
+  ct_release(ci);
+  ct_release(g);
+  if (st != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+/* embedding's derivative (PyTorch's embedding_backward: dense only) */
+static ct_tensor *ct__shape_embedding_backward(ct_tensor *grad, ct_tensor *indices, const ct__shape *weight_sizes, int64_t padding_idx,
+                                               bool scale_grad_by_freq, bool sparse) {
+  if (sparse) return ct_fail(CT_ERR_UNSUPPORTED, "embedding", "sparse gradients are not supported: use sparse=false"), (ct_tensor *)NULL;
+  return ct_embedding_dense_backward(grad, indices, weight_sizes->sizes[0], padding_idx, scale_grad_by_freq);
+}
+/* embedding_dense_backward's derivative in grad_output: rows of grad picked by indices, times the
+ * (constant) padding mask and frequency scale */
+static ct_tensor *ct__shape_embedding_double_backward(ct_tensor *grad, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct_tensor *rows = ct_embedding(grad, indices), *w, *ci;
+  int64_t sizes[CT_MAX_DIMS], n = indices->numel, j, k, *count = NULL, nw = grad ? grad->sizes[0] : 0;
+  if (!rows || (padding_idx == -1 && !scale_grad_by_freq) || ct__is_meta(rows)) return rows;
+  for (k = 0; k < indices->ndim; k++) sizes[k] = indices->sizes[k];
+  sizes[indices->ndim] = 1;
+  if (!(w = ct_empty_opts(indices->ndim + 1, sizes, ct_opts((ct_dtype)grad->dtype, grad->device)))) return NULL;
+  if (!(ci = ct_to_dtype(ct_contiguous(indices), CT_I64))) return NULL;
+  if (scale_grad_by_freq && nw > 0) {
+    if (!(count = (int64_t *)CT_MALLOC(sizeof(int64_t) * (size_t)nw))) return ct_fail(CT_ERR_OOM, "embedding", "out of memory"), (ct_tensor *)NULL;
+    memset(count, 0, sizeof(int64_t) * (size_t)nw);
+    for (j = 0; j < n; j++) count[((const int64_t *)ci->storage->data)[ci->offset + j]]++;
+  }
+  for (j = 0; j < n; j++) {
+    int64_t v = ((const int64_t *)ci->storage->data)[ci->offset + j];
+    ct_set(w, j, v == padding_idx ? 0.0 : count ? 1.0 / (double)count[v] : 1.0);
+  }
+  CT_FREE(count);
+  return ct_mul(rows, w);
+}
+
+/* ================= split / chunk / unbind: views (CompositeImplicitAutograd) =================
+ * n pieces along dim: piece i is sizes[i] long, or split_size long (the last
+ * one shorter) when sizes is NULL; select: unbind's select(dim, i). Returns n;
+ * writes owned views to out when out != NULL (cap >= n). */
+static int64_t ct__shape_pieces(const char *op, ct_tensor *self, int64_t dim, int64_t n, const int64_t *sizes, int64_t split_size,
+                                int select, int64_t cap, ct_tensor **out) {
+  int64_t i, start = 0;
+  if (!out) return n;
+  if (cap < n) return ct_fail(CT_ERR_INVALID, op, "out has room for %lld tensors, %s returns %lld", (long long)cap, op, (long long)n), (int64_t)-1;
+  for (i = 0; i < n; i++) {
+    int64_t len = sizes ? sizes[i] : self->sizes[dim] - start < split_size ? self->sizes[dim] - start : split_size;
+    out[i] = select ? ct_select(self, dim, i) : ct_narrow(self, dim, start, len);
+    if (!out[i]) {
+      while (i > 0) ct_release(out[--i]);
+      return -1;
+    }
+    start += len;
+  }
+  return n;
+}
+static int64_t ct__shape_split_dim(const char *op, ct_tensor *self, int64_t *dim) {
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, op, "%s expects at least a 1-dimensional tensor", op), (int64_t)-1;
+  return *dim = ct__wrap_dim(op, *dim, self->ndim);
+}
+static int64_t ct__k_split(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t size;
+  (void)ks;
+  if (ct__shape_split_dim("split", self, &dim) < 0) return -1;
+  size = self->sizes[dim];
+  if (split_size < 0)
+    return ct_fail(CT_ERR_INVALID, "split", "split expects split_size be non-negative, but got split_size=%lld", (long long)split_size),
+           (int64_t)-1;
+  if (split_size == 0 && size != 0)
+    return ct_fail(CT_ERR_INVALID, "split", "split_size can only be 0 if dimension size is 0, but got dimension size of %lld",
+                   (long long)size),
+           (int64_t)-1;
+  return ct__shape_pieces("split", self, dim, size == 0 ? 1 : (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+}
+static int64_t ct__k_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t i, sum = 0, n = split_sizes.n < 0 ? 0 : split_sizes.n;
+  (void)ks;
+  if (ct__shape_split_dim("split_with_sizes", self, &dim) < 0) return -1;
+  for (i = 0; i < n; i++) {
+    if (split_sizes.data[i] < 0)
+      return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_with_sizes expects split_sizes have only non-negative entries, but "
+                     "got split_sizes[%lld]=%lld", (long long)i, (long long)split_sizes.data[i]),
+             (int64_t)-1;
+    sum += split_sizes.data[i] < INT64_MAX - sum ? split_sizes.data[i] : INT64_MAX - sum;
+  }
+  if (sum != self->sizes[dim])
+    return ct_fail(CT_ERR_SHAPE, "split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size "
+                   "at dimension %lld), but got split_sizes summing to %lld", (long long)self->sizes[dim], (long long)dim, (long long)sum),
+           (int64_t)-1;
+  return ct__shape_pieces("split_with_sizes", self, dim, n, split_sizes.data, 0, 0, cap, out);
+}
+static int64_t ct__k_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  int64_t size, split_size;
+  (void)ks;
+  if (ct__shape_split_dim("chunk", self, &dim) < 0) return -1;
+  if (chunks <= 0)
+    return ct_fail(CT_ERR_INVALID, "chunk", "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks), (int64_t)-1;
+  size = self->sizes[dim];
+  split_size = size == 0 ? 0 : (size - 1) / chunks + 1;
+  if (size == 0) /* chunks pieces of size 0: split would give one */
+    return ct__shape_pieces("chunk", self, dim, chunks, NULL, 0, 0, cap, out);
+  return ct__shape_pieces("chunk", self, dim, (size - 1) / split_size + 1, NULL, split_size, 0, cap, out);
+}
+static int64_t ct__k_unbind(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  (void)ks;
+  if (self->ndim == 0) return ct_fail(CT_ERR_RANK, "unbind", "Dimension specified as 0 but tensor has no dimensions"), (int64_t)-1;
+  if ((dim = ct__wrap_dim("unbind", dim, self->ndim)) < 0) return -1;
+  return ct__shape_pieces("unbind", self, dim, self->sizes[dim], NULL, 0, 1, cap, out);
+}
+
+/* ================= pad and take_along_dim (CompositeImplicitAutograd) ================= */
+static ct_tensor *ct__shape_pad_circular(ct_tensor *self, ct_int_list pad) {
+  int64_t k, np = pad.n / 2;
+  ct_tensor *x = self;
+  if (self->ndim < np + 1)
+    return ct_fail(CT_ERR_RANK, "pad", "circular padding of %lld dims needs at least %lld dims of input, got %d", (long long)np,
+                   (long long)(np + 1), self->ndim),
+           (ct_tensor *)NULL;
+  for (k = 0; k < np && x; k++) {
+    int64_t d = self->ndim - 1 - k, l = pad.data[2 * k], r = pad.data[2 * k + 1], n = self->sizes[d];
+    ct_tensor *parts[3];
+    if (l < 0 || r < 0) return ct_fail(CT_ERR_UNSUPPORTED, "pad", "negative circular padding is not supported"), (ct_tensor *)NULL;
+    if (l > n || r > n) return ct_fail(CT_ERR_INVALID, "pad", "Padding value causes wrapping around more than once."), (ct_tensor *)NULL;
+    parts[0] = ct_narrow(x, d, n - l, l);
+    parts[1] = x;
+    parts[2] = ct_narrow(x, d, 0, r);
+    x = parts[0] && parts[2] ? ct_cat(3, parts, d) : NULL;
+  }
+  return x;
+}
+static ct_tensor *ct__k_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  ct_tensor *r = NULL;
+  int64_t np = pad.n / 2;
+  (void)ks;
+  if (!mode || !strcmp(mode, "constant"))
+    return ct_constant_pad_nd(self, (int)pad.n, pad.data, value != value ? ct_int(0) : ct_float(value));
+  if (strcmp(mode, "reflect") && strcmp(mode, "replicate") && strcmp(mode, "circular"))
+    return ct_fail(CT_ERR_INVALID, "pad", "Unrecognised padding mode %s", mode), (ct_tensor *)NULL;
+  if (value == value)
+    return ct_fail(CT_ERR_INVALID, "pad", "Padding mode \"%s\" doesn't take in value argument", mode), (ct_tensor *)NULL;
+  if (pad.n % 2 || np > 3 || np < 1 || (self->ndim != np + 1 && self->ndim != np + 2))
+    return ct_fail(CT_ERR_INVALID, "pad", "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                   "(got a %dD input and a pad of length %lld)", self->ndim, (long long)pad.n),
+           (ct_tensor *)NULL;
+  if (!strcmp(mode, "circular")) {
+    CT_SCOPE { r = ct_keep(ct__shape_pad_circular(self, pad)); }
+    return r;
+  }
+  if (!strcmp(mode, "reflect"))
+    return np == 1 ? ct_reflection_pad1d(self, 2, pad.data) : np == 2 ? ct_reflection_pad2d(self, 4, pad.data) : ct_reflection_pad3d(self, 6, pad.data);
+  return np == 1 ? ct_replication_pad1d(self, 2, pad.data) : np == 2 ? ct_replication_pad2d(self, 4, pad.data) : ct_replication_pad3d(self, 6, pad.data);
+}
+static ct_tensor *ct__shape_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  static const char *op = "take_along_dim";
+  int64_t s1[CT_MAX_DIMS], s2[CT_MAX_DIMS], b1[CT_MAX_DIMS], b2[CT_MAX_DIMS], minus1 = -1;
+  ct_tensor *r = NULL;
+  int n1, n2;
+  if (indices->dtype != CT_I64)
+    return ct_fail(CT_ERR_DTYPE, op, "torch.take_along_dim(): dtype of indices should be Long but got %s",
+                   ct__dtype_torch_name((ct_dtype)indices->dtype)),
+           (ct_tensor *)NULL;
+  if (dim == CT_INT_NONE) {
+    CT_SCOPE { r = ct_keep(ct_gather(ct_reshape(self, 1, &minus1), 0, ct_reshape(indices, 1, &minus1))); }
+    return r;
+  }
+  if ((dim = ct__wrap_dim(op, dim, self->ndim)) < 0) return NULL;
+  if (self->ndim != indices->ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                   "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim),
+           (ct_tensor *)NULL;
+  if (self->ndim == 0) {
+    CT_SCOPE { r = ct_keep(ct_gather(self, 0, indices)); }
+    return r;
+  }
+  memcpy(s1, self->sizes, sizeof s1);
+  s1[dim] = indices->sizes[dim];
+  memcpy(s2, indices->sizes, sizeof s2);
+  s2[dim] = self->sizes[dim];
+  if ((n1 = ct_broadcast_shapes(op, self->ndim, s1, indices->ndim, indices->sizes, b1)) < 0) return NULL;
+  if ((n2 = ct_broadcast_shapes(op, indices->ndim, s2, self->ndim, self->sizes, b2)) < 0) return NULL;
+  CT_SCOPE { r = ct_keep(ct_gather(ct_broadcast_to(self, n2, b2), dim, ct_broadcast_to(indices, n1, b1))); }
+  return r;
+}
+static ct_tensor *ct__k_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  (void)ks;
+  return ct__shape_take_along_dim(self, indices, dim);
+}
+static ct_status ct__k_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  (void)ks;
+  return ct__shape_out("take_along_dim", out, ct__shape_take_along_dim(self, indices, dim));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_SHAPE_IMPL */
 /* ---- ctorch/ops/nn.h: implementation ---- */
@@ -14214,6 +16087,92 @@ static struct {
   ct_op *matmul_out;
   ct_op *linear;
   ct_op *linear_out;
+  ct_op *cat;
+  ct_op *cat_out;
+  ct_op *stack;
+  ct_op *stack_out;
+  ct_op *flip;
+  ct_op *flip_out;
+  ct_op *roll;
+  ct_op *roll_out;
+  ct_op *repeat;
+  ct_op *repeat_out;
+  ct_op *tile;
+  ct_op *constant_pad_nd;
+  ct_op *constant_pad_nd_out;
+  ct_op *reflection_pad1d;
+  ct_op *reflection_pad1d_out;
+  ct_op *reflection_pad1d_backward;
+  ct_op *reflection_pad2d;
+  ct_op *reflection_pad2d_out;
+  ct_op *reflection_pad2d_backward;
+  ct_op *reflection_pad3d;
+  ct_op *reflection_pad3d_out;
+  ct_op *reflection_pad3d_backward;
+  ct_op *replication_pad1d;
+  ct_op *replication_pad1d_out;
+  ct_op *replication_pad1d_backward;
+  ct_op *replication_pad2d;
+  ct_op *replication_pad2d_out;
+  ct_op *replication_pad2d_backward;
+  ct_op *replication_pad3d;
+  ct_op *replication_pad3d_out;
+  ct_op *replication_pad3d_backward;
+  ct_op *tril;
+  ct_op *tril_;
+  ct_op *tril_out;
+  ct_op *triu;
+  ct_op *triu_;
+  ct_op *triu_out;
+  ct_op *gather;
+  ct_op *gather_out;
+  ct_op *scatter_src;
+  ct_op *scatter__src;
+  ct_op *scatter_src_out;
+  ct_op *scatter_value;
+  ct_op *scatter__value;
+  ct_op *scatter_value_out;
+  ct_op *scatter_add;
+  ct_op *scatter_add_;
+  ct_op *scatter_add_out;
+  ct_op *scatter_reduce;
+  ct_op *scatter__reduce;
+  ct_op *scatter_reduce_out;
+  ct_op *scatter_value_reduce;
+  ct_op *scatter__value_reduce;
+  ct_op *scatter_reduce_two;
+  ct_op *scatter_reduce__two;
+  ct_op *scatter_reduce_two_out;
+  ct_op *index_select;
+  ct_op *index_select_out;
+  ct_op *index_add;
+  ct_op *index_add_;
+  ct_op *index_add_out;
+  ct_op *index_copy;
+  ct_op *index_copy_;
+  ct_op *index_copy_out;
+  ct_op *index_fill_int_Scalar;
+  ct_op *index_fill__int_Scalar;
+  ct_op *index_fill_int_Tensor;
+  ct_op *index_fill__int_Tensor;
+  ct_op *index_fill_int_Tensor_out;
+  ct_op *index_fill_int_Scalar_out;
+  ct_op *index_Tensor;
+  ct_op *index_Tensor_out;
+  ct_op *index_put;
+  ct_op *index_put_;
+  ct_op *index_put_out;
+  ct_op *one_hot;
+  ct_op *embedding;
+  ct_op *embedding_out;
+  ct_op *embedding_dense_backward;
+  ct_op *split_Tensor;
+  ct_op *split_with_sizes;
+  ct_op *chunk;
+  ct_op *unbind_int;
+  ct_op *pad;
+  ct_op *take_along_dim;
+  ct_op *take_along_dim_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -21347,6 +23306,1678 @@ static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tens
   ct__tls.depth--;
   return ct__res;
 }
+/* cat(Tensor[] tensors, int dim=0) -> Tensor */
+static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  const ct_op *ct__o = ct__op.cat;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))ct__k->unboxed)(ks, tensors, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.cat_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))ct__k->unboxed)(ks, tensors, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* stack(Tensor[] tensors, int dim=0) -> Tensor */
+static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  const ct_op *ct__o = ct__op.stack;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))ct__k->unboxed)(ks, tensors, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.stack_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))ct__k->unboxed)(ks, tensors, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* flip(Tensor self, int[] dims) -> Tensor */
+static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.flip;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, dims);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.flip_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, dims, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor */
+static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.roll;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))ct__k->unboxed)(ks, self, shifts, dims);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = shifts.n < 0 ? ct_value_none() : ct_value_int_list(shifts.data, shifts.n);
+    ct__v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.roll_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, shifts, dims, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = shifts.n < 0 ? ct_value_none() : ct_value_int_list(shifts.data, shifts.n);
+    ct__v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* repeat(Tensor self, int[] repeats) -> Tensor */
+static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  const ct_op *ct__o = ct__op.repeat;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, repeats);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.repeat_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, repeats, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tile(Tensor self, int[] dims) -> Tensor */
+static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.tile;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, dims);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor */
+static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  const ct_op *ct__o = ct__op.constant_pad_nd;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))ct__k->unboxed)(ks, self, pad, value);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.constant_pad_nd_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, pad, value, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_scalar(value);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d(Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad1d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad1d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad1d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d(Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad2d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad2d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad2d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d(Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad3d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad3d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad3d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d(Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad1d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad1d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad1d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d(Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad2d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad2d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad2d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d(Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad3d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad3d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad3d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.tril;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.tril_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.tril_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, diagonal, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.triu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.triu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.triu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, diagonal, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
+static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  const ct_op *ct__o = ct__op.gather;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))ct__k->unboxed)(ks, self, dim, index, sparse_grad);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_bool(sparse_grad);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.gather_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, sparse_grad, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_bool(sparse_grad);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_src;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter__src;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_src_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.scatter_value;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.scatter__value;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_value_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_add;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_add_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_add_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))ct__k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter__reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))ct__k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_reduce_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, reduce, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter_value_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))ct__k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter__value_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))ct__k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *ct__o = ct__op.scatter_reduce_two;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *ct__o = ct__op.scatter_reduce__two;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_reduce_two_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self, out);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__v[6] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_select(Tensor self, int dim, Tensor index) -> Tensor */
+static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  const ct_op *ct__o = ct__op.index_select;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, index);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_select_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.index_add;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, source, alpha);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.index_add_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, source, alpha);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_add_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source, alpha, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  const ct_op *ct__o = ct__op.index_copy;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
+static ct_status ct__dispatch_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  const ct_op *ct__o = ct__op.index_copy_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_copy_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.index_fill_int_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.index_fill__int_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *ct__o = ct__op.index_fill_int_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *ct__o = ct__op.index_fill__int_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_fill_int_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_fill_int_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
+static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
+  const ct_op *ct__o = ct__op.index_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))ct__k->unboxed)(ks, self, indices);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))ct__k->unboxed)(ks, self, indices, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor */
+static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  const ct_op *ct__o = ct__op.index_put;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))ct__k->unboxed)(ks, self, indices, values, accumulate);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  const ct_op *ct__o = ct__op.index_put_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))ct__k->unboxed)(ks, self, indices, values, accumulate);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_put_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, self, indices, values, accumulate, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* one_hot(Tensor self, int num_classes=-1) -> Tensor */
+static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  const ct_op *ct__o = ct__op.one_hot;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, num_classes);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(num_classes);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
+static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  const ct_op *ct__o = ct__op.embedding;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))ct__k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(weight);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(padding_idx);
+    ct__v[3] = ct_value_bool(scale_grad_by_freq);
+    ct__v[4] = ct_value_bool(sparse);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.embedding_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))ct__k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(weight);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(padding_idx);
+    ct__v[3] = ct_value_bool(scale_grad_by_freq);
+    ct__v[4] = ct_value_bool(sparse);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
+static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  const ct_op *ct__o = ct__op.embedding_dense_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))ct__k->unboxed)(ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(num_weights);
+    ct__v[3] = ct_value_int(padding_idx);
+    ct__v[4] = ct_value_bool(scale_grad_by_freq);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.split_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_size, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.split_with_sizes;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_sizes, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.chunk;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, chunks, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.unbind_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor */
+static ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  const ct_op *ct__o = ct__op.pad;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))ct__k->unboxed)(ks, self, pad, mode, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_string(mode);
+    ct__v[3] = value != value ? ct_value_none() : ct_value_double(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  const ct_op *ct__o = ct__op.take_along_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, indices, dim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.take_along_dim_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, indices, dim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__op.softmax_int;
@@ -26094,6 +29725,1021 @@ CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weigh
   if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
   ct__keys |= out->keys;
   return ct__dispatch_linear_out(ct__call_keys(ct__keys), input, weight, bias, out);
+}
+CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_cat(ct__call_keys(ct__keys), tensors_l, dim));
+}
+CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat.out", "tensors"), ct_last_error();
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat.out", "tensors"), ct_last_error();
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cat.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_cat_out(ct__call_keys(ct__keys), tensors_l, dim, out);
+}
+CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_stack(ct__call_keys(ct__keys), tensors_l, dim));
+}
+CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack.out", "tensors"), ct_last_error();
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack.out", "tensors"), ct_last_error();
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("stack.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_stack_out(ct__call_keys(ct__keys), tensors_l, dim, out);
+}
+CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flip", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "flip", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_flip(ct__call_keys(ct__keys), self, dims_l));
+}
+CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flip.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "flip.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("flip.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_flip_out(ct__call_keys(ct__keys), self, dims_l, out);
+}
+CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
+  ct_int_list shifts_l;
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("roll", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll", "shifts"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(shifts_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll", "shifts: negative length %d", shifts_len), (ct_tensor *)NULL;
+  shifts_l.data = shifts;
+  shifts_l.n = shifts_len;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("roll", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_roll(ct__call_keys(ct__keys), self, shifts_l, dims_l));
+}
+CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
+  ct_int_list shifts_l;
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("roll.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll.out", "shifts"), ct_last_error();
+  if (CT_UNLIKELY(shifts_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll.out", "shifts: negative length %d", shifts_len), ct_last_error();
+  shifts_l.data = shifts;
+  shifts_l.n = shifts_len;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("roll.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("roll.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_roll_out(ct__call_keys(ct__keys), self, shifts_l, dims_l, out);
+}
+CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats) {
+  ct_int_list repeats_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("repeat", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat", "repeats"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(repeats_len < 0))
+    return ct_fail(CT_ERR_INVALID, "repeat", "repeats: negative length %d", repeats_len), (ct_tensor *)NULL;
+  repeats_l.data = repeats;
+  repeats_l.n = repeats_len;
+  return ct__track(ct__dispatch_repeat(ct__call_keys(ct__keys), self, repeats_l));
+}
+CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats) {
+  ct_int_list repeats_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("repeat.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat.out", "repeats"), ct_last_error();
+  if (CT_UNLIKELY(repeats_len < 0))
+    return ct_fail(CT_ERR_INVALID, "repeat.out", "repeats: negative length %d", repeats_len), ct_last_error();
+  repeats_l.data = repeats;
+  repeats_l.n = repeats_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("repeat.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_repeat_out(ct__call_keys(ct__keys), self, repeats_l, out);
+}
+CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tile", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("tile", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tile", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_tile(ct__call_keys(ct__keys), self, dims_l));
+}
+CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "constant_pad_nd", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_constant_pad_nd(ct__call_keys(ct__keys), self, pad_l, value));
+}
+CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd.out", "pad"), ct_last_error();
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "constant_pad_nd.out", "pad: negative length %d", pad_len), ct_last_error();
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("constant_pad_nd.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_constant_pad_nd_out(ct__call_keys(ct__keys), self, pad_l, value, out);
+}
+CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad1d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad1d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad2d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad2d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad3d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad3d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad1d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad1d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad2d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad2d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad3d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad3d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_tril(ct__call_keys(ct__keys), self, diagonal));
+}
+CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  return ct__dispatch_tril_(ct__call_keys(ct__keys), self, diagonal);
+}
+CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tril.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_tril_out(ct__call_keys(ct__keys), self, diagonal, out);
+}
+CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_triu(ct__call_keys(ct__keys), self, diagonal));
+}
+CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  return ct__dispatch_triu_(ct__call_keys(ct__keys), self, diagonal);
+}
+CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("triu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_triu_out(ct__call_keys(ct__keys), self, diagonal, out);
+}
+CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gather", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("gather", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_gather(ct__call_keys(ct__keys), self, dim, index, sparse_grad));
+}
+CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index) {
+  return ct_gather_ex(self, dim, index, false);
+}
+CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gather.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("gather.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gather.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_gather_out(ct__call_keys(ct__keys), self, dim, index, sparse_grad, out);
+}
+CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  return ct_gather_out_ex(out, self, dim, index, false);
+}
+CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_src(ct__call_keys(ct__keys), self, dim, index, src));
+}
+CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.src", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.src", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.src", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter__src(ct__call_keys(ct__keys), self, dim, index, src);
+}
+CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.src_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_src_out(ct__call_keys(ct__keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_scatter__value(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.value_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_value_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_add(ct__call_keys(ct__keys), self, dim, index, src));
+}
+CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add_", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter_add_(ct__call_keys(ct__keys), self, dim, index, src);
+}
+CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add.out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_add_out(ct__call_keys(ct__keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce));
+}
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.reduce", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.reduce", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.reduce", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter__reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce);
+}
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.reduce_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_reduce_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, out);
+}
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_reduce", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_reduce", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce));
+}
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value_reduce", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value_reduce", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_scatter__value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce);
+}
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce_two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self));
+}
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce_.two", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce_.two", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce_.two", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter_reduce__two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self);
+}
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex_(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_reduce.two_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_reduce_two_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self, out);
+}
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_out_ex(out, self, dim, index, src, reduce, true);
+}
+CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_select", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_select", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_index_select(ct__call_keys(ct__keys), self, dim, index));
+}
+CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_select.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_select.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_select.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_select_out(ct__call_keys(ct__keys), self, dim, index, out);
+}
+CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add", "source"), (ct_tensor *)NULL;
+  ct__keys |= source->keys;
+  return ct__track(ct__dispatch_index_add(ct__call_keys(ct__keys), self, dim, index, source, alpha));
+}
+CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_ex(self, dim, index, source, ct_int(1));
+}
+CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add_", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  return ct__dispatch_index_add_(ct__call_keys(ct__keys), self, dim, index, source, alpha);
+}
+CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_ex_(self, dim, index, source, ct_int(1));
+}
+CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add.out", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_add.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_add_out(ct__call_keys(ct__keys), self, dim, index, source, alpha, out);
+}
+CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_out_ex(out, self, dim, index, source, ct_int(1));
+}
+CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy", "source"), (ct_tensor *)NULL;
+  ct__keys |= source->keys;
+  return ct__track(ct__dispatch_index_copy(ct__call_keys(ct__keys), self, dim, index, source));
+}
+CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy_", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  return ct__dispatch_index_copy_(ct__call_keys(ct__keys), self, dim, index, source);
+}
+CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy.out", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_copy.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_copy_out(ct__call_keys(ct__keys), self, dim, index, source, out);
+}
+CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_index_fill_int_Scalar(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Scalar", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_index_fill__int_Scalar(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor", "value"), (ct_tensor *)NULL;
+  ct__keys |= value->keys;
+  return ct__track(ct__dispatch_index_fill_int_Tensor(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Tensor", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Tensor", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill_.int_Tensor", "value"), ct_last_error();
+  ct__keys |= value->keys;
+  return ct__dispatch_index_fill__int_Tensor(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor_out", "value"), ct_last_error();
+  ct__keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Tensor_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_fill_int_Tensor_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Scalar_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_fill_int_Scalar_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor", "indices"), (ct_tensor *)NULL;
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor", "indices"), (ct_tensor *)NULL;
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  return ct__track(ct__dispatch_index_Tensor(ct__call_keys(ct__keys), self, indices_l));
+}
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index.Tensor_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_Tensor_out(ct__call_keys(ct__keys), self, indices_l, out);
+}
+CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put", "indices"), (ct_tensor *)NULL;
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put", "indices"), (ct_tensor *)NULL;
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put", "values"), (ct_tensor *)NULL;
+  ct__keys |= values->keys;
+  return ct__track(ct__dispatch_index_put(ct__call_keys(ct__keys), self, indices_l, values, accumulate));
+}
+CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put_", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put_", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put_", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  return ct__dispatch_index_put_(ct__call_keys(ct__keys), self, indices_l, values, accumulate);
+}
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put.out", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_put.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_put_out(ct__call_keys(ct__keys), self, indices_l, values, accumulate, out);
+}
+CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_one_hot(ct__call_keys(ct__keys), self, num_classes));
+}
+CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding", "weight"), (ct_tensor *)NULL;
+  ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_embedding(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse));
+}
+CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_ex(weight, indices, -1, false, false);
+}
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding.out", "weight"), ct_last_error();
+  ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("embedding.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_embedding_out(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+}
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_out_ex(NULL, weight, indices, -1, false, false);
+}
+CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("embedding_dense_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(ct__keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
+}
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.Tensor", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split.Tensor", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_split_Tensor(ct__call_keys(ct__keys), self, split_size, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_int_list split_sizes_l;
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split_with_sizes", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split_with_sizes", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(split_sizes_len > 0 && !split_sizes)) return ct__fail_null("split_with_sizes", "split_sizes"), (int64_t)-1;
+  if (CT_UNLIKELY(split_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_sizes: negative length %d", split_sizes_len), (int64_t)-1;
+  split_sizes_l.data = split_sizes;
+  split_sizes_l.n = split_sizes_len;
+  ct__n = ct__dispatch_split_with_sizes(ct__call_keys(ct__keys), self, split_sizes_l, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("chunk", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("chunk", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_chunk(ct__call_keys(ct__keys), self, chunks, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("unbind.int", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("unbind.int", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_unbind_int(ct__call_keys(ct__keys), self, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pad", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("pad", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "pad", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_pad(ct__call_keys(ct__keys), self, pad_l, mode, value));
+}
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_take_along_dim(ct__call_keys(ct__keys), self, indices, dim));
+}
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_take_along_dim_out(ct__call_keys(ct__keys), self, indices, dim, out);
 }
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;
@@ -37622,6 +42268,2364 @@ static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
   return r;
 }
 
+/* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("cat.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cat_out(ks & CT__BELOW_AUTOGRAD, tensors, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("stack.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_stack_out(ks & CT__BELOW_AUTOGRAD, tensors, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- flip(Tensor self, int[] dims) -> Tensor ---- */
+typedef struct ct__node_flip {
+  ct_node base;
+  ct__saved_ints dims;
+} ct__node_flip;
+
+static ct_status ct__backward_flip(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_flip *ct__nd = (ct__node_flip *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_flip(grad, (int)dims.n, dims.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, NULL};
+
+static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct__node_flip *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_flip(ks & CT__BELOW_AUTOGRAD, self, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("flip.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_flip_out(ks & CT__BELOW_AUTOGRAD, self, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor ---- */
+typedef struct ct__node_roll {
+  ct_node base;
+  ct__saved_ints shifts;
+  ct__saved_ints dims;
+} ct__node_roll;
+
+static ct_status ct__backward_roll(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_roll *ct__nd = (ct__node_roll *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list shifts = ct__ints(&ct__nd->shifts);
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_roll_backward(grad, shifts, dims);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, NULL};
+
+static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  ct__node_roll *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_roll(ks & CT__BELOW_AUTOGRAD, self, shifts, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("roll.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_roll_out(ks & CT__BELOW_AUTOGRAD, self, shifts, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- repeat(Tensor self, int[] repeats) -> Tensor ---- */
+typedef struct ct__node_repeat {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints repeats;
+} ct__node_repeat;
+
+static ct_status ct__backward_repeat(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_repeat *ct__nd = (ct__node_repeat *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list repeats = ct__ints(&ct__nd->repeats);
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_repeat_backward(grad, repeats, &self_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_repeat, NULL};
+
+static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  ct__node_repeat *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat(ks & CT__BELOW_AUTOGRAD, self, repeats);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("repeat.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_out(ks & CT__BELOW_AUTOGRAD, self, repeats, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor ---- */
+typedef struct ct__node_constant_pad_nd {
+  ct_node base;
+  ct__saved_ints pad;
+} ct__node_constant_pad_nd;
+
+static ct_status ct__backward_constant_pad_nd(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_constant_pad_nd *ct__nd = (ct__node_constant_pad_nd *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list pad = ct__ints(&ct__nd->pad);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_neg_pad(grad, pad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", ct__backward_constant_pad_nd, NULL};
+
+static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  ct__node_constant_pad_nd *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_constant_pad_nd(ks & CT__BELOW_AUTOGRAD, self, pad, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("constant_pad_nd.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_constant_pad_nd_out(ks & CT__BELOW_AUTOGRAD, self, pad, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad1d(Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad1d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad1d;
+
+static void ct__release_reflection_pad1d(ct_node *node) {
+  ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0", ct__backward_reflection_pad1d, ct__release_reflection_pad1d};
+
+static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad1d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad1d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad1d_backward;
+
+static void ct__release_reflection_pad1d_backward(ct_node *node) {
+  ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1dBackwardBackward0", ct__backward_reflection_pad1d_backward, ct__release_reflection_pad1d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad1d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad2d(Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad2d;
+
+static void ct__release_reflection_pad2d(ct_node *node) {
+  ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0", ct__backward_reflection_pad2d, ct__release_reflection_pad2d};
+
+static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad2d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad2d_backward;
+
+static void ct__release_reflection_pad2d_backward(ct_node *node) {
+  ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2dBackwardBackward0", ct__backward_reflection_pad2d_backward, ct__release_reflection_pad2d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad2d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad3d(Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad3d;
+
+static void ct__release_reflection_pad3d(ct_node *node) {
+  ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0", ct__backward_reflection_pad3d, ct__release_reflection_pad3d};
+
+static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad3d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad3d_backward;
+
+static void ct__release_reflection_pad3d_backward(ct_node *node) {
+  ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3dBackwardBackward0", ct__backward_reflection_pad3d_backward, ct__release_reflection_pad3d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad3d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad1d(Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad1d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad1d;
+
+static void ct__release_replication_pad1d(ct_node *node) {
+  ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackward0", ct__backward_replication_pad1d, ct__release_replication_pad1d};
+
+static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad1d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad1d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad1d_backward;
+
+static void ct__release_replication_pad1d_backward(ct_node *node) {
+  ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad1dBackwardBackward0", ct__backward_replication_pad1d_backward, ct__release_replication_pad1d_backward};
+
+static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad1d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad2d(Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad2d;
+
+static void ct__release_replication_pad2d(ct_node *node) {
+  ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackward0", ct__backward_replication_pad2d, ct__release_replication_pad2d};
+
+static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad2d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad2d_backward;
+
+static void ct__release_replication_pad2d_backward(ct_node *node) {
+  ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad2dBackwardBackward0", ct__backward_replication_pad2d_backward, ct__release_replication_pad2d_backward};
+
+static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad2d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad3d(Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad3d;
+
+static void ct__release_replication_pad3d(ct_node *node) {
+  ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackward0", ct__backward_replication_pad3d, ct__release_replication_pad3d};
+
+static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad3d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad3d_backward;
+
+static void ct__release_replication_pad3d_backward(ct_node *node) {
+  ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad3dBackwardBackward0", ct__backward_replication_pad3d_backward, ct__release_replication_pad3d_backward};
+
+static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad3d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril(Tensor self, int diagonal=0) -> Tensor ---- */
+typedef struct ct__node_tril {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_tril;
+
+static ct_status ct__backward_tril(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tril *ct__nd = (ct__node_tril *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, NULL};
+
+static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_tril *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) ---- */
+typedef struct ct__node_tril_ {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_tril_;
+
+static ct_status ct__backward_tril_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tril_ *ct__nd = (ct__node_tril_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tril_ = {"TrilBackward0", ct__backward_tril_, NULL};
+
+static ct_status ct__autograd_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_tril_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tril_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tril.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_out(ks & CT__BELOW_AUTOGRAD, self, diagonal, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- triu(Tensor self, int diagonal=0) -> Tensor ---- */
+typedef struct ct__node_triu {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_triu;
+
+static ct_status ct__backward_triu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_triu *ct__nd = (ct__node_triu *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, NULL};
+
+static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_triu *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) ---- */
+typedef struct ct__node_triu_ {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_triu_;
+
+static ct_status ct__backward_triu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_triu_ *ct__nd = (ct__node_triu_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_triu_ = {"TriuBackward0", ct__backward_triu_, NULL};
+
+static ct_status ct__autograd_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_triu_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("triu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("triu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_out(ks & CT__BELOW_AUTOGRAD, self, diagonal, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor ---- */
+typedef struct ct__node_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+} ct__node_gather;
+
+static void ct__release_gather(ct_node *node) {
+  ct__node_gather *ct__nd = (ct__node_gather *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gather *ct__nd = (ct__node_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gather, ct__release_gather};
+
+static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct__node_gather *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("gather.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gather_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor ---- */
+typedef struct ct__node_scatter_src {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_src;
+
+static void ct__release_scatter_src(ct_node *node) {
+  ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backward_scatter_src, ct__release_scatter_src};
+
+static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_src *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter__src {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter__src;
+
+static void ct__release_scatter__src(ct_node *node) {
+  ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter__src = {"ScatterBackward0", ct__backward_scatter__src, ct__release_scatter__src};
+
+static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter__src *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.src", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.src_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_src_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor ---- */
+typedef struct ct__node_scatter_value {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_scatter_value;
+
+static void ct__release_scatter_value(ct_node *node) {
+  ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__backward_scatter_value, ct__release_scatter_value};
+
+static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_scatter_value *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter__value {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_scatter__value;
+
+static void ct__release_scatter__value(ct_node *node) {
+  ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter__value = {"ScatterBackward0", ct__backward_scatter__value, ct__release_scatter__value};
+
+static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_scatter__value *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.value_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor ---- */
+typedef struct ct__node_scatter_add {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_add;
+
+static void ct__release_scatter_add(ct_node *node) {
+  ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__backward_scatter_add, ct__release_scatter_add};
+
+static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_add *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_add_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_add_;
+
+static void ct__release_scatter_add_(ct_node *node) {
+  ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_add_ = {"ScatterAddBackward0", ct__backward_scatter_add_, ct__release_scatter_add_};
+
+static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_add_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_add_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+    ct__node_set_input(ct__nd, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "scatter_.reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+    ct__node_set_input(ct__nd, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.reduce_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "scatter_.value_reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor ---- */
+typedef struct ct__node_scatter_reduce_two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce_two;
+
+static void ct__release_scatter_reduce_two(ct_node *node) {
+  ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->index);
+  ct__saved_reset(&ct__nd->src);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
+  bool include_self = ct__nd->include_self;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0", ct__backward_scatter_reduce_two, ct__release_scatter_reduce_two};
+
+static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct__node_scatter_reduce_two *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save(&ct__nd->src, src);
+    if (reduce && strlen(reduce) >= sizeof ct__nd->reduce)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "scatter_reduce.two", "reduce: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->reduce_given = reduce != NULL)) strcpy(ct__nd->reduce, reduce);
+    ct__nd->include_self = include_self;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_reduce__two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce__two;
+
+static void ct__release_scatter_reduce__two(ct_node *node) {
+  ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->index);
+  ct__saved_reset(&ct__nd->src);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
+  bool include_self = ct__nd->include_self;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward0", ct__backward_scatter_reduce__two, ct__release_scatter_reduce__two};
+
+static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct__node_scatter_reduce__two *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save(&ct__nd->src, src);
+    if (reduce && strlen(reduce) >= sizeof ct__nd->reduce)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "scatter_reduce_.two", "reduce: string too long"), ct_last_error();
+    if ((ct__nd->reduce_given = reduce != NULL)) strcpy(ct__nd->reduce, reduce);
+    ct__nd->include_self = include_self;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_reduce.two_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_select(Tensor self, int dim, Tensor index) -> Tensor ---- */
+typedef struct ct__node_index_select {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_select;
+
+static void ct__release_index_select(ct_node *node) {
+  ct__node_index_select *ct__nd = (ct__node_index_select *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_select *ct__nd = (ct__node_index_select *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__backward_index_select, ct__release_index_select};
+
+static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct__node_index_select *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_select(ks & CT__BELOW_AUTOGRAD, self, dim, index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_select.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_select_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_index_add {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct_scalar alpha;
+} ct__node_index_add;
+
+static void ct__release_index_add(ct_node *node) {
+  ct__node_index_add *ct__nd = (ct__node_index_add *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_add *ct__nd = (ct__node_index_add *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_scalar alpha = ct__nd->alpha;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_index_select(grad, dim, index), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backward_index_add, ct__release_index_add};
+
+static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct__node_index_add *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_index_add_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct_scalar alpha;
+} ct__node_index_add_;
+
+static void ct__release_index_add_(ct_node *node) {
+  ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_scalar alpha = ct__nd->alpha;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_index_select(grad, dim, index), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_add_ = {"IndexAddBackward0", ct__backward_index_add_, ct__release_index_add_};
+
+static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct__node_index_add_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    if ((r = ct__check_inplace("index_add_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("index_add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor ---- */
+typedef struct ct__node_index_copy {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_copy;
+
+static void ct__release_index_copy(ct_node *node) {
+  ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_index_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backward_index_copy, ct__release_index_copy};
+
+static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct__node_index_copy *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) ---- */
+typedef struct ct__node_index_copy_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_copy_;
+
+static void ct__release_index_copy_(ct_node *node) {
+  ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_index_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_copy_ = {"IndexCopyBackward0", ct__backward_index_copy_, ct__release_index_copy_};
+
+static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct__node_index_copy_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    if ((r = ct__check_inplace("index_copy_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("index_copy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Scalar {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Scalar;
+
+static void ct__release_index_fill_int_Scalar(ct_node *node) {
+  ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0", ct__backward_index_fill_int_Scalar, ct__release_index_fill_int_Scalar};
+
+static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_index_fill_int_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Scalar {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Scalar;
+
+static void ct__release_index_fill__int_Scalar(ct_node *node) {
+  ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Scalar = {"IndexFillBackward0", ct__backward_index_fill__int_Scalar, ct__release_index_fill__int_Scalar};
+
+static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_index_fill__int_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("index_fill_.int_Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Tensor;
+
+static void ct__release_index_fill_int_Tensor(ct_node *node) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill_int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0", ct__backward_index_fill_int_Tensor, ct__release_index_fill_int_Tensor};
+
+static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill_int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Tensor;
+
+static void ct__release_index_fill__int_Tensor(ct_node *node) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill__int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Tensor = {"IndexFillBackward0", ct__backward_index_fill__int_Tensor, ct__release_index_fill__int_Tensor};
+
+static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill__int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("index_fill_.int_Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_fill__int_Tensor *)ct__node_new(&ct__kind_index_fill__int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("index.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, indices, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(out))) return ct__out_not_differentiable("index_put.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_put_out(ks & CT__BELOW_AUTOGRAD, self, indices, values, accumulate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- one_hot(Tensor self, int num_classes=-1) -> Tensor ---- */
+static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "one_hot";
+    ct__node_set_input(ct__nd, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor ---- */
+typedef struct ct__node_embedding {
+  ct_node base;
+  ct__shape weight_sizes;
+  ct__saved indices;
+  int64_t padding_idx;
+  bool scale_grad_by_freq;
+  bool sparse;
+} ct__node_embedding;
+
+static void ct__release_embedding(ct_node *node) {
+  ct__node_embedding *ct__nd = (ct__node_embedding *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_embedding *ct__nd = (ct__node_embedding *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  int64_t padding_idx = ct__nd->padding_idx;
+  bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
+  bool sparse = ct__nd->sparse;
+  const ct__shape weight_sizes = ct__nd->weight_sizes;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_backward(grad, indices, &weight_sizes, padding_idx, scale_grad_by_freq, sparse);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backward_embedding, ct__release_embedding};
+
+static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct__node_embedding *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, weight);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__save_shape(&ct__nd->weight_sizes, weight);
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->padding_idx = padding_idx;
+    ct__nd->scale_grad_by_freq = scale_grad_by_freq;
+    ct__nd->sparse = sparse;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("embedding.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_out(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor ---- */
+typedef struct ct__node_embedding_dense_backward {
+  ct_node base;
+  ct__saved indices;
+  int64_t padding_idx;
+  bool scale_grad_by_freq;
+} ct__node_embedding_dense_backward;
+
+static void ct__release_embedding_dense_backward(ct_node *node) {
+  ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  int64_t padding_idx = ct__nd->padding_idx;
+  bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_double_backward(grad, indices, padding_idx, scale_grad_by_freq);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBackwardBackward0", ct__backward_embedding_dense_backward, ct__release_embedding_dense_backward};
+
+static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct__node_embedding_dense_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->padding_idx = padding_idx;
+    ct__nd->scale_grad_by_freq = scale_grad_by_freq;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_dense_backward(ks & CT__BELOW_AUTOGRAD, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("take_along_dim.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take_along_dim_out(ks & CT__BELOW_AUTOGRAD, self, indices, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;
@@ -40327,6 +47331,461 @@ static ct_status ct__adapt_TTToTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* L,i->T */
+static ct_status ct__adapt_Li_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, a[0].v.tensors, a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* L,i,Tw->Tw */
+static ct_status ct__adapt_LiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.tensors, a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I->T */
+static ct_status ct__adapt_TII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,Tw->Tw */
+static ct_status ct__adapt_TIITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S->T */
+static ct_status ct__adapt_TIS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S,Tw->Tw */
+static ct_status ct__adapt_TISTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,I->T */
+static ct_status ct__adapt_TTI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b,Tw->Tw */
+static ct_status ct__adapt_TiTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T->T */
+static ct_status ct__adapt_TiTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T->Tw */
+static ct_status ct__adapt_TwiTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,Tw->Tw */
+static ct_status ct__adapt_TiTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S->T */
+static ct_status ct__adapt_TiTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S->Tw */
+static ct_status ct__adapt_TwiTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,Tw->Tw */
+static ct_status ct__adapt_TiTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s->T */
+static ct_status ct__adapt_TiTTs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s->Tw */
+static ct_status ct__adapt_TwiTTs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,Tw->Tw */
+static ct_status ct__adapt_TiTTsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,s->T */
+static ct_status ct__adapt_TiTSs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S,s->Tw */
+static ct_status ct__adapt_TwiTSs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b->T */
+static ct_status ct__adapt_TiTTsb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s,b->Tw */
+static ct_status ct__adapt_TwiTTsb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b,Tw->Tw */
+static ct_status ct__adapt_TiTTsbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T->T */
+static ct_status ct__adapt_TiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,Tw->Tw */
+static ct_status ct__adapt_TiTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,S->T */
+static ct_status ct__adapt_TiTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,S->Tw */
+static ct_status ct__adapt_TwiTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TiTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L->T */
+static ct_status ct__adapt_TL_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,L,Tw->Tw */
+static ct_status ct__adapt_TLTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L,T,b->T */
+static ct_status ct__adapt_TLTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,L,T,b->Tw */
+static ct_status ct__adapt_TwLTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L,T,b,Tw->Tw */
+static ct_status ct__adapt_TLTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b,b->T */
+static ct_status ct__adapt_TTibb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,b,b,Tw->Tw */
+static ct_status ct__adapt_TTibbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,i,b->T */
+static ct_status ct__adapt_TTiib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,i->L */
+static ct_status ct__adapt_Tii_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,i->L */
+static ct_status ct__adapt_TIi_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,i->L */
+static ct_status ct__adapt_Ti_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 2), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, n, items);
+  ct_stack_drop(s, 2);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,s,f?->T */
+static ct_status ct__adapt_TIsfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?->T */
+static ct_status ct__adapt_TTio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?,Tw->Tw */
+static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,T?,i,i->T */
 static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -40964,6 +48423,47 @@ static const struct {
     {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
     {"T,T,T?->T", ct__adapt_TTTo_T},
     {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
+    {"L,i->T", ct__adapt_Li_T},
+    {"L,i,Tw->Tw", ct__adapt_LiTw_Tw},
+    {"T,I,I->T", ct__adapt_TII_T},
+    {"T,I,I,Tw->Tw", ct__adapt_TIITw_Tw},
+    {"T,I,S->T", ct__adapt_TIS_T},
+    {"T,I,S,Tw->Tw", ct__adapt_TISTw_Tw},
+    {"T,T,I->T", ct__adapt_TTI_T},
+    {"T,i,T,b,Tw->Tw", ct__adapt_TiTbTw_Tw},
+    {"T,i,T,T->T", ct__adapt_TiTT_T},
+    {"Tw,i,T,T->Tw", ct__adapt_TwiTT_Tw},
+    {"T,i,T,T,Tw->Tw", ct__adapt_TiTTTw_Tw},
+    {"T,i,T,S->T", ct__adapt_TiTS_T},
+    {"Tw,i,T,S->Tw", ct__adapt_TwiTS_Tw},
+    {"T,i,T,S,Tw->Tw", ct__adapt_TiTSTw_Tw},
+    {"T,i,T,T,s->T", ct__adapt_TiTTs_T},
+    {"Tw,i,T,T,s->Tw", ct__adapt_TwiTTs_Tw},
+    {"T,i,T,T,s,Tw->Tw", ct__adapt_TiTTsTw_Tw},
+    {"T,i,T,S,s->T", ct__adapt_TiTSs_T},
+    {"Tw,i,T,S,s->Tw", ct__adapt_TwiTSs_Tw},
+    {"T,i,T,T,s,b->T", ct__adapt_TiTTsb_T},
+    {"Tw,i,T,T,s,b->Tw", ct__adapt_TwiTTsb_Tw},
+    {"T,i,T,T,s,b,Tw->Tw", ct__adapt_TiTTsbTw_Tw},
+    {"T,i,T->T", ct__adapt_TiT_T},
+    {"T,i,T,Tw->Tw", ct__adapt_TiTTw_Tw},
+    {"T,i,T,T,S->T", ct__adapt_TiTTS_T},
+    {"Tw,i,T,T,S->Tw", ct__adapt_TwiTTS_Tw},
+    {"T,i,T,T,S,Tw->Tw", ct__adapt_TiTTSTw_Tw},
+    {"T,L->T", ct__adapt_TL_T},
+    {"T,L,Tw->Tw", ct__adapt_TLTw_Tw},
+    {"T,L,T,b->T", ct__adapt_TLTb_T},
+    {"Tw,L,T,b->Tw", ct__adapt_TwLTb_Tw},
+    {"T,L,T,b,Tw->Tw", ct__adapt_TLTbTw_Tw},
+    {"T,T,i,b,b->T", ct__adapt_TTibb_T},
+    {"T,T,i,b,b,Tw->Tw", ct__adapt_TTibbTw_Tw},
+    {"T,T,i,i,b->T", ct__adapt_TTiib_T},
+    {"T,i,i->L", ct__adapt_Tii_L},
+    {"T,I,i->L", ct__adapt_TIi_L},
+    {"T,i->L", ct__adapt_Ti_L},
+    {"T,I,s,f?->T", ct__adapt_TIsfo_T},
+    {"T,T,i?->T", ct__adapt_TTio_T},
+    {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
     {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
     {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
@@ -42737,6 +50237,376 @@ static ct_status ct__frontend_linear_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
+  *r = ct_cat((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cat_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cat_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_stack(const ct_value *a, ct_tensor **r) {
+  *r = ct_stack_tensors((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_stack_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_stack_tensors_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_flip(const ct_value *a, ct_tensor **r) {
+  *r = ct_flip(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_flip_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_flip_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_roll(const ct_value *a, ct_tensor **r) {
+  *r = ct_roll(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_roll_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_roll_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_repeat(const ct_value *a, ct_tensor **r) {
+  *r = ct_repeat(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_repeat_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_repeat_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tile(const ct_value *a, ct_tensor **r) {
+  *r = ct_tile(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_constant_pad_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_constant_pad_nd(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_constant_pad_nd_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_constant_pad_nd_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril(const ct_value *a, ct_tensor **r) {
+  *r = ct_tril(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tril_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu(const ct_value *a, ct_tensor **r) {
+  *r = ct_triu(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_triu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_gather_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gather_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gather_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_src(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__src(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_src_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_add(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_add(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_add_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_add_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_add_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_legacy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value_reduce(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value_reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_reduce_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_reduce__two(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_select(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_select(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_select_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_select_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_add(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_add_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_add_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_add_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_add_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_copy(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_copy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_copy_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_copy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_copy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_copy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_put(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_put(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_put_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_put_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
+  *r = ct_one_hot(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_embedding_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pad(const ct_value *a, ct_tensor **r) {
+  *r = ct_pad(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_take_along_dim(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_take_along_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
   *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -43419,6 +51289,92 @@ static const struct {
     {&ct__op.matmul_out, "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_matmul_out},
     {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
     {&ct__op.linear_out, "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linear_out},
+    {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat},
+    {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out},
+    {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack},
+    {&ct__op.stack_out, "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_stack_out},
+    {&ct__op.flip, "flip(Tensor self, int[] dims) -> Tensor", ct__frontend_flip},
+    {&ct__op.flip_out, "flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_flip_out},
+    {&ct__op.roll, "roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor", ct__frontend_roll},
+    {&ct__op.roll_out, "roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_roll_out},
+    {&ct__op.repeat, "repeat(Tensor self, int[] repeats) -> Tensor", ct__frontend_repeat},
+    {&ct__op.repeat_out, "repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_repeat_out},
+    {&ct__op.tile, "tile(Tensor self, int[] dims) -> Tensor", ct__frontend_tile},
+    {&ct__op.constant_pad_nd, "constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", ct__frontend_constant_pad_nd},
+    {&ct__op.constant_pad_nd_out, "constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_constant_pad_nd_out},
+    {&ct__op.reflection_pad1d, "reflection_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d},
+    {&ct__op.reflection_pad1d_out, "reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad1d_out},
+    {&ct__op.reflection_pad1d_backward, "reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d_backward},
+    {&ct__op.reflection_pad2d, "reflection_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d},
+    {&ct__op.reflection_pad2d_out, "reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad2d_out},
+    {&ct__op.reflection_pad2d_backward, "reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d_backward},
+    {&ct__op.reflection_pad3d, "reflection_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d},
+    {&ct__op.reflection_pad3d_out, "reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad3d_out},
+    {&ct__op.reflection_pad3d_backward, "reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d_backward},
+    {&ct__op.replication_pad1d, "replication_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d},
+    {&ct__op.replication_pad1d_out, "replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad1d_out},
+    {&ct__op.replication_pad1d_backward, "replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d_backward},
+    {&ct__op.replication_pad2d, "replication_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d},
+    {&ct__op.replication_pad2d_out, "replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad2d_out},
+    {&ct__op.replication_pad2d_backward, "replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d_backward},
+    {&ct__op.replication_pad3d, "replication_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d},
+    {&ct__op.replication_pad3d_out, "replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad3d_out},
+    {&ct__op.replication_pad3d_backward, "replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d_backward},
+    {&ct__op.tril, "tril(Tensor self, int diagonal=0) -> Tensor", ct__frontend_tril},
+    {&ct__op.tril_, "tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_tril_},
+    {&ct__op.tril_out, "tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tril_out},
+    {&ct__op.triu, "triu(Tensor self, int diagonal=0) -> Tensor", ct__frontend_triu},
+    {&ct__op.triu_, "triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_triu_},
+    {&ct__op.triu_out, "triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_triu_out},
+    {&ct__op.gather, "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", ct__frontend_gather},
+    {&ct__op.gather_out, "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gather_out},
+    {&ct__op.scatter_src, "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_src},
+    {&ct__op.scatter__src, "scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter__src},
+    {&ct__op.scatter_src_out, "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_src_out},
+    {&ct__op.scatter_value, "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_scatter_value},
+    {&ct__op.scatter__value, "scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_scatter__value},
+    {&ct__op.scatter_value_out, "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_value_out},
+    {&ct__op.scatter_add, "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_add},
+    {&ct__op.scatter_add_, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter_add_},
+    {&ct__op.scatter_add_out, "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_add_out},
+    {&ct__op.scatter_reduce, "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", ct__frontend_scatter_reduce},
+    {&ct__op.scatter__reduce, "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__reduce},
+    {&ct__op.scatter_reduce_out, "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_out},
+    {&ct__op.scatter_value_reduce, "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", ct__frontend_scatter_value_reduce},
+    {&ct__op.scatter__value_reduce, "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__value_reduce},
+    {&ct__op.scatter_reduce_two, "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", ct__frontend_scatter_reduce_two},
+    {&ct__op.scatter_reduce__two, "scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", ct__frontend_scatter_reduce__two},
+    {&ct__op.scatter_reduce_two_out, "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_two_out},
+    {&ct__op.index_select, "index_select(Tensor self, int dim, Tensor index) -> Tensor", ct__frontend_index_select},
+    {&ct__op.index_select_out, "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_select_out},
+    {&ct__op.index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", ct__frontend_index_add},
+    {&ct__op.index_add_, "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_index_add_},
+    {&ct__op.index_add_out, "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_add_out},
+    {&ct__op.index_copy, "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", ct__frontend_index_copy},
+    {&ct__op.index_copy_, "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)", ct__frontend_index_copy_},
+    {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
+    {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
+    {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
+    {&ct__op.index_fill_int_Tensor, "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ct__frontend_index_fill_int_Tensor},
+    {&ct__op.index_fill__int_Tensor, "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", ct__frontend_index_fill__int_Tensor},
+    {&ct__op.index_fill_int_Tensor_out, "index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Tensor_out},
+    {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out},
+    {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
+    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out},
+    {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put},
+    {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_},
+    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out},
+    {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
+    {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
+    {&ct__op.embedding_out, "embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_embedding_out},
+    {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
+    {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.chunk, "chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.unbind_int, "unbind.int(Tensor(a) self, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad},
+    {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim},
+    {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out},
     {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
     {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
     {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
@@ -44564,6 +52520,239 @@ static const struct {
     {"matmul.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
     {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
     {"linear.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
+    {"cat", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cat), "composite"},
+    {"cat.out", CT_KEY_CPU, CT_FN(ct__k_cat_out), "reference"},
+    {"cat.out", CT_KEY_META, CT_FN(ct__k_cat_out), "reference"},
+    {"cat.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cat_out), "autograd"},
+    {"stack", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_stack), "composite"},
+    {"stack.out", CT_KEY_CPU, CT_FN(ct__k_stack_out), "reference"},
+    {"stack.out", CT_KEY_META, CT_FN(ct__k_stack_out), "reference"},
+    {"stack.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_stack_out), "autograd"},
+    {"flip", CT_KEY_CPU, CT_FN(ct__k_flip), "reference"},
+    {"flip", CT_KEY_META, CT_FN(ct__k_flip), "reference"},
+    {"flip", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip), "autograd"},
+    {"flip.out", CT_KEY_CPU, CT_FN(ct__k_flip_out), "reference"},
+    {"flip.out", CT_KEY_META, CT_FN(ct__k_flip_out), "reference"},
+    {"flip.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip_out), "autograd"},
+    {"roll", CT_KEY_CPU, CT_FN(ct__k_roll), "reference"},
+    {"roll", CT_KEY_META, CT_FN(ct__k_roll), "reference"},
+    {"roll", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll), "autograd"},
+    {"roll.out", CT_KEY_CPU, CT_FN(ct__k_roll_out), "reference"},
+    {"roll.out", CT_KEY_META, CT_FN(ct__k_roll_out), "reference"},
+    {"roll.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll_out), "autograd"},
+    {"repeat", CT_KEY_CPU, CT_FN(ct__k_repeat), "reference"},
+    {"repeat", CT_KEY_META, CT_FN(ct__k_repeat), "reference"},
+    {"repeat", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat), "autograd"},
+    {"repeat.out", CT_KEY_CPU, CT_FN(ct__k_repeat_out), "reference"},
+    {"repeat.out", CT_KEY_META, CT_FN(ct__k_repeat_out), "reference"},
+    {"repeat.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_out), "autograd"},
+    {"tile", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tile), "composite"},
+    {"constant_pad_nd", CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {"constant_pad_nd", CT_KEY_META, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {"constant_pad_nd", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd), "autograd"},
+    {"constant_pad_nd.out", CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {"constant_pad_nd.out", CT_KEY_META, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {"constant_pad_nd.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd_out), "autograd"},
+    {"reflection_pad1d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {"reflection_pad1d", CT_KEY_META, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {"reflection_pad1d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d), "autograd"},
+    {"reflection_pad1d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {"reflection_pad1d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {"reflection_pad1d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_out), "autograd"},
+    {"reflection_pad1d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {"reflection_pad1d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {"reflection_pad1d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_backward), "autograd"},
+    {"reflection_pad2d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {"reflection_pad2d", CT_KEY_META, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {"reflection_pad2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d), "autograd"},
+    {"reflection_pad2d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {"reflection_pad2d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {"reflection_pad2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_out), "autograd"},
+    {"reflection_pad2d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {"reflection_pad2d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {"reflection_pad2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_backward), "autograd"},
+    {"reflection_pad3d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {"reflection_pad3d", CT_KEY_META, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {"reflection_pad3d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d), "autograd"},
+    {"reflection_pad3d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {"reflection_pad3d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {"reflection_pad3d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_out), "autograd"},
+    {"reflection_pad3d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {"reflection_pad3d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {"reflection_pad3d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_backward), "autograd"},
+    {"replication_pad1d", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d), "reference"},
+    {"replication_pad1d", CT_KEY_META, CT_FN(ct__k_replication_pad1d), "reference"},
+    {"replication_pad1d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d), "autograd"},
+    {"replication_pad1d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {"replication_pad1d.out", CT_KEY_META, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {"replication_pad1d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_out), "autograd"},
+    {"replication_pad1d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {"replication_pad1d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {"replication_pad1d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_backward), "autograd"},
+    {"replication_pad2d", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d), "reference"},
+    {"replication_pad2d", CT_KEY_META, CT_FN(ct__k_replication_pad2d), "reference"},
+    {"replication_pad2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d), "autograd"},
+    {"replication_pad2d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {"replication_pad2d.out", CT_KEY_META, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {"replication_pad2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_out), "autograd"},
+    {"replication_pad2d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {"replication_pad2d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {"replication_pad2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_backward), "autograd"},
+    {"replication_pad3d", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d), "reference"},
+    {"replication_pad3d", CT_KEY_META, CT_FN(ct__k_replication_pad3d), "reference"},
+    {"replication_pad3d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d), "autograd"},
+    {"replication_pad3d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {"replication_pad3d.out", CT_KEY_META, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {"replication_pad3d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_out), "autograd"},
+    {"replication_pad3d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {"replication_pad3d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {"replication_pad3d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_backward), "autograd"},
+    {"tril", CT_KEY_CPU, CT_FN(ct__k_tril), "reference"},
+    {"tril", CT_KEY_META, CT_FN(ct__k_tril), "reference"},
+    {"tril", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril), "autograd"},
+    {"tril_", CT_KEY_CPU, CT_FN(ct__k_tril_), "reference"},
+    {"tril_", CT_KEY_META, CT_FN(ct__k_tril_), "reference"},
+    {"tril_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_), "autograd"},
+    {"tril.out", CT_KEY_CPU, CT_FN(ct__k_tril_out), "reference"},
+    {"tril.out", CT_KEY_META, CT_FN(ct__k_tril_out), "reference"},
+    {"tril.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_out), "autograd"},
+    {"triu", CT_KEY_CPU, CT_FN(ct__k_triu), "reference"},
+    {"triu", CT_KEY_META, CT_FN(ct__k_triu), "reference"},
+    {"triu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu), "autograd"},
+    {"triu_", CT_KEY_CPU, CT_FN(ct__k_triu_), "reference"},
+    {"triu_", CT_KEY_META, CT_FN(ct__k_triu_), "reference"},
+    {"triu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_), "autograd"},
+    {"triu.out", CT_KEY_CPU, CT_FN(ct__k_triu_out), "reference"},
+    {"triu.out", CT_KEY_META, CT_FN(ct__k_triu_out), "reference"},
+    {"triu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_out), "autograd"},
+    {"gather", CT_KEY_CPU, CT_FN(ct__k_gather), "reference"},
+    {"gather", CT_KEY_META, CT_FN(ct__k_gather), "reference"},
+    {"gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gather), "autograd"},
+    {"gather.out", CT_KEY_CPU, CT_FN(ct__k_gather_out), "reference"},
+    {"gather.out", CT_KEY_META, CT_FN(ct__k_gather_out), "reference"},
+    {"gather.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gather_out), "autograd"},
+    {"scatter.src", CT_KEY_CPU, CT_FN(ct__k_scatter_src), "reference"},
+    {"scatter.src", CT_KEY_META, CT_FN(ct__k_scatter_src), "reference"},
+    {"scatter.src", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_src), "autograd"},
+    {"scatter_.src", CT_KEY_CPU, CT_FN(ct__k_scatter_src_), "reference"},
+    {"scatter_.src", CT_KEY_META, CT_FN(ct__k_scatter_src_), "reference"},
+    {"scatter_.src", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__src), "autograd"},
+    {"scatter.src_out", CT_KEY_CPU, CT_FN(ct__k_scatter_src_out), "reference"},
+    {"scatter.src_out", CT_KEY_META, CT_FN(ct__k_scatter_src_out), "reference"},
+    {"scatter.src_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_src_out), "autograd"},
+    {"scatter.value", CT_KEY_CPU, CT_FN(ct__k_scatter_value), "reference"},
+    {"scatter.value", CT_KEY_META, CT_FN(ct__k_scatter_value), "reference"},
+    {"scatter.value", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value), "autograd"},
+    {"scatter_.value", CT_KEY_CPU, CT_FN(ct__k_scatter_value_), "reference"},
+    {"scatter_.value", CT_KEY_META, CT_FN(ct__k_scatter_value_), "reference"},
+    {"scatter_.value", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value), "autograd"},
+    {"scatter.value_out", CT_KEY_CPU, CT_FN(ct__k_scatter_value_out), "reference"},
+    {"scatter.value_out", CT_KEY_META, CT_FN(ct__k_scatter_value_out), "reference"},
+    {"scatter.value_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_out), "autograd"},
+    {"scatter_add", CT_KEY_CPU, CT_FN(ct__k_scatter_add), "reference"},
+    {"scatter_add", CT_KEY_META, CT_FN(ct__k_scatter_add), "reference"},
+    {"scatter_add", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add), "autograd"},
+    {"scatter_add_", CT_KEY_CPU, CT_FN(ct__k_scatter_add_), "reference"},
+    {"scatter_add_", CT_KEY_META, CT_FN(ct__k_scatter_add_), "reference"},
+    {"scatter_add_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_), "autograd"},
+    {"scatter_add.out", CT_KEY_CPU, CT_FN(ct__k_scatter_add_out), "reference"},
+    {"scatter_add.out", CT_KEY_META, CT_FN(ct__k_scatter_add_out), "reference"},
+    {"scatter_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_out), "autograd"},
+    {"scatter.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce), "autograd"},
+    {"scatter_.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__reduce), "autograd"},
+    {"scatter.reduce_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_out), "autograd"},
+    {"scatter.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_reduce), "autograd"},
+    {"scatter_.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value_reduce), "autograd"},
+    {"scatter_reduce.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two), "autograd"},
+    {"scatter_reduce_.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce__two), "autograd"},
+    {"scatter_reduce.two_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two_out), "autograd"},
+    {"index_select", CT_KEY_CPU, CT_FN(ct__k_index_select), "reference"},
+    {"index_select", CT_KEY_META, CT_FN(ct__k_index_select), "reference"},
+    {"index_select", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select), "autograd"},
+    {"index_select.out", CT_KEY_CPU, CT_FN(ct__k_index_select_out), "reference"},
+    {"index_select.out", CT_KEY_META, CT_FN(ct__k_index_select_out), "reference"},
+    {"index_select.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select_out), "autograd"},
+    {"index_add", CT_KEY_CPU, CT_FN(ct__k_index_add), "reference"},
+    {"index_add", CT_KEY_META, CT_FN(ct__k_index_add), "reference"},
+    {"index_add", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add), "autograd"},
+    {"index_add_", CT_KEY_CPU, CT_FN(ct__k_index_add_), "reference"},
+    {"index_add_", CT_KEY_META, CT_FN(ct__k_index_add_), "reference"},
+    {"index_add_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add_), "autograd"},
+    {"index_add.out", CT_KEY_CPU, CT_FN(ct__k_index_add_out), "reference"},
+    {"index_add.out", CT_KEY_META, CT_FN(ct__k_index_add_out), "reference"},
+    {"index_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add_out), "autograd"},
+    {"index_copy", CT_KEY_CPU, CT_FN(ct__k_index_copy), "reference"},
+    {"index_copy", CT_KEY_META, CT_FN(ct__k_index_copy), "reference"},
+    {"index_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy), "autograd"},
+    {"index_copy_", CT_KEY_CPU, CT_FN(ct__k_index_copy_), "reference"},
+    {"index_copy_", CT_KEY_META, CT_FN(ct__k_index_copy_), "reference"},
+    {"index_copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_), "autograd"},
+    {"index_copy.out", CT_KEY_CPU, CT_FN(ct__k_index_copy_out), "reference"},
+    {"index_copy.out", CT_KEY_META, CT_FN(ct__k_index_copy_out), "reference"},
+    {"index_copy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_out), "autograd"},
+    {"index_fill.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill), "reference"},
+    {"index_fill.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill), "reference"},
+    {"index_fill.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar), "autograd"},
+    {"index_fill_.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
+    {"index_fill_.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
+    {"index_fill_.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
+    {"index_fill.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor), "autograd"},
+    {"index_fill_.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Tensor), "autograd"},
+    {"index_fill.int_Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor_out), "autograd"},
+    {"index_fill.int_Scalar_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},
+    {"index.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index), "composite"},
+    {"index.Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_META, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_Tensor_out), "autograd"},
+    {"index_put", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put), "composite"},
+    {"index_put_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put_), "composite"},
+    {"index_put.out", CT_KEY_CPU, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_META, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_put_out), "autograd"},
+    {"one_hot", CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
+    {"one_hot", CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},
+    {"one_hot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_one_hot), "autograd"},
+    {"embedding", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_embedding), "composite"},
+    {"embedding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding), "autograd"},
+    {"embedding.out", CT_KEY_CPU, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_META, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_out), "autograd"},
+    {"embedding_dense_backward", CT_KEY_CPU, CT_FN(ct__k_embedding_dense_backward), "reference"},
+    {"embedding_dense_backward", CT_KEY_META, CT_FN(ct__k_embedding_dense_backward), "reference"},
+    {"embedding_dense_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},
+    {"split.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split), "composite"},
+    {"split_with_sizes", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split_with_sizes), "composite"},
+    {"chunk", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_chunk), "composite"},
+    {"unbind.int", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_unbind), "composite"},
+    {"pad", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pad), "composite"},
+    {"take_along_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_take_along_dim), "composite"},
+    {"take_along_dim.out", CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
     {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
     {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
     {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
@@ -45209,8 +53398,33 @@ static const char *ct__copy_message(char *buf, size_t cap) {
   return buf;
 }
 
-/* Boxed call on a copy of args; the single result (tracked), or NULL. */
-static ct_tensor *ct__opcheck_call(const ct_op *op, int nargs, const ct_value *args) { return ct_call_op(op, nargs, args); }
+/* Boxed call on a copy of args; the first result (tracked), or NULL. A
+ * Tensor[] result (split, unbind, ...) comes back as one tensor: its
+ * elements flattened and concatenated, which keeps values, shapes (through
+ * the count) and gradients comparable. */
+#define CT__OPCHECK_MAX_LIST 64
+static ct_tensor *ct__opcheck_call(const ct_op *op, int nargs, const ct_value *args) {
+  ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
+  ct_stack s;
+  ct_tensor *r = NULL, *flat[CT__OPCHECK_MAX_LIST];
+  int64_t i, n;
+  if (op->schema.nrets != 1 || op->schema.rets[0].type != CT_TYPE_TENSOR_LIST) return ct_call_op(op, nargs, args);
+  ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
+  for (i = 0; i < nargs; i++) s.items[s.size++] = args[i];
+  if (ct_call_boxed(op, &s) == CT_OK && s.size == 1 && s.items[0].tag == CT_VALUE_TENSOR_LIST) {
+    n = s.items[0].v.tensors.n;
+    if (n > CT__OPCHECK_MAX_LIST) ct_fail(CT_ERR_UNSUPPORTED, "opcheck", "%s returned %lld tensors (at most %d are checked)",
+                                          op->full_name, (long long)n, CT__OPCHECK_MAX_LIST);
+    else {
+      static const int64_t minus_one = -1;
+      for (i = 0; i < n; i++) flat[i] = ct_reshape(s.items[0].v.tensors.data[i], 1, &minus_one);
+      r = n ? ct_cat((int)n, flat, 0) : NULL;
+      if (!n) ct_fail(CT_ERR_UNSUPPORTED, "opcheck", "%s returned no tensors", op->full_name);
+    }
+  }
+  ct_stack_free(&s);
+  return r;
+}
 
 /* The registry's in-place (name_.overload) and out= (same args + out) variants. */
 static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
@@ -45232,19 +53446,24 @@ static const ct_op *ct__find_variant(const ct_op *f, int want_out) {
   return NULL;
 }
 
+#define CT__OPCHECK_MAX_INPUTS (CT_MAX_ARGS + CT__OPCHECK_MAX_LIST)
 typedef struct ct__opcheck_gc {
   const ct_op *op;
   int nargs;
   ct_value args[CT_MAX_ARGS];
-  int tensor_arg[CT_MAX_ARGS]; /* input i of gradcheck is argument tensor_arg[i] */
+  int tensor_arg[CT__OPCHECK_MAX_INPUTS]; /* input i of gradcheck is argument tensor_arg[i] ... */
+  int list_elem[CT__OPCHECK_MAX_INPUTS];  /* ... or element list_elem[i] (>= 0) of that Tensor[] argument */
+  ct_tensor *lists[CT_MAX_ARGS][CT__OPCHECK_MAX_LIST];
 } ct__opcheck_gc;
 static ct_tensor *ct__opcheck_gc_fn(ct_tensor *const *inputs, void *vctx) {
   ct__opcheck_gc *c = (ct__opcheck_gc *)vctx;
   ct_value a[CT_MAX_ARGS];
   int i, t = 0;
-  for (i = 0; i < c->nargs; i++) {
-    a[i] = c->args[i];
-    if (a[i].tag == CT_VALUE_TENSOR && c->tensor_arg[t] == i) a[i].v.tensor = inputs[t++];
+  for (i = 0; i < c->nargs; i++) a[i] = c->args[i];
+  for (t = 0; t < CT__OPCHECK_MAX_INPUTS && c->tensor_arg[t] >= 0; t++) {
+    i = c->tensor_arg[t];
+    if (c->list_elem[t] < 0) a[i].v.tensor = inputs[t];
+    else c->lists[i][c->list_elem[t]] = inputs[t], a[i].v.tensors.data = c->lists[i];
   }
   return ct__opcheck_call(c->op, c->nargs, a);
 }
@@ -45279,13 +53498,22 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
     /* 2. the meta kernel predicts the kernel's output */
     if (st == CT_OK) {
       ct_value m[CT_MAX_ARGS];
+      static ct_tensor *ml[CT_MAX_ARGS][CT__OPCHECK_MAX_LIST]; /* (opcheck is not reentrant across threads) */
       ct_tensor *r;
+      int64_t e;
       for (i = 0; i < nargs; i++) {
         m[i] = a[i];
         if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
           ct_tensor *t = a[i].v.tensor;
           m[i].v.tensor = ct_empty_strided(t->ndim, t->sizes, t->strides, ct_opts((ct_dtype)t->dtype, ct_device_make(CT_DEVICE_META, 0)));
           if (!m[i].v.tensor) st = ct_last_error();
+        } else if (a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n <= CT__OPCHECK_MAX_LIST) {
+          for (e = 0; e < a[i].v.tensors.n; e++) {
+            ct_tensor *t = a[i].v.tensors.data[e];
+            ml[i][e] = ct_empty_strided(t->ndim, t->sizes, t->strides, ct_opts((ct_dtype)t->dtype, ct_device_make(CT_DEVICE_META, 0)));
+            if (!ml[i][e]) st = ct_last_error();
+          }
+          m[i].v.tensors.data = ml[i];
         }
       }
       r = st == CT_OK ? ct__opcheck_call(op, nargs, m) : NULL;
@@ -45326,16 +53554,20 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
     /* 4. the derivative: gradcheck in float64 on the floating tensor arguments */
     if (st == CT_OK && !(opts && opts->skip_gradcheck) && ct_dtype_is_floating((ct_dtype)ref->dtype) && !op->schema.args[0].is_write) {
       ct__opcheck_gc c;
-      ct_tensor *inputs[CT_MAX_ARGS];
-      int n = 0, differentiable = 0;
+      ct_tensor *inputs[CT__OPCHECK_MAX_INPUTS];
+      int n = 0, differentiable = 0, e;
       memset(&c, 0, sizeof c);
+      memset(c.tensor_arg, -1, sizeof c.tensor_arg);
       c.op = op;
       c.nargs = nargs;
-      for (i = 0; i < nargs; i++) {
+      for (i = 0; i < nargs && st == CT_OK; i++) { /* tensors, and the elements of Tensor[] arguments */
+        int count = a[i].tag == CT_VALUE_TENSOR ? (a[i].v.tensor ? 1 : 0)
+                    : a[i].tag == CT_VALUE_TENSOR_LIST && a[i].v.tensors.n <= CT__OPCHECK_MAX_LIST ? (int)a[i].v.tensors.n
+                                                                                                    : 0;
         c.args[i] = a[i];
-        if (a[i].tag == CT_VALUE_TENSOR && a[i].v.tensor) {
+        for (e = 0; e < count && n < CT__OPCHECK_MAX_INPUTS; e++) {
           ct_tensor *t = NULL;
-          ct_tensor *src = a[i].v.tensor;
+          ct_tensor *src = a[i].tag == CT_VALUE_TENSOR ? a[i].v.tensor : a[i].v.tensors.data[e];
           CT_NO_GRAD { t = ct_to_copy_ex(src, ct_dtype_is_floating((ct_dtype)src->dtype) ? CT_F64 : (ct_dtype)src->dtype); }
           if (!t) {
             st = ct_last_error();
@@ -45346,9 +53578,12 @@ CTDEF ct_status ct_opcheck(const char *name, int nargs, const ct_value *args, co
             differentiable = 1;
           }
           c.tensor_arg[n] = i;
+          c.list_elem[n] = a[i].tag == CT_VALUE_TENSOR ? -1 : e;
+          if (c.list_elem[n] >= 0) c.lists[i][e] = t;
           inputs[n++] = t;
         }
       }
+      if (n > CT_MAX_ARGS) differentiable = 0; /* more inputs than ct_gradcheck takes: not checked */
       if (st == CT_OK && differentiable) {
         ct_tensor *probe = ct__opcheck_gc_fn(inputs, &c);
         if (probe && ct_requires_grad(probe)) { /* differentiable output (not detach, not integer) */

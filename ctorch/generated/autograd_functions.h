@@ -10503,6 +10503,2364 @@ static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tens
   return r;
 }
 
+/* ---- cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("cat.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_cat_out(ks & CT__BELOW_AUTOGRAD, tensors, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("stack.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_stack_out(ks & CT__BELOW_AUTOGRAD, tensors, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- flip(Tensor self, int[] dims) -> Tensor ---- */
+typedef struct ct__node_flip {
+  ct_node base;
+  ct__saved_ints dims;
+} ct__node_flip;
+
+static ct_status ct__backward_flip(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_flip *ct__nd = (ct__node_flip *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_flip(grad, (int)dims.n, dims.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_flip = {"FlipBackward0", ct__backward_flip, NULL};
+
+static ct_tensor *ct__autograd_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  ct__node_flip *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_flip *)ct__node_new(&ct__kind_flip, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->dims, dims, "flip") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_flip(ks & CT__BELOW_AUTOGRAD, self, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("flip.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_flip_out(ks & CT__BELOW_AUTOGRAD, self, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor ---- */
+typedef struct ct__node_roll {
+  ct_node base;
+  ct__saved_ints shifts;
+  ct__saved_ints dims;
+} ct__node_roll;
+
+static ct_status ct__backward_roll(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_roll *ct__nd = (ct__node_roll *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list shifts = ct__ints(&ct__nd->shifts);
+  ct_int_list dims = ct__ints(&ct__nd->dims);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_roll_backward(grad, shifts, dims);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_roll = {"RollBackward0", ct__backward_roll, NULL};
+
+static ct_tensor *ct__autograd_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  ct__node_roll *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_roll *)ct__node_new(&ct__kind_roll, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->shifts, shifts, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dims, dims, "roll") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_roll(ks & CT__BELOW_AUTOGRAD, self, shifts, dims);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("roll.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_roll_out(ks & CT__BELOW_AUTOGRAD, self, shifts, dims, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- repeat(Tensor self, int[] repeats) -> Tensor ---- */
+typedef struct ct__node_repeat {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints repeats;
+} ct__node_repeat;
+
+static ct_status ct__backward_repeat(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_repeat *ct__nd = (ct__node_repeat *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list repeats = ct__ints(&ct__nd->repeats);
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_repeat_backward(grad, repeats, &self_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_repeat = {"RepeatBackward0", ct__backward_repeat, NULL};
+
+static ct_tensor *ct__autograd_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  ct__node_repeat *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_repeat *)ct__node_new(&ct__kind_repeat, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->repeats, repeats, "repeat") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat(ks & CT__BELOW_AUTOGRAD, self, repeats);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("repeat.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_repeat_out(ks & CT__BELOW_AUTOGRAD, self, repeats, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor ---- */
+typedef struct ct__node_constant_pad_nd {
+  ct_node base;
+  ct__saved_ints pad;
+} ct__node_constant_pad_nd;
+
+static ct_status ct__backward_constant_pad_nd(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_constant_pad_nd *ct__nd = (ct__node_constant_pad_nd *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list pad = ct__ints(&ct__nd->pad);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_neg_pad(grad, pad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_constant_pad_nd = {"ConstantPadNdBackward0", ct__backward_constant_pad_nd, NULL};
+
+static ct_tensor *ct__autograd_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  ct__node_constant_pad_nd *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_constant_pad_nd *)ct__node_new(&ct__kind_constant_pad_nd, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->pad, pad, "constant_pad_nd") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_constant_pad_nd(ks & CT__BELOW_AUTOGRAD, self, pad, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("constant_pad_nd.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_constant_pad_nd_out(ks & CT__BELOW_AUTOGRAD, self, pad, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad1d(Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad1d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad1d;
+
+static void ct__release_reflection_pad1d(ct_node *node) {
+  ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad1d *ct__nd = (ct__node_reflection_pad1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad1d = {"ReflectionPad1dBackward0", ct__backward_reflection_pad1d, ct__release_reflection_pad1d};
+
+static ct_tensor *ct__autograd_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad1d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad1d *)ct__node_new(&ct__kind_reflection_pad1d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad1d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad1d_backward;
+
+static void ct__release_reflection_pad1d_backward(ct_node *node) {
+  ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad1d_backward *ct__nd = (ct__node_reflection_pad1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad1d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad1d_backward = {"ReflectionPad1dBackwardBackward0", ct__backward_reflection_pad1d_backward, ct__release_reflection_pad1d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad1d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad1d_backward *)ct__node_new(&ct__kind_reflection_pad1d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad2d(Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad2d;
+
+static void ct__release_reflection_pad2d(ct_node *node) {
+  ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad2d *ct__nd = (ct__node_reflection_pad2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad2d = {"ReflectionPad2dBackward0", ct__backward_reflection_pad2d, ct__release_reflection_pad2d};
+
+static ct_tensor *ct__autograd_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad2d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad2d *)ct__node_new(&ct__kind_reflection_pad2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad2d_backward;
+
+static void ct__release_reflection_pad2d_backward(ct_node *node) {
+  ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad2d_backward *ct__nd = (ct__node_reflection_pad2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad2d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad2d_backward = {"ReflectionPad2dBackwardBackward0", ct__backward_reflection_pad2d_backward, ct__release_reflection_pad2d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad2d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad2d_backward *)ct__node_new(&ct__kind_reflection_pad2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad3d(Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad3d;
+
+static void ct__release_reflection_pad3d(ct_node *node) {
+  ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad3d *ct__nd = (ct__node_reflection_pad3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad3d = {"ReflectionPad3dBackward0", ct__backward_reflection_pad3d, ct__release_reflection_pad3d};
+
+static ct_tensor *ct__autograd_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad3d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad3d *)ct__node_new(&ct__kind_reflection_pad3d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("reflection_pad3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_reflection_pad3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_reflection_pad3d_backward;
+
+static void ct__release_reflection_pad3d_backward(ct_node *node) {
+  ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_reflection_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_reflection_pad3d_backward *ct__nd = (ct__node_reflection_pad3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_reflection_pad3d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_reflection_pad3d_backward = {"ReflectionPad3dBackwardBackward0", ct__backward_reflection_pad3d_backward, ct__release_reflection_pad3d_backward};
+
+static ct_tensor *ct__autograd_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_reflection_pad3d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_reflection_pad3d_backward *)ct__node_new(&ct__kind_reflection_pad3d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "reflection_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_reflection_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad1d(Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad1d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad1d;
+
+static void ct__release_replication_pad1d(ct_node *node) {
+  ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad1d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad1d *ct__nd = (ct__node_replication_pad1d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad1d = {"ReplicationPad1dBackward0", ct__backward_replication_pad1d, ct__release_replication_pad1d};
+
+static ct_tensor *ct__autograd_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad1d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad1d *)ct__node_new(&ct__kind_replication_pad1d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad1d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad1d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad1d_backward;
+
+static void ct__release_replication_pad1d_backward(ct_node *node) {
+  ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad1d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad1d_backward *ct__nd = (ct__node_replication_pad1d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad1d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad1d_backward = {"ReplicationPad1dBackwardBackward0", ct__backward_replication_pad1d_backward, ct__release_replication_pad1d_backward};
+
+static ct_tensor *ct__autograd_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad1d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad1d_backward *)ct__node_new(&ct__kind_replication_pad1d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad1d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad1d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad2d(Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad2d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad2d;
+
+static void ct__release_replication_pad2d(ct_node *node) {
+  ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad2d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad2d *ct__nd = (ct__node_replication_pad2d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad2d = {"ReplicationPad2dBackward0", ct__backward_replication_pad2d, ct__release_replication_pad2d};
+
+static ct_tensor *ct__autograd_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad2d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad2d *)ct__node_new(&ct__kind_replication_pad2d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad2d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad2d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad2d_backward;
+
+static void ct__release_replication_pad2d_backward(ct_node *node) {
+  ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad2d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad2d_backward *ct__nd = (ct__node_replication_pad2d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad2d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad2d_backward = {"ReplicationPad2dBackwardBackward0", ct__backward_replication_pad2d_backward, ct__release_replication_pad2d_backward};
+
+static ct_tensor *ct__autograd_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad2d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad2d_backward *)ct__node_new(&ct__kind_replication_pad2d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad2d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad2d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad3d(Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad3d {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad3d;
+
+static void ct__release_replication_pad3d(ct_node *node) {
+  ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad3d(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad3d *ct__nd = (ct__node_replication_pad3d *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d_backward(grad, self, (int)padding.n, padding.data);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad3d = {"ReplicationPad3dBackward0", ct__backward_replication_pad3d, ct__release_replication_pad3d};
+
+static ct_tensor *ct__autograd_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad3d *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad3d *)ct__node_new(&ct__kind_replication_pad3d, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d(ks & CT__BELOW_AUTOGRAD, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("replication_pad3d.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d_out(ks & CT__BELOW_AUTOGRAD, self, padding, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor ---- */
+typedef struct ct__node_replication_pad3d_backward {
+  ct_node base;
+  ct__saved self;
+  ct__saved_ints padding;
+} ct__node_replication_pad3d_backward;
+
+static void ct__release_replication_pad3d_backward(ct_node *node) {
+  ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
+  ct__saved_reset(&ct__nd->self);
+}
+static ct_status ct__backward_replication_pad3d_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_replication_pad3d_backward *ct__nd = (ct__node_replication_pad3d_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  if (!self) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_replication_pad3d(grad, (int)padding.n, padding.data);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_zeros_like(self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_replication_pad3d_backward = {"ReplicationPad3dBackwardBackward0", ct__backward_replication_pad3d_backward, ct__release_replication_pad3d_backward};
+
+static ct_tensor *ct__autograd_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  ct__node_replication_pad3d_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(self))) {
+    ct__nd = (ct__node_replication_pad3d_backward *)ct__node_new(&ct__kind_replication_pad3d_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, self);
+    ct__save(&ct__nd->self, self);
+    if (ct__save_ints(&ct__nd->padding, padding, "replication_pad3d_backward") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_replication_pad3d_backward(ks & CT__BELOW_AUTOGRAD, grad_output, self, padding);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril(Tensor self, int diagonal=0) -> Tensor ---- */
+typedef struct ct__node_tril {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_tril;
+
+static ct_status ct__backward_tril(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tril *ct__nd = (ct__node_tril *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tril = {"TrilBackward0", ct__backward_tril, NULL};
+
+static ct_tensor *ct__autograd_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_tril *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_tril *)ct__node_new(&ct__kind_tril, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) ---- */
+typedef struct ct__node_tril_ {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_tril_;
+
+static ct_status ct__backward_tril_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_tril_ *ct__nd = (ct__node_tril_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_tril(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_tril_ = {"TrilBackward0", ct__backward_tril_, NULL};
+
+static ct_status ct__autograd_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_tril_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("tril_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_tril_ *)ct__node_new(&ct__kind_tril_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("tril.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_tril_out(ks & CT__BELOW_AUTOGRAD, self, diagonal, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- triu(Tensor self, int diagonal=0) -> Tensor ---- */
+typedef struct ct__node_triu {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_triu;
+
+static ct_status ct__backward_triu(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_triu *ct__nd = (ct__node_triu *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_triu = {"TriuBackward0", ct__backward_triu, NULL};
+
+static ct_tensor *ct__autograd_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_triu *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_triu *)ct__node_new(&ct__kind_triu, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) ---- */
+typedef struct ct__node_triu_ {
+  ct_node base;
+  int64_t diagonal;
+} ct__node_triu_;
+
+static ct_status ct__backward_triu_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_triu_ *ct__nd = (ct__node_triu_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t diagonal = ct__nd->diagonal;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_triu(grad, diagonal);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_triu_ = {"TriuBackward0", ct__backward_triu_, NULL};
+
+static ct_status ct__autograd_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  ct__node_triu_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("triu_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_triu_ *)ct__node_new(&ct__kind_triu_, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__nd->diagonal = diagonal;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_(ks & CT__BELOW_AUTOGRAD, self, diagonal);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("triu.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_triu_out(ks & CT__BELOW_AUTOGRAD, self, diagonal, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor ---- */
+typedef struct ct__node_gather {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+} ct__node_gather;
+
+static void ct__release_gather(ct_node *node) {
+  ct__node_gather *ct__nd = (ct__node_gather *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_gather(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_gather *ct__nd = (ct__node_gather *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_gather = {"GatherBackward0", ct__backward_gather, ct__release_gather};
+
+static ct_tensor *ct__autograd_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct__node_gather *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_gather *)ct__node_new(&ct__kind_gather, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gather(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("gather.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_gather_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, sparse_grad, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor ---- */
+typedef struct ct__node_scatter_src {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_src;
+
+static void ct__release_scatter_src(ct_node *node) {
+  ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_src *ct__nd = (ct__node_scatter_src *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_src = {"ScatterBackward0", ct__backward_scatter_src, ct__release_scatter_src};
+
+static ct_tensor *ct__autograd_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_src *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_src *)ct__node_new(&ct__kind_scatter_src, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter__src {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter__src;
+
+static void ct__release_scatter__src(ct_node *node) {
+  ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter__src(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter__src *ct__nd = (ct__node_scatter__src *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter__src = {"ScatterBackward0", ct__backward_scatter__src, ct__release_scatter__src};
+
+static ct_status ct__autograd_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter__src *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.src", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter__src *)ct__node_new(&ct__kind_scatter__src, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__src(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.src_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_src_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor ---- */
+typedef struct ct__node_scatter_value {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_scatter_value;
+
+static void ct__release_scatter_value(ct_node *node) {
+  ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_value *ct__nd = (ct__node_scatter_value *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_value = {"ScatterBackward0", ct__backward_scatter_value, ct__release_scatter_value};
+
+static ct_tensor *ct__autograd_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_scatter_value *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_scatter_value *)ct__node_new(&ct__kind_scatter_value, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter__value {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_scatter__value;
+
+static void ct__release_scatter__value(ct_node *node) {
+  ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter__value(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter__value *ct__nd = (ct__node_scatter__value *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_scatter_value(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter__value = {"ScatterBackward0", ct__backward_scatter__value, ct__release_scatter__value};
+
+static ct_status ct__autograd_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_scatter__value *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter__value *)ct__node_new(&ct__kind_scatter__value, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.value_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor ---- */
+typedef struct ct__node_scatter_add {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_add;
+
+static void ct__release_scatter_add(ct_node *node) {
+  ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_add *ct__nd = (ct__node_scatter_add *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_add = {"ScatterAddBackward0", ct__backward_scatter_add, ct__release_scatter_add};
+
+static ct_tensor *ct__autograd_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_add *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_add *)ct__node_new(&ct__kind_scatter_add, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_add_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct__shape src_sizes;
+} ct__node_scatter_add_;
+
+static void ct__release_scatter_add_(ct_node *node) {
+  ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_scatter_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_add_ *ct__nd = (ct__node_scatter_add_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape src_sizes = ct__nd->src_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_src_backward(grad, dim, index, &src_sizes);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_add_ = {"ScatterAddBackward0", ct__backward_scatter_add_, ct__release_scatter_add_};
+
+static ct_status ct__autograd_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct__node_scatter_add_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_add_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter_add_ *)ct__node_new(&ct__kind_scatter_add_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save_shape(&ct__nd->src_sizes, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, src);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_add_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "scatter.reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+    ct__node_set_input(ct__nd, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_.reduce", self)) != CT_OK) return r;
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "scatter_.reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+    ct__node_set_input(ct__nd, 2, src);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter.reduce_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor ---- */
+static ct_tensor *ct__autograd_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "scatter.value_reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("scatter_.value_reduce", self)) != CT_OK) return r;
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ((ct__not_impl_node *)ct__nd)->op = "scatter_.value_reduce";
+    ct__node_set_input(ct__nd, 0, self);
+    ct__node_set_input(ct__nd, 1, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter__value_reduce(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, reduce);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, ct__nd, 0);
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor ---- */
+typedef struct ct__node_scatter_reduce_two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce_two;
+
+static void ct__release_scatter_reduce_two(ct_node *node) {
+  ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->index);
+  ct__saved_reset(&ct__nd->src);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_scatter_reduce_two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce_two *ct__nd = (ct__node_scatter_reduce_two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
+  bool include_self = ct__nd->include_self;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce_two = {"ScatterReduceBackward0", ct__backward_scatter_reduce_two, ct__release_scatter_reduce_two};
+
+static ct_tensor *ct__autograd_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct__node_scatter_reduce_two *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    ct__nd = (ct__node_scatter_reduce_two *)ct__node_new(&ct__kind_scatter_reduce_two, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    ct__save(&ct__nd->self, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save(&ct__nd->src, src);
+    if (reduce && strlen(reduce) >= sizeof ct__nd->reduce)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "scatter_reduce.two", "reduce: string too long"), (ct_tensor *)NULL;
+    if ((ct__nd->reduce_given = reduce != NULL)) strcpy(ct__nd->reduce, reduce);
+    ct__nd->include_self = include_self;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&ct__nd->result, r) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) ---- */
+typedef struct ct__node_scatter_reduce__two {
+  ct_node base;
+  ct__saved self;
+  int64_t dim;
+  ct__saved index;
+  ct__saved src;
+  char reduce[32];
+  bool reduce_given;
+  bool include_self;
+  ct__saved result;
+} ct__node_scatter_reduce__two;
+
+static void ct__release_scatter_reduce__two(ct_node *node) {
+  ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
+  ct__saved_reset(&ct__nd->self);
+  ct__saved_reset(&ct__nd->index);
+  ct__saved_reset(&ct__nd->src);
+  ct__saved_reset(&ct__nd->result);
+}
+static ct_status ct__backward_scatter_reduce__two(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_scatter_reduce__two *ct__nd = (ct__node_scatter_reduce__two *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&ct__nd->self, node, "self");
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_tensor *src = ct__unpack(&ct__nd->src, node, "src");
+  const char *reduce = ct__nd->reduce_given ? ct__nd->reduce : NULL;
+  bool include_self = ct__nd->include_self;
+  ct_tensor *result = ct__unpack(&ct__nd->result, node, "result");
+  if (!self || !index || !src || !result) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 0);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_scatter_reduce_backward(grad, self, dim, index, src, reduce, include_self, result, 1);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_scatter_reduce__two = {"ScatterReduceBackward0", ct__backward_scatter_reduce__two, ct__release_scatter_reduce__two};
+
+static ct_status ct__autograd_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct__node_scatter_reduce__two *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src))) {
+    if ((r = ct__check_inplace("scatter_reduce_.two", self)) != CT_OK) return r;
+    ct__nd = (ct__node_scatter_reduce__two *)ct__node_new(&ct__kind_scatter_reduce__two, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, src);
+    if (ct__save_clone(&ct__nd->self, self) != CT_OK) return ct__node_release(&ct__nd->base), ct_last_error();
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__save(&ct__nd->src, src);
+    if (reduce && strlen(reduce) >= sizeof ct__nd->reduce)
+      return ct__node_release(&ct__nd->base), ct_fail(CT_ERR_INVALID, "scatter_reduce_.two", "reduce: string too long"), ct_last_error();
+    if ((ct__nd->reduce_given = reduce != NULL)) strcpy(ct__nd->reduce, reduce);
+    ct__nd->include_self = include_self;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce__two(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    if (r == CT_OK) r = ct__save_output(&ct__nd->result, self);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(src) || ct__needs_grad(out))) return ct__out_not_differentiable("scatter_reduce.two_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_scatter_reduce_two_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, src, reduce, include_self, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_select(Tensor self, int dim, Tensor index) -> Tensor ---- */
+typedef struct ct__node_index_select {
+  ct_node base;
+  ct__shape self_sizes;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_select;
+
+static void ct__release_index_select(ct_node *node) {
+  ct__node_index_select *ct__nd = (ct__node_index_select *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_select(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_select *ct__nd = (ct__node_index_select *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_add(ct__shape_zeros(grad, &self_sizes), dim, index, grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_select = {"IndexSelectBackward0", ct__backward_index_select, ct__release_index_select};
+
+static ct_tensor *ct__autograd_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct__node_index_select *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_index_select *)ct__node_new(&ct__kind_index_select, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_select(ks & CT__BELOW_AUTOGRAD, self, dim, index);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_select.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_select_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_index_add {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct_scalar alpha;
+} ct__node_index_add;
+
+static void ct__release_index_add(ct_node *node) {
+  ct__node_index_add *ct__nd = (ct__node_index_add *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_add(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_add *ct__nd = (ct__node_index_add *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_scalar alpha = ct__nd->alpha;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_index_select(grad, dim, index), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_add = {"IndexAddBackward0", ct__backward_index_add, ct__release_index_add};
+
+static ct_tensor *ct__autograd_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct__node_index_add *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    ct__nd = (ct__node_index_add *)ct__node_new(&ct__kind_index_add, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_index_add_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+  ct_scalar alpha;
+} ct__node_index_add_;
+
+static void ct__release_index_add_(ct_node *node) {
+  ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_add_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_add_ *ct__nd = (ct__node_index_add_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  ct_scalar alpha = ct__nd->alpha;
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = grad;
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_index_select(grad, dim, index), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_add_ = {"IndexAddBackward0", ct__backward_index_add_, ct__release_index_add_};
+
+static ct_status ct__autograd_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct__node_index_add_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    if ((r = ct__check_inplace("index_add_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_add_ *)ct__node_new(&ct__kind_index_add_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+    ct__nd->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("index_add.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_add_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor ---- */
+typedef struct ct__node_index_copy {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_copy;
+
+static void ct__release_index_copy(ct_node *node) {
+  ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_copy(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_copy *ct__nd = (ct__node_index_copy *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_index_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_copy = {"IndexCopyBackward0", ct__backward_index_copy, ct__release_index_copy};
+
+static ct_tensor *ct__autograd_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct__node_index_copy *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    ct__nd = (ct__node_index_copy *)ct__node_new(&ct__kind_index_copy, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) ---- */
+typedef struct ct__node_index_copy_ {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_copy_;
+
+static void ct__release_index_copy_(ct_node *node) {
+  ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_copy_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_copy_ *ct__nd = (ct__node_index_copy_ *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct_index_select(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_copy_ = {"IndexCopyBackward0", ct__backward_index_copy_, ct__release_index_copy_};
+
+static ct_status ct__autograd_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct__node_index_copy_ *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source))) {
+    if ((r = ct__check_inplace("index_copy_", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_copy_ *)ct__node_new(&ct__kind_index_copy_, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, source);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy_(ks & CT__BELOW_AUTOGRAD, self, dim, index, source);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(source) || ct__needs_grad(out))) return ct__out_not_differentiable("index_copy.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_copy_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, source, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Scalar {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Scalar;
+
+static void ct__release_index_fill_int_Scalar(ct_node *node) {
+  ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill_int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Scalar *ct__nd = (ct__node_index_fill_int_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Scalar = {"IndexFillBackward0", ct__backward_index_fill_int_Scalar, ct__release_index_fill_int_Scalar};
+
+static ct_tensor *ct__autograd_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_index_fill_int_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    ct__nd = (ct__node_index_fill_int_Scalar *)ct__node_new(&ct__kind_index_fill_int_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Scalar {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Scalar;
+
+static void ct__release_index_fill__int_Scalar(ct_node *node) {
+  ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill__int_Scalar(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Scalar *ct__nd = (ct__node_index_fill__int_Scalar *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Scalar = {"IndexFillBackward0", ct__backward_index_fill__int_Scalar, ct__release_index_fill__int_Scalar};
+
+static ct_status ct__autograd_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct__node_index_fill__int_Scalar *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index))) {
+    if ((r = ct__check_inplace("index_fill_.int_Scalar", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_fill__int_Scalar *)ct__node_new(&ct__kind_index_fill__int_Scalar, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Scalar(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor ---- */
+typedef struct ct__node_index_fill_int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill_int_Tensor;
+
+static void ct__release_index_fill_int_Tensor(ct_node *node) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill_int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill_int_Tensor *ct__nd = (ct__node_index_fill_int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill_int_Tensor = {"IndexFillBackward0", ct__backward_index_fill_int_Tensor, ct__release_index_fill_int_Tensor};
+
+static ct_tensor *ct__autograd_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill_int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    ct__nd = (ct__node_index_fill_int_Tensor *)ct__node_new(&ct__kind_index_fill_int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) ---- */
+typedef struct ct__node_index_fill__int_Tensor {
+  ct_node base;
+  int64_t dim;
+  ct__saved index;
+} ct__node_index_fill__int_Tensor;
+
+static void ct__release_index_fill__int_Tensor(ct_node *node) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct__saved_reset(&ct__nd->index);
+}
+static ct_status ct__backward_index_fill__int_Tensor(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_index_fill__int_Tensor *ct__nd = (ct__node_index_fill__int_Tensor *)node;
+  ct_tensor *grad = grads[0];
+  int64_t dim = ct__nd->dim;
+  ct_tensor *index = ct__unpack(&ct__nd->index, node, "index");
+  if (!index) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_index_fill(grad, dim, index, ct_int(0));
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__shape_index_fill_value_backward(grad, dim, index);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_index_fill__int_Tensor = {"IndexFillBackward0", ct__backward_index_fill__int_Tensor, ct__release_index_fill__int_Tensor};
+
+static ct_status ct__autograd_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct__node_index_fill__int_Tensor *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value))) {
+    if ((r = ct__check_inplace("index_fill_.int_Tensor", self)) != CT_OK) return r;
+    ct__nd = (ct__node_index_fill__int_Tensor *)ct__node_new(&ct__kind_index_fill__int_Tensor, sizeof *ct__nd, 3, 1);
+    if (!ct__nd) return ct_last_error();
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__node_set_input(&ct__nd->base, 1, index);
+    ct__node_set_input(&ct__nd->base, 2, value);
+    ct__nd->dim = dim;
+    ct__save(&ct__nd->index, index);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill__int_Tensor(ks & CT__BELOW_AUTOGRAD, self, dim, index, value);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r == CT_OK) r = ct__set_history(self, &ct__nd->base, 0);
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(value) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(index) || ct__needs_grad(out))) return ct__out_not_differentiable("index_fill.int_Scalar_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_fill_int_Scalar_out(ks & CT__BELOW_AUTOGRAD, self, dim, index, value, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(out))) return ct__out_not_differentiable("index.Tensor_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_Tensor_out(ks & CT__BELOW_AUTOGRAD, self, indices, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(values) || ct__needs_grad(out))) return ct__out_not_differentiable("index_put.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_index_put_out(ks & CT__BELOW_AUTOGRAD, self, indices, values, accumulate, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- one_hot(Tensor self, int num_classes=-1) -> Tensor ---- */
+static ct_tensor *ct__autograd_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  ct_node *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = ct__node_new(&ct__not_impl_kind, sizeof(ct__not_impl_node), 1, 1);
+    if (!ct__nd) return NULL;
+    ((ct__not_impl_node *)ct__nd)->op = "one_hot";
+    ct__node_set_input(ct__nd, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_one_hot(ks & CT__BELOW_AUTOGRAD, self, num_classes);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, ct__nd, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(ct__nd);
+  }
+  return r;
+}
+
+/* ---- embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor ---- */
+typedef struct ct__node_embedding {
+  ct_node base;
+  ct__shape weight_sizes;
+  ct__saved indices;
+  int64_t padding_idx;
+  bool scale_grad_by_freq;
+  bool sparse;
+} ct__node_embedding;
+
+static void ct__release_embedding(ct_node *node) {
+  ct__node_embedding *ct__nd = (ct__node_embedding *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_embedding(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_embedding *ct__nd = (ct__node_embedding *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  int64_t padding_idx = ct__nd->padding_idx;
+  bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
+  bool sparse = ct__nd->sparse;
+  const ct__shape weight_sizes = ct__nd->weight_sizes;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_backward(grad, indices, &weight_sizes, padding_idx, scale_grad_by_freq, sparse);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_embedding = {"EmbeddingBackward0", ct__backward_embedding, ct__release_embedding};
+
+static ct_tensor *ct__autograd_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct__node_embedding *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_embedding *)ct__node_new(&ct__kind_embedding, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, weight);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__save_shape(&ct__nd->weight_sizes, weight);
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->padding_idx = padding_idx;
+    ct__nd->scale_grad_by_freq = scale_grad_by_freq;
+    ct__nd->sparse = sparse;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(weight) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("embedding.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_out(ks & CT__BELOW_AUTOGRAD, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor ---- */
+typedef struct ct__node_embedding_dense_backward {
+  ct_node base;
+  ct__saved indices;
+  int64_t padding_idx;
+  bool scale_grad_by_freq;
+} ct__node_embedding_dense_backward;
+
+static void ct__release_embedding_dense_backward(ct_node *node) {
+  ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
+  ct__saved_reset(&ct__nd->indices);
+}
+static ct_status ct__backward_embedding_dense_backward(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_embedding_dense_backward *ct__nd = (ct__node_embedding_dense_backward *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *indices = ct__unpack(&ct__nd->indices, node, "indices");
+  int64_t padding_idx = ct__nd->padding_idx;
+  bool scale_grad_by_freq = ct__nd->scale_grad_by_freq;
+  if (!indices) return ct_last_error();
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__shape_embedding_double_backward(grad, indices, padding_idx, scale_grad_by_freq);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_embedding_dense_backward = {"EmbeddingDenseBackwardBackward0", ct__backward_embedding_dense_backward, ct__release_embedding_dense_backward};
+
+static ct_tensor *ct__autograd_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct__node_embedding_dense_backward *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(grad_output) || ct__needs_grad(indices))) {
+    ct__nd = (ct__node_embedding_dense_backward *)ct__node_new(&ct__kind_embedding_dense_backward, sizeof *ct__nd, 2, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, grad_output);
+    ct__node_set_input(&ct__nd->base, 1, indices);
+    ct__save(&ct__nd->indices, indices);
+    ct__nd->padding_idx = padding_idx;
+    ct__nd->scale_grad_by_freq = scale_grad_by_freq;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_embedding_dense_backward(ks & CT__BELOW_AUTOGRAD, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(indices) || ct__needs_grad(out))) return ct__out_not_differentiable("take_along_dim.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_take_along_dim_out(ks & CT__BELOW_AUTOGRAD, self, indices, dim, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
 /* ---- softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor ---- */
 typedef struct ct__node_softmax_int {
   ct_node base;

@@ -950,6 +950,217 @@ CTDEF ct_status ct_matmul_out(ct_tensor *out, ct_tensor *self, ct_tensor *other)
 CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
 /* linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!) */
 CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* cat(Tensor[] tensors, int dim=0) -> Tensor
+ * promotes dtypes; 1-D empty tensors (size [0]) are skipped (PyTorch's legacy rule); records CatBackward0 itself */
+CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* stack(Tensor[] tensors, int dim=0) -> Tensor
+ * torch.stack (ct_stack is the boxed-value stack type): cat of the tensors unsqueezed at dim; all must have the same shape */
+CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim);
+/* flip(Tensor self, int[] dims) -> Tensor */
+CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims);
+/* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims);
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor
+ * empty dims: roll the flattened tensor */
+CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims);
+/* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims);
+/* repeat(Tensor self, int[] repeats) -> Tensor */
+CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats);
+/* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats);
+/* tile(Tensor self, int[] dims) -> Tensor
+ * repeat, with dims padded by leading 1s */
+CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims);
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor
+ * pad = (last-dim left, last-dim right, ...); negative pads crop */
+CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value);
+/* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value);
+/* reflection_pad1d(Tensor self, int[2] padding) -> Tensor
+ * (C, W) or (N, C, W); each pad < the padded size */
+CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d(Tensor self, int[4] padding) -> Tensor
+ * (C, H, W) or (N, C, H, W) */
+CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d(Tensor self, int[6] padding) -> Tensor
+ * (C, D, H, W) or (N, C, D, H, W) */
+CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d(Tensor self, int[2] padding) -> Tensor
+ * (C, W) or (N, C, W) */
+CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d(Tensor self, int[4] padding) -> Tensor
+ * (C, H, W) or (N, C, H, W) */
+CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d(Tensor self, int[6] padding) -> Tensor
+ * (C, D, H, W) or (N, C, D, H, W) */
+CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding);
+/* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding);
+/* tril(Tensor self, int diagonal=0) -> Tensor
+ * keeps elements with col - row <= diagonal of the last two dims */
+CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal);
+/* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal);
+/* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* triu(Tensor self, int diagonal=0) -> Tensor
+ * keeps elements with col - row >= diagonal of the last two dims */
+CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal);
+/* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal);
+/* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal);
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor
+ * out[i][j] = self[index[i][j]][j] (dim 0); sparse_grad is accepted and ignored (dense gradients) */
+CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index);
+CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad);
+/* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index);
+CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad);
+/* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+ * self with self[index[i][j]][j] = src[i][j] (dim 0); duplicate indices: the last write wins */
+CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src);
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor
+ * reduce "add" or "multiply" (no derivative, as PyTorch) */
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce);
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor
+ * reduce "sum", "prod", "mean" (integers: floor), "amax", "amin"; the derivative of "prod" needs self and src without zeros */
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce);
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self);
+/* index_select(Tensor self, int dim, Tensor index) -> Tensor */
+CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index);
+/* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index);
+/* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor
+ * self with self.select(dim, index[i]) += alpha * source.select(dim, i); duplicates accumulate */
+CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha);
+/* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
+CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source);
+/* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+ * value: a 0-dim tensor (its gradient sums grad over the filled slices, each index once) */
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value);
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value);
+/* index.Tensor(Tensor self, Tensor[] indices) -> Tensor
+ * self[i0, i1, ...]: int64 index tensors broadcast together over the leading dims (negative indices wrap); bool/uint8 masks select their true positions; None entries are not supported */
+CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices);
+/* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor
+ * self with self[indices] = values (broadcast), or += with accumulate */
+CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate);
+/* one_hot(Tensor self, int num_classes=-1) -> Tensor
+ * int64 self; num_classes=-1 uses max + 1 (not on meta tensors) */
+CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes);
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor
+ * weight[indices]; rows at padding_idx get no gradient; sparse gradients are not supported */
+CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices);
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
+CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]
+ * pieces of split_size along dim (the last may be smaller); returns the count, writes the views to out when out != NULL */
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out);
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]
+ * the sizes must sum to self.size(dim) */
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out);
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]
+ * at most chunks pieces of ceil(size / chunks) */
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out);
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[]
+ * self.select(dim, i) for every i */
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out);
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor
+ * torch.nn.functional.pad: "constant" (constant_pad_nd), "reflect" / "replicate" (reflection_/replication_pad1d-3d, over the last 1-3 dims of a batched or unbatched input), "circular" (cat of slices) */
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value);
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor
+ * gather along dim after broadcasting self and indices in the other dims; dim None: over the flattened tensors */
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim);
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim);
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
  * dtype casts self first (integers need it); a zero-size dim gives an empty result */
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype);
@@ -1545,6 +1756,92 @@ static struct {
   ct_op *matmul_out;
   ct_op *linear;
   ct_op *linear_out;
+  ct_op *cat;
+  ct_op *cat_out;
+  ct_op *stack;
+  ct_op *stack_out;
+  ct_op *flip;
+  ct_op *flip_out;
+  ct_op *roll;
+  ct_op *roll_out;
+  ct_op *repeat;
+  ct_op *repeat_out;
+  ct_op *tile;
+  ct_op *constant_pad_nd;
+  ct_op *constant_pad_nd_out;
+  ct_op *reflection_pad1d;
+  ct_op *reflection_pad1d_out;
+  ct_op *reflection_pad1d_backward;
+  ct_op *reflection_pad2d;
+  ct_op *reflection_pad2d_out;
+  ct_op *reflection_pad2d_backward;
+  ct_op *reflection_pad3d;
+  ct_op *reflection_pad3d_out;
+  ct_op *reflection_pad3d_backward;
+  ct_op *replication_pad1d;
+  ct_op *replication_pad1d_out;
+  ct_op *replication_pad1d_backward;
+  ct_op *replication_pad2d;
+  ct_op *replication_pad2d_out;
+  ct_op *replication_pad2d_backward;
+  ct_op *replication_pad3d;
+  ct_op *replication_pad3d_out;
+  ct_op *replication_pad3d_backward;
+  ct_op *tril;
+  ct_op *tril_;
+  ct_op *tril_out;
+  ct_op *triu;
+  ct_op *triu_;
+  ct_op *triu_out;
+  ct_op *gather;
+  ct_op *gather_out;
+  ct_op *scatter_src;
+  ct_op *scatter__src;
+  ct_op *scatter_src_out;
+  ct_op *scatter_value;
+  ct_op *scatter__value;
+  ct_op *scatter_value_out;
+  ct_op *scatter_add;
+  ct_op *scatter_add_;
+  ct_op *scatter_add_out;
+  ct_op *scatter_reduce;
+  ct_op *scatter__reduce;
+  ct_op *scatter_reduce_out;
+  ct_op *scatter_value_reduce;
+  ct_op *scatter__value_reduce;
+  ct_op *scatter_reduce_two;
+  ct_op *scatter_reduce__two;
+  ct_op *scatter_reduce_two_out;
+  ct_op *index_select;
+  ct_op *index_select_out;
+  ct_op *index_add;
+  ct_op *index_add_;
+  ct_op *index_add_out;
+  ct_op *index_copy;
+  ct_op *index_copy_;
+  ct_op *index_copy_out;
+  ct_op *index_fill_int_Scalar;
+  ct_op *index_fill__int_Scalar;
+  ct_op *index_fill_int_Tensor;
+  ct_op *index_fill__int_Tensor;
+  ct_op *index_fill_int_Tensor_out;
+  ct_op *index_fill_int_Scalar_out;
+  ct_op *index_Tensor;
+  ct_op *index_Tensor_out;
+  ct_op *index_put;
+  ct_op *index_put_;
+  ct_op *index_put_out;
+  ct_op *one_hot;
+  ct_op *embedding;
+  ct_op *embedding_out;
+  ct_op *embedding_dense_backward;
+  ct_op *split_Tensor;
+  ct_op *split_with_sizes;
+  ct_op *chunk;
+  ct_op *unbind_int;
+  ct_op *pad;
+  ct_op *take_along_dim;
+  ct_op *take_along_dim_out;
   ct_op *softmax_int;
   ct_op *softmax_int_out;
   ct_op *log_softmax_int;
@@ -8678,6 +8975,1678 @@ static ct_status ct__dispatch_linear_out(ct_keyset ks, ct_tensor *input, ct_tens
   ct__tls.depth--;
   return ct__res;
 }
+/* cat(Tensor[] tensors, int dim=0) -> Tensor */
+static ct_tensor *ct__dispatch_cat(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  const ct_op *ct__o = ct__op.cat;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))ct__k->unboxed)(ks, tensors, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_cat_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.cat_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))ct__k->unboxed)(ks, tensors, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* stack(Tensor[] tensors, int dim=0) -> Tensor */
+static ct_tensor *ct__dispatch_stack(ct_keyset ks, ct_tensor_list tensors, int64_t dim) {
+  const ct_op *ct__o = ct__op.stack;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))ct__k->unboxed)(ks, tensors, dim);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_stack_out(ct_keyset ks, ct_tensor_list tensors, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.stack_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))ct__k->unboxed)(ks, tensors, dim, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor_list(tensors.data, tensors.n);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* flip(Tensor self, int[] dims) -> Tensor */
+static ct_tensor *ct__dispatch_flip(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.flip;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, dims);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_flip_out(ct_keyset ks, ct_tensor *self, ct_int_list dims, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.flip_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, dims, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor */
+static ct_tensor *ct__dispatch_roll(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.roll;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))ct__k->unboxed)(ks, self, shifts, dims);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = shifts.n < 0 ? ct_value_none() : ct_value_int_list(shifts.data, shifts.n);
+    ct__v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_roll_out(ct_keyset ks, ct_tensor *self, ct_int_list shifts, ct_int_list dims, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.roll_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, shifts, dims, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = shifts.n < 0 ? ct_value_none() : ct_value_int_list(shifts.data, shifts.n);
+    ct__v[2] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* repeat(Tensor self, int[] repeats) -> Tensor */
+static ct_tensor *ct__dispatch_repeat(ct_keyset ks, ct_tensor *self, ct_int_list repeats) {
+  const ct_op *ct__o = ct__op.repeat;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, repeats);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_repeat_out(ct_keyset ks, ct_tensor *self, ct_int_list repeats, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.repeat_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, repeats, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = repeats.n < 0 ? ct_value_none() : ct_value_int_list(repeats.data, repeats.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tile(Tensor self, int[] dims) -> Tensor */
+static ct_tensor *ct__dispatch_tile(ct_keyset ks, ct_tensor *self, ct_int_list dims) {
+  const ct_op *ct__o = ct__op.tile;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, dims);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = dims.n < 0 ? ct_value_none() : ct_value_int_list(dims.data, dims.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor */
+static ct_tensor *ct__dispatch_constant_pad_nd(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value) {
+  const ct_op *ct__o = ct__op.constant_pad_nd;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))ct__k->unboxed)(ks, self, pad, value);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_constant_pad_nd_out(ct_keyset ks, ct_tensor *self, ct_int_list pad, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.constant_pad_nd_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, pad, value, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_scalar(value);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d(Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad1d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad1d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad1d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d(Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad2d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad2d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad2d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d(Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad3d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_reflection_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.reflection_pad3d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_reflection_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.reflection_pad3d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d(Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad1d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad1d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad1d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad1d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad1d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad1d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d(Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad2d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad2d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad2d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad2d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad2d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad2d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d(Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad3d(ct_keyset ks, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad3d;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, self, padding);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_replication_pad3d_out(ct_keyset ks, ct_tensor *self, ct_int_list padding, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.replication_pad3d_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_tensor *))ct__k->unboxed)(ks, self, padding, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor */
+static ct_tensor *ct__dispatch_replication_pad3d_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *self, ct_int_list padding) {
+  const ct_op *ct__o = ct__op.replication_pad3d_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))ct__k->unboxed)(ks, grad_output, self, padding);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(self);
+    ct__v[2] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_tril(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.tril;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.tril_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_tril_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.tril_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, diagonal, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu(Tensor self, int diagonal=0) -> Tensor */
+static ct_tensor *ct__dispatch_triu(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.triu;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_(ct_keyset ks, ct_tensor *self, int64_t diagonal) {
+  const ct_op *ct__o = ct__op.triu_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, diagonal);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_triu_out(ct_keyset ks, ct_tensor *self, int64_t diagonal, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.triu_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, diagonal, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(diagonal);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
+static ct_tensor *ct__dispatch_gather(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  const ct_op *ct__o = ct__op.gather;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool ))ct__k->unboxed)(ks, self, dim, index, sparse_grad);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_bool(sparse_grad);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_gather_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.gather_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, sparse_grad, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_bool(sparse_grad);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_src;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__src(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter__src;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_src_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_src_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.scatter_value;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.scatter__value;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_value_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_value_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_add;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  const ct_op *ct__o = ct__op.scatter_add_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_add_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))ct__k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter__reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))ct__k->unboxed)(ks, self, dim, index, src, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_reduce_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, reduce, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter_value_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))ct__k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter__value_reduce(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  const ct_op *ct__o = ct__op.scatter__value_reduce;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))ct__k->unboxed)(ks, self, dim, index, value, reduce);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_string(reduce);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
+static ct_tensor *ct__dispatch_scatter_reduce_two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *ct__o = ct__op.scatter_reduce_two;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce__two(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  const ct_op *ct__o = ct__op.scatter_reduce__two;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_scatter_reduce_two_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.scatter_reduce_two_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, src, reduce, include_self, out);
+  } else {
+    ct_value ct__v[7];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(src);
+    ct__v[4] = ct_value_string(reduce);
+    ct__v[5] = ct_value_bool(include_self);
+    ct__v[6] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 7);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_select(Tensor self, int dim, Tensor index) -> Tensor */
+static ct_tensor *ct__dispatch_index_select(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  const ct_op *ct__o = ct__op.index_select;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, dim, index);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_select_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_select_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_index_add(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.index_add;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, source, alpha);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_index_add_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  const ct_op *ct__o = ct__op.index_add_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, source, alpha);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_add_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_add_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source, alpha, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_scalar(alpha);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+static ct_tensor *ct__dispatch_index_copy(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  const ct_op *ct__o = ct__op.index_copy;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!) */
+static ct_status ct__dispatch_index_copy_(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  const ct_op *ct__o = ct__op.index_copy_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_copy_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_copy_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, source, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(source);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.index_fill_int_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Scalar(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  const ct_op *ct__o = ct__op.index_fill__int_Scalar;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor */
+static ct_tensor *ct__dispatch_index_fill_int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *ct__o = ct__op.index_fill_int_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill__int_Tensor(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  const ct_op *ct__o = ct__op.index_fill__int_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Tensor_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_fill_int_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_tensor(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_fill_int_Scalar_out(ct_keyset ks, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_fill_int_Scalar_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))ct__k->unboxed)(ks, self, dim, index, value, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(dim);
+    ct__v[2] = ct_value_tensor(index);
+    ct__v[3] = ct_value_scalar(value);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index.Tensor(Tensor self, Tensor[] indices) -> Tensor */
+static ct_tensor *ct__dispatch_index_Tensor(ct_keyset ks, ct_tensor *self, ct_tensor_list indices) {
+  const ct_op *ct__o = ct__op.index_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))ct__k->unboxed)(ks, self, indices);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_Tensor_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_Tensor_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))ct__k->unboxed)(ks, self, indices, out);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor */
+static ct_tensor *ct__dispatch_index_put(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  const ct_op *ct__o = ct__op.index_put;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))ct__k->unboxed)(ks, self, indices, values, accumulate);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate) {
+  const ct_op *ct__o = ct__op.index_put_;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))ct__k->unboxed)(ks, self, indices, values, accumulate);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_index_put_out(ct_keyset ks, ct_tensor *self, ct_tensor_list indices, ct_tensor *values, bool accumulate, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.index_put_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))ct__k->unboxed)(ks, self, indices, values, accumulate, out);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor_list(indices.data, indices.n);
+    ct__v[2] = ct_value_tensor(values);
+    ct__v[3] = ct_value_bool(accumulate);
+    ct__v[4] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* one_hot(Tensor self, int num_classes=-1) -> Tensor */
+static ct_tensor *ct__dispatch_one_hot(ct_keyset ks, ct_tensor *self, int64_t num_classes) {
+  const ct_op *ct__o = ct__op.one_hot;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, num_classes);
+  } else {
+    ct_value ct__v[2];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_int(num_classes);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 2);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
+static ct_tensor *ct__dispatch_embedding(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  const ct_op *ct__o = ct__op.embedding;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))ct__k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(weight);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(padding_idx);
+    ct__v[3] = ct_value_bool(scale_grad_by_freq);
+    ct__v[4] = ct_value_bool(sparse);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_embedding_out(ct_keyset ks, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.embedding_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))ct__k->unboxed)(ks, weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(weight);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(padding_idx);
+    ct__v[3] = ct_value_bool(scale_grad_by_freq);
+    ct__v[4] = ct_value_bool(sparse);
+    ct__v[5] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor */
+static ct_tensor *ct__dispatch_embedding_dense_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  const ct_op *ct__o = ct__op.embedding_dense_backward;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))ct__k->unboxed)(ks, grad_output, indices, num_weights, padding_idx, scale_grad_by_freq);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(grad_output);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = ct_value_int(num_weights);
+    ct__v[3] = ct_value_int(padding_idx);
+    ct__v[4] = ct_value_bool(scale_grad_by_freq);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_Tensor(ct_keyset ks, ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.split_Tensor;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_size, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_split_with_sizes(ct_keyset ks, ct_tensor *self, ct_int_list split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.split_with_sizes;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, split_sizes, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_chunk(ct_keyset ks, ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.chunk;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, chunks, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* unbind.int(Tensor(a) self, int dim=0) -> Tensor[] */
+static int64_t ct__dispatch_unbind_int(ct_keyset ks, ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  const ct_op *ct__o = ct__op.unbind_int;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  int64_t ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (int64_t)-1;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))ct__k->unboxed)(ks, self, dim, cap, out);
+  } else {
+    ct__res = ct__finish_list(ct__o);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) -> Tensor */
+static ct_tensor *ct__dispatch_pad(ct_keyset ks, ct_tensor *self, ct_int_list pad, const char *mode, double value) {
+  const ct_op *ct__o = ct__op.pad;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))ct__k->unboxed)(ks, self, pad, mode, value);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = pad.n < 0 ? ct_value_none() : ct_value_int_list(pad.data, pad.n);
+    ct__v[2] = ct_value_string(mode);
+    ct__v[3] = value != value ? ct_value_none() : ct_value_double(value);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
+static ct_tensor *ct__dispatch_take_along_dim(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  const ct_op *ct__o = ct__op.take_along_dim;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))ct__k->unboxed)(ks, self, indices, dim);
+  } else {
+    ct_value ct__v[3];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 3);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_take_along_dim_out(ct_keyset ks, ct_tensor *self, ct_tensor *indices, int64_t dim, ct_tensor *out) {
+  const ct_op *ct__o = ct__op.take_along_dim_out;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_status ct__res;
+  if (CT_UNLIKELY(!ct__k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))ct__k->unboxed)(ks, self, indices, dim, out);
+  } else {
+    ct_value ct__v[4];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = ct_value_tensor(indices);
+    ct__v[2] = dim == CT_INT_NONE ? ct_value_none() : ct_value_int(dim);
+    ct__v[3] = ct_value_tensor(out);
+    ct__res = ct__finish_mut(ct__o, ct__k, ks, ct__v, 4);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 static ct_tensor *ct__dispatch_softmax_int(ct_keyset ks, ct_tensor *self, int64_t dim, ct_dtype dtype) {
   const ct_op *ct__o = ct__op.softmax_int;
@@ -13425,6 +15394,1021 @@ CTDEF ct_status ct_linear_out(ct_tensor *out, ct_tensor *input, ct_tensor *weigh
   if (CT_UNLIKELY(!out)) return ct__fail_null("linear.out", "out"), ct_last_error();
   ct__keys |= out->keys;
   return ct__dispatch_linear_out(ct__call_keys(ct__keys), input, weight, bias, out);
+}
+CTDEF ct_tensor *ct_cat(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_cat(ct__call_keys(ct__keys), tensors_l, dim));
+}
+CTDEF ct_status ct_cat_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("cat.out", "tensors"), ct_last_error();
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("cat.out", "tensors"), ct_last_error();
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("cat.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_cat_out(ct__call_keys(ct__keys), tensors_l, dim, out);
+}
+CTDEF ct_tensor *ct_stack_tensors(int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack", "tensors"), (ct_tensor *)NULL;
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  return ct__track(ct__dispatch_stack(ct__call_keys(ct__keys), tensors_l, dim));
+}
+CTDEF ct_status ct_stack_tensors_out(ct_tensor *out, int tensors_len, ct_tensor *const *tensors, int64_t dim) {
+  ct_tensor_list tensors_l;
+  int64_t tensors_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(tensors_len < 0 || (tensors_len > 0 && !tensors))) return ct__fail_null("stack.out", "tensors"), ct_last_error();
+  for (tensors_i = 0; tensors_i < tensors_len; tensors_i++) {
+    if (CT_UNLIKELY(!tensors[tensors_i])) return ct__fail_null("stack.out", "tensors"), ct_last_error();
+    ct__keys |= tensors[tensors_i]->keys;
+  }
+  tensors_l.data = tensors;
+  tensors_l.n = tensors_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("stack.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_stack_out(ct__call_keys(ct__keys), tensors_l, dim, out);
+}
+CTDEF ct_tensor *ct_flip(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flip", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "flip", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_flip(ct__call_keys(ct__keys), self, dims_l));
+}
+CTDEF ct_status ct_flip_out(ct_tensor *out, ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("flip.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("flip.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "flip.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("flip.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_flip_out(ct__call_keys(ct__keys), self, dims_l, out);
+}
+CTDEF ct_tensor *ct_roll(ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
+  ct_int_list shifts_l;
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("roll", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll", "shifts"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(shifts_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll", "shifts: negative length %d", shifts_len), (ct_tensor *)NULL;
+  shifts_l.data = shifts;
+  shifts_l.n = shifts_len;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("roll", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_roll(ct__call_keys(ct__keys), self, shifts_l, dims_l));
+}
+CTDEF ct_status ct_roll_out(ct_tensor *out, ct_tensor *self, int shifts_len, const int64_t *shifts, int dims_len, const int64_t *dims) {
+  ct_int_list shifts_l;
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("roll.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(shifts_len > 0 && !shifts)) return ct__fail_null("roll.out", "shifts"), ct_last_error();
+  if (CT_UNLIKELY(shifts_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll.out", "shifts: negative length %d", shifts_len), ct_last_error();
+  shifts_l.data = shifts;
+  shifts_l.n = shifts_len;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("roll.out", "dims"), ct_last_error();
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "roll.out", "dims: negative length %d", dims_len), ct_last_error();
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("roll.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_roll_out(ct__call_keys(ct__keys), self, shifts_l, dims_l, out);
+}
+CTDEF ct_tensor *ct_repeat(ct_tensor *self, int repeats_len, const int64_t *repeats) {
+  ct_int_list repeats_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("repeat", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat", "repeats"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(repeats_len < 0))
+    return ct_fail(CT_ERR_INVALID, "repeat", "repeats: negative length %d", repeats_len), (ct_tensor *)NULL;
+  repeats_l.data = repeats;
+  repeats_l.n = repeats_len;
+  return ct__track(ct__dispatch_repeat(ct__call_keys(ct__keys), self, repeats_l));
+}
+CTDEF ct_status ct_repeat_out(ct_tensor *out, ct_tensor *self, int repeats_len, const int64_t *repeats) {
+  ct_int_list repeats_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("repeat.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(repeats_len > 0 && !repeats)) return ct__fail_null("repeat.out", "repeats"), ct_last_error();
+  if (CT_UNLIKELY(repeats_len < 0))
+    return ct_fail(CT_ERR_INVALID, "repeat.out", "repeats: negative length %d", repeats_len), ct_last_error();
+  repeats_l.data = repeats;
+  repeats_l.n = repeats_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("repeat.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_repeat_out(ct__call_keys(ct__keys), self, repeats_l, out);
+}
+CTDEF ct_tensor *ct_tile(ct_tensor *self, int dims_len, const int64_t *dims) {
+  ct_int_list dims_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tile", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(dims_len > 0 && !dims)) return ct__fail_null("tile", "dims"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dims_len < 0))
+    return ct_fail(CT_ERR_INVALID, "tile", "dims: negative length %d", dims_len), (ct_tensor *)NULL;
+  dims_l.data = dims;
+  dims_l.n = dims_len;
+  return ct__track(ct__dispatch_tile(ct__call_keys(ct__keys), self, dims_l));
+}
+CTDEF ct_tensor *ct_constant_pad_nd(ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "constant_pad_nd", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_constant_pad_nd(ct__call_keys(ct__keys), self, pad_l, value));
+}
+CTDEF ct_status ct_constant_pad_nd_out(ct_tensor *out, ct_tensor *self, int pad_len, const int64_t *pad, ct_scalar value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("constant_pad_nd.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("constant_pad_nd.out", "pad"), ct_last_error();
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "constant_pad_nd.out", "pad: negative length %d", pad_len), ct_last_error();
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("constant_pad_nd.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_constant_pad_nd_out(ct__call_keys(ct__keys), self, pad_l, value, out);
+}
+CTDEF ct_tensor *ct_reflection_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad1d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad1d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad1d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad1d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_reflection_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad2d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad2d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad2d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_reflection_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad3d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_reflection_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("reflection_pad3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_reflection_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_reflection_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("reflection_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("reflection_pad3d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("reflection_pad3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "reflection_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_reflection_pad3d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad1d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad1d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad1d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad1d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad1d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad1d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad1d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad1d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad1d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad1d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad1d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad2d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad2d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad2d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad2d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad2d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad2d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad2d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad2d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad2d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad2d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad2d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_replication_pad3d(ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad3d(ct__call_keys(ct__keys), self, padding_l));
+}
+CTDEF ct_status ct_replication_pad3d_out(ct_tensor *out, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d.out", "padding"), ct_last_error();
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d.out", "padding: negative length %d", padding_len), ct_last_error();
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("replication_pad3d.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_replication_pad3d_out(ct__call_keys(ct__keys), self, padding_l, out);
+}
+CTDEF ct_tensor *ct_replication_pad3d_backward(ct_tensor *grad_output, ct_tensor *self, int padding_len, const int64_t *padding) {
+  ct_int_list padding_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("replication_pad3d_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("replication_pad3d_backward", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("replication_pad3d_backward", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "replication_pad3d_backward", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  return ct__track(ct__dispatch_replication_pad3d_backward(ct__call_keys(ct__keys), grad_output, self, padding_l));
+}
+CTDEF ct_tensor *ct_tril(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_tril(ct__call_keys(ct__keys), self, diagonal));
+}
+CTDEF ct_status ct_tril_(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  return ct__dispatch_tril_(ct__call_keys(ct__keys), self, diagonal);
+}
+CTDEF ct_status ct_tril_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("tril.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("tril.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_tril_out(ct__call_keys(ct__keys), self, diagonal, out);
+}
+CTDEF ct_tensor *ct_triu(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_triu(ct__call_keys(ct__keys), self, diagonal));
+}
+CTDEF ct_status ct_triu_(ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  return ct__dispatch_triu_(ct__call_keys(ct__keys), self, diagonal);
+}
+CTDEF ct_status ct_triu_out(ct_tensor *out, ct_tensor *self, int64_t diagonal) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("triu.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("triu.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_triu_out(ct__call_keys(ct__keys), self, diagonal, out);
+}
+CTDEF ct_tensor *ct_gather_ex(ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gather", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("gather", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_gather(ct__call_keys(ct__keys), self, dim, index, sparse_grad));
+}
+CTDEF ct_tensor *ct_gather(ct_tensor *self, int64_t dim, ct_tensor *index) {
+  return ct_gather_ex(self, dim, index, false);
+}
+CTDEF ct_status ct_gather_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, bool sparse_grad) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("gather.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("gather.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("gather.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_gather_out(ct__call_keys(ct__keys), self, dim, index, sparse_grad, out);
+}
+CTDEF ct_status ct_gather_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  return ct_gather_out_ex(out, self, dim, index, false);
+}
+CTDEF ct_tensor *ct_scatter(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_src(ct__call_keys(ct__keys), self, dim, index, src));
+}
+CTDEF ct_status ct_scatter_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.src", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.src", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.src", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter__src(ct__call_keys(ct__keys), self, dim, index, src);
+}
+CTDEF ct_status ct_scatter_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.src_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.src_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.src_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.src_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_src_out(ct__call_keys(ct__keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_value(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_scatter_value_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_scatter__value(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_status ct_scatter_value_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.value_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_value_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_tensor *ct_scatter_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_add(ct__call_keys(ct__keys), self, dim, index, src));
+}
+CTDEF ct_status ct_scatter_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add_", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter_add_(ct__call_keys(ct__keys), self, dim, index, src);
+}
+CTDEF ct_status ct_scatter_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_add.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_add.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_add.out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_add.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_add_out(ct__call_keys(ct__keys), self, dim, index, src, out);
+}
+CTDEF ct_tensor *ct_scatter_reduce_legacy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce));
+}
+CTDEF ct_status ct_scatter_reduce_legacy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.reduce", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.reduce", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_.reduce", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter__reduce(ct__call_keys(ct__keys), self, dim, index, src, reduce);
+}
+CTDEF ct_status ct_scatter_reduce_legacy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.reduce_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.reduce_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter.reduce_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter.reduce_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_reduce_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, out);
+}
+CTDEF ct_tensor *ct_scatter_value_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter.value_reduce", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter.value_reduce", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_scatter_value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce));
+}
+CTDEF ct_status ct_scatter_value_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value, const char *reduce) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_.value_reduce", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_.value_reduce", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_scatter__value_reduce(ct__call_keys(ct__keys), self, dim, index, value, reduce);
+}
+CTDEF ct_tensor *ct_scatter_reduce_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two", "src"), (ct_tensor *)NULL;
+  ct__keys |= src->keys;
+  return ct__track(ct__dispatch_scatter_reduce_two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self));
+}
+CTDEF ct_tensor *ct_scatter_reduce(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce_.two", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce_.two", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce_.two", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  return ct__dispatch_scatter_reduce__two(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self);
+}
+CTDEF ct_status ct_scatter_reduce_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_ex_(self, dim, index, src, reduce, true);
+}
+CTDEF ct_status ct_scatter_reduce_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce, bool include_self) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("scatter_reduce.two_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("scatter_reduce.two_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!src)) return ct__fail_null("scatter_reduce.two_out", "src"), ct_last_error();
+  ct__keys |= src->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("scatter_reduce.two_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_scatter_reduce_two_out(ct__call_keys(ct__keys), self, dim, index, src, reduce, include_self, out);
+}
+CTDEF ct_status ct_scatter_reduce_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *src, const char *reduce) {
+  return ct_scatter_reduce_out_ex(out, self, dim, index, src, reduce, true);
+}
+CTDEF ct_tensor *ct_index_select(ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_select", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_select", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_index_select(ct__call_keys(ct__keys), self, dim, index));
+}
+CTDEF ct_status ct_index_select_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_select.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_select.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_select.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_select_out(ct__call_keys(ct__keys), self, dim, index, out);
+}
+CTDEF ct_tensor *ct_index_add_ex(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add", "source"), (ct_tensor *)NULL;
+  ct__keys |= source->keys;
+  return ct__track(ct__dispatch_index_add(ct__call_keys(ct__keys), self, dim, index, source, alpha));
+}
+CTDEF ct_tensor *ct_index_add(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_ex(self, dim, index, source, ct_int(1));
+}
+CTDEF ct_status ct_index_add_ex_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add_", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  return ct__dispatch_index_add_(ct__call_keys(ct__keys), self, dim, index, source, alpha);
+}
+CTDEF ct_status ct_index_add_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_ex_(self, dim, index, source, ct_int(1));
+}
+CTDEF ct_status ct_index_add_out_ex(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source, ct_scalar alpha) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_add.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_add.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_add.out", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_add.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_add_out(ct__call_keys(ct__keys), self, dim, index, source, alpha, out);
+}
+CTDEF ct_status ct_index_add_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  return ct_index_add_out_ex(out, self, dim, index, source, ct_int(1));
+}
+CTDEF ct_tensor *ct_index_copy(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy", "source"), (ct_tensor *)NULL;
+  ct__keys |= source->keys;
+  return ct__track(ct__dispatch_index_copy(ct__call_keys(ct__keys), self, dim, index, source));
+}
+CTDEF ct_status ct_index_copy_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy_", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy_", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  return ct__dispatch_index_copy_(ct__call_keys(ct__keys), self, dim, index, source);
+}
+CTDEF ct_status ct_index_copy_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *source) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_copy.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_copy.out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!source)) return ct__fail_null("index_copy.out", "source"), ct_last_error();
+  ct__keys |= source->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_copy.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_copy_out(ct__call_keys(ct__keys), self, dim, index, source, out);
+}
+CTDEF ct_tensor *ct_index_fill(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  return ct__track(ct__dispatch_index_fill_int_Scalar(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Scalar", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Scalar", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  return ct__dispatch_index_fill__int_Scalar(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_tensor *ct_index_fill_tensor(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor", "index"), (ct_tensor *)NULL;
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor", "value"), (ct_tensor *)NULL;
+  ct__keys |= value->keys;
+  return ct__track(ct__dispatch_index_fill_int_Tensor(ct__call_keys(ct__keys), self, dim, index, value));
+}
+CTDEF ct_status ct_index_fill_tensor_(ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill_.int_Tensor", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill_.int_Tensor", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill_.int_Tensor", "value"), ct_last_error();
+  ct__keys |= value->keys;
+  return ct__dispatch_index_fill__int_Tensor(ct__call_keys(ct__keys), self, dim, index, value);
+}
+CTDEF ct_status ct_index_fill_tensor_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_tensor *value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Tensor_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Tensor_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!value)) return ct__fail_null("index_fill.int_Tensor_out", "value"), ct_last_error();
+  ct__keys |= value->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Tensor_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_fill_int_Tensor_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_status ct_index_fill_out(ct_tensor *out, ct_tensor *self, int64_t dim, ct_tensor *index, ct_scalar value) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_fill.int_Scalar_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!index)) return ct__fail_null("index_fill.int_Scalar_out", "index"), ct_last_error();
+  ct__keys |= index->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_fill.int_Scalar_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_fill_int_Scalar_out(ct__call_keys(ct__keys), self, dim, index, value, out);
+}
+CTDEF ct_tensor *ct_index(ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor", "indices"), (ct_tensor *)NULL;
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor", "indices"), (ct_tensor *)NULL;
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  return ct__track(ct__dispatch_index_Tensor(ct__call_keys(ct__keys), self, indices_l));
+}
+CTDEF ct_status ct_index_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index.Tensor_out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index.Tensor_out", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index.Tensor_out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_Tensor_out(ct__call_keys(ct__keys), self, indices_l, out);
+}
+CTDEF ct_tensor *ct_index_put(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put", "indices"), (ct_tensor *)NULL;
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put", "indices"), (ct_tensor *)NULL;
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put", "values"), (ct_tensor *)NULL;
+  ct__keys |= values->keys;
+  return ct__track(ct__dispatch_index_put(ct__call_keys(ct__keys), self, indices_l, values, accumulate));
+}
+CTDEF ct_status ct_index_put_(ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put_", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put_", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put_", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put_", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  return ct__dispatch_index_put_(ct__call_keys(ct__keys), self, indices_l, values, accumulate);
+}
+CTDEF ct_status ct_index_put_out(ct_tensor *out, ct_tensor *self, int indices_len, ct_tensor *const *indices, ct_tensor *values, bool accumulate) {
+  ct_tensor_list indices_l;
+  int64_t indices_i;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("index_put.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(indices_len < 0 || (indices_len > 0 && !indices))) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+  for (indices_i = 0; indices_i < indices_len; indices_i++) {
+    if (CT_UNLIKELY(!indices[indices_i])) return ct__fail_null("index_put.out", "indices"), ct_last_error();
+    ct__keys |= indices[indices_i]->keys;
+  }
+  indices_l.data = indices;
+  indices_l.n = indices_len;
+  if (CT_UNLIKELY(!values)) return ct__fail_null("index_put.out", "values"), ct_last_error();
+  ct__keys |= values->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("index_put.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_index_put_out(ct__call_keys(ct__keys), self, indices_l, values, accumulate, out);
+}
+CTDEF ct_tensor *ct_one_hot(ct_tensor *self, int64_t num_classes) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("one_hot", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  return ct__track(ct__dispatch_one_hot(ct__call_keys(ct__keys), self, num_classes));
+}
+CTDEF ct_tensor *ct_embedding_ex(ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding", "weight"), (ct_tensor *)NULL;
+  ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_embedding(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse));
+}
+CTDEF ct_tensor *ct_embedding(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_ex(weight, indices, -1, false, false);
+}
+CTDEF ct_status ct_embedding_out_ex(ct_tensor *out, ct_tensor *weight, ct_tensor *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("embedding.out", "weight"), ct_last_error();
+  ct__keys |= weight->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("embedding.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_embedding_out(ct__call_keys(ct__keys), weight, indices, padding_idx, scale_grad_by_freq, sparse, out);
+}
+CTDEF ct_status ct_embedding_out(ct_tensor *weight, ct_tensor *indices) {
+  return ct_embedding_out_ex(NULL, weight, indices, -1, false, false);
+}
+CTDEF ct_tensor *ct_embedding_dense_backward(ct_tensor *grad_output, ct_tensor *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("embedding_dense_backward", "grad_output"), (ct_tensor *)NULL;
+  ct__keys |= grad_output->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("embedding_dense_backward", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_embedding_dense_backward(ct__call_keys(ct__keys), grad_output, indices, num_weights, padding_idx, scale_grad_by_freq));
+}
+CTDEF int64_t ct_split(ct_tensor *self, int64_t split_size, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split.Tensor", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split.Tensor", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_split_Tensor(ct__call_keys(ct__keys), self, split_size, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_split_with_sizes(ct_tensor *self, int split_sizes_len, const int64_t *split_sizes, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_int_list split_sizes_l;
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("split_with_sizes", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("split_with_sizes", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(split_sizes_len > 0 && !split_sizes)) return ct__fail_null("split_with_sizes", "split_sizes"), (int64_t)-1;
+  if (CT_UNLIKELY(split_sizes_len < 0))
+    return ct_fail(CT_ERR_INVALID, "split_with_sizes", "split_sizes: negative length %d", split_sizes_len), (int64_t)-1;
+  split_sizes_l.data = split_sizes;
+  split_sizes_l.n = split_sizes_len;
+  ct__n = ct__dispatch_split_with_sizes(ct__call_keys(ct__keys), self, split_sizes_l, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_chunk(ct_tensor *self, int64_t chunks, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("chunk", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("chunk", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_chunk(ct__call_keys(ct__keys), self, chunks, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF int64_t ct_unbind(ct_tensor *self, int64_t dim, int64_t cap, ct_tensor **out) {
+  ct_keyset ct__keys = 0;
+  int64_t ct__n, ct__i;
+  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null("unbind.int", "out"), (int64_t)-1;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("unbind.int", "self"), (int64_t)-1;
+  ct__keys |= self->keys;
+  ct__n = ct__dispatch_unbind_int(ct__call_keys(ct__keys), self, dim, cap, out);
+  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);
+  return ct__n;
+}
+CTDEF ct_tensor *ct_pad(ct_tensor *self, int pad_len, const int64_t *pad, const char *mode, double value) {
+  ct_int_list pad_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("pad", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(pad_len > 0 && !pad)) return ct__fail_null("pad", "pad"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(pad_len < 0))
+    return ct_fail(CT_ERR_INVALID, "pad", "pad: negative length %d", pad_len), (ct_tensor *)NULL;
+  pad_l.data = pad;
+  pad_l.n = pad_len;
+  return ct__track(ct__dispatch_pad(ct__call_keys(ct__keys), self, pad_l, mode, value));
+}
+CTDEF ct_tensor *ct_take_along_dim(ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim", "indices"), (ct_tensor *)NULL;
+  ct__keys |= indices->keys;
+  return ct__track(ct__dispatch_take_along_dim(ct__call_keys(ct__keys), self, indices, dim));
+}
+CTDEF ct_status ct_take_along_dim_out(ct_tensor *out, ct_tensor *self, ct_tensor *indices, int64_t dim) {
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("take_along_dim.out", "self"), ct_last_error();
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(!indices)) return ct__fail_null("take_along_dim.out", "indices"), ct_last_error();
+  ct__keys |= indices->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("take_along_dim.out", "out"), ct_last_error();
+  ct__keys |= out->keys;
+  return ct__dispatch_take_along_dim_out(ct__call_keys(ct__keys), self, indices, dim, out);
 }
 CTDEF ct_tensor *ct_softmax(ct_tensor *self, int64_t dim, ct_dtype dtype) {
   ct_keyset ct__keys = 0;

@@ -1086,6 +1086,461 @@ static ct_status ct__adapt_TTToTw_Tw(const ct_kernel *k, const ct_op *op, ct_key
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* L,i->T */
+static ct_status ct__adapt_Li_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor_list , int64_t ))k->unboxed)(ks, a[0].v.tensors, a[1].v.i);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* L,i,Tw->Tw */
+static ct_status ct__adapt_LiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor_list , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.tensors, a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,I->T */
+static ct_status ct__adapt_TII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,Tw->Tw */
+static ct_status ct__adapt_TIITw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,I,S->T */
+static ct_status ct__adapt_TIS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,S,Tw->Tw */
+static ct_status ct__adapt_TISTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_int_list , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.scalar, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,I->T */
+static ct_status ct__adapt_TTI_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__value_int_list(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,b,Tw->Tw */
+static ct_status ct__adapt_TiTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T->T */
+static ct_status ct__adapt_TiTT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T->Tw */
+static ct_status ct__adapt_TwiTT_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,Tw->Tw */
+static ct_status ct__adapt_TiTTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S->T */
+static ct_status ct__adapt_TiTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S->Tw */
+static ct_status ct__adapt_TwiTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,Tw->Tw */
+static ct_status ct__adapt_TiTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s->T */
+static ct_status ct__adapt_TiTTs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s->Tw */
+static ct_status ct__adapt_TwiTTs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,Tw->Tw */
+static ct_status ct__adapt_TiTTsTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,S,s->T */
+static ct_status ct__adapt_TiTSs_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,S,s->Tw */
+static ct_status ct__adapt_TwiTSs_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_scalar , const char *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b->T */
+static ct_status ct__adapt_TiTTsb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,s,b->Tw */
+static ct_status ct__adapt_TwiTTsb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,s,b,Tw->Tw */
+static ct_status ct__adapt_TiTTsbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 7;
+  ct_tensor *w = a[6].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, const char *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b, ct__unbox_tensor(&a[6]));
+  ct_stack_drop(s, 7);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T->T */
+static ct_status ct__adapt_TiT_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,T,Tw->Tw */
+static ct_status ct__adapt_TiTTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,S->T */
+static ct_status ct__adapt_TiTTS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,i,T,T,S->Tw */
+static ct_status ct__adapt_TwiTTS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,i,T,T,S,Tw->Tw */
+static ct_status ct__adapt_TiTTSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , ct_tensor *, ct_tensor *, ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L->T */
+static ct_status ct__adapt_TL_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,L,Tw->Tw */
+static ct_status ct__adapt_TLTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L,T,b->T */
+static ct_status ct__adapt_TLTb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,L,T,b->Tw */
+static ct_status ct__adapt_TwLTb_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,L,T,b,Tw->Tw */
+static ct_status ct__adapt_TLTbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor_list , ct_tensor *, bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.tensors, ct__unbox_tensor(&a[2]), a[3].v.b, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,b,b->T */
+static ct_status ct__adapt_TTibb_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i,b,b,Tw->Tw */
+static ct_status ct__adapt_TTibbTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , bool , bool , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,i,i,b->T */
+static ct_status ct__adapt_TTiib_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , int64_t , bool ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,i,i->L */
+static ct_status ct__adapt_Tii_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,i->L */
+static ct_status ct__adapt_TIi_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 3), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].v.i, n, items);
+  ct_stack_drop(s, 3);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,i->L */
+static ct_status ct__adapt_Ti_L(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  int64_t n = 0, m = -1;
+  ct_tensor **items = NULL;
+  (void)op;
+  n = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, 0, NULL);
+  if (n < 0) return ct_stack_drop(s, 2), ct_last_error();
+  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));
+  if (items) m = ((int64_t (*)(ct_keyset, ct_tensor *, int64_t , int64_t, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, n, items);
+  ct_stack_drop(s, 2);
+  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, "out of memory for %lld results", (long long)n);
+  if (m != n) {
+    CT_FREE(items);
+    return m < 0 ? ct_last_error() : ct_fail(CT_ERR_STATE, op->full_name, "kernel returned %lld tensors, then %lld", (long long)n, (long long)m);
+  }
+  return ct__push_list(s, n, items);
+}
+/* T,I,s,f?->T */
+static ct_status ct__adapt_TIsfo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , const char *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?->T */
+static ct_status ct__adapt_TTio_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,T,i?,Tw->Tw */
+static ct_status ct__adapt_TTioTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, int64_t , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
 /* T,T,T?,i,i->T */
 static ct_status ct__adapt_TTToii_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 5;
@@ -1723,6 +2178,47 @@ static const struct {
     {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
     {"T,T,T?->T", ct__adapt_TTTo_T},
     {"T,T,T?,Tw->Tw", ct__adapt_TTToTw_Tw},
+    {"L,i->T", ct__adapt_Li_T},
+    {"L,i,Tw->Tw", ct__adapt_LiTw_Tw},
+    {"T,I,I->T", ct__adapt_TII_T},
+    {"T,I,I,Tw->Tw", ct__adapt_TIITw_Tw},
+    {"T,I,S->T", ct__adapt_TIS_T},
+    {"T,I,S,Tw->Tw", ct__adapt_TISTw_Tw},
+    {"T,T,I->T", ct__adapt_TTI_T},
+    {"T,i,T,b,Tw->Tw", ct__adapt_TiTbTw_Tw},
+    {"T,i,T,T->T", ct__adapt_TiTT_T},
+    {"Tw,i,T,T->Tw", ct__adapt_TwiTT_Tw},
+    {"T,i,T,T,Tw->Tw", ct__adapt_TiTTTw_Tw},
+    {"T,i,T,S->T", ct__adapt_TiTS_T},
+    {"Tw,i,T,S->Tw", ct__adapt_TwiTS_Tw},
+    {"T,i,T,S,Tw->Tw", ct__adapt_TiTSTw_Tw},
+    {"T,i,T,T,s->T", ct__adapt_TiTTs_T},
+    {"Tw,i,T,T,s->Tw", ct__adapt_TwiTTs_Tw},
+    {"T,i,T,T,s,Tw->Tw", ct__adapt_TiTTsTw_Tw},
+    {"T,i,T,S,s->T", ct__adapt_TiTSs_T},
+    {"Tw,i,T,S,s->Tw", ct__adapt_TwiTSs_Tw},
+    {"T,i,T,T,s,b->T", ct__adapt_TiTTsb_T},
+    {"Tw,i,T,T,s,b->Tw", ct__adapt_TwiTTsb_Tw},
+    {"T,i,T,T,s,b,Tw->Tw", ct__adapt_TiTTsbTw_Tw},
+    {"T,i,T->T", ct__adapt_TiT_T},
+    {"T,i,T,Tw->Tw", ct__adapt_TiTTw_Tw},
+    {"T,i,T,T,S->T", ct__adapt_TiTTS_T},
+    {"Tw,i,T,T,S->Tw", ct__adapt_TwiTTS_Tw},
+    {"T,i,T,T,S,Tw->Tw", ct__adapt_TiTTSTw_Tw},
+    {"T,L->T", ct__adapt_TL_T},
+    {"T,L,Tw->Tw", ct__adapt_TLTw_Tw},
+    {"T,L,T,b->T", ct__adapt_TLTb_T},
+    {"Tw,L,T,b->Tw", ct__adapt_TwLTb_Tw},
+    {"T,L,T,b,Tw->Tw", ct__adapt_TLTbTw_Tw},
+    {"T,T,i,b,b->T", ct__adapt_TTibb_T},
+    {"T,T,i,b,b,Tw->Tw", ct__adapt_TTibbTw_Tw},
+    {"T,T,i,i,b->T", ct__adapt_TTiib_T},
+    {"T,i,i->L", ct__adapt_Tii_L},
+    {"T,I,i->L", ct__adapt_TIi_L},
+    {"T,i->L", ct__adapt_Ti_L},
+    {"T,I,s,f?->T", ct__adapt_TIsfo_T},
+    {"T,T,i?->T", ct__adapt_TTio_T},
+    {"T,T,i?,Tw->Tw", ct__adapt_TTioTw_Tw},
     {"T,T,T?,i,i->T", ct__adapt_TTToii_T},
     {"T,T,T?,i,i,Tw->Tw", ct__adapt_TTToiiTw_Tw},
     {"T,T,T,T?,i,i,T->T", ct__adapt_TTTToiiT_T},
@@ -3496,6 +3992,376 @@ static ct_status ct__frontend_linear_out(const ct_value *a, ct_tensor **r) {
   *r = st == CT_OK ? a[3].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_cat(const ct_value *a, ct_tensor **r) {
+  *r = ct_cat((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_cat_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_cat_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_stack(const ct_value *a, ct_tensor **r) {
+  *r = ct_stack_tensors((int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_stack_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_stack_tensors_out(ct__unbox_tensor(&a[2]), (int)a[0].v.tensors.n, a[0].v.tensors.data, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_flip(const ct_value *a, ct_tensor **r) {
+  *r = ct_flip(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_flip_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_flip_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_roll(const ct_value *a, ct_tensor **r) {
+  *r = ct_roll(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_roll_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_roll_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_repeat(const ct_value *a, ct_tensor **r) {
+  *r = ct_repeat(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_repeat_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_repeat_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tile(const ct_value *a, ct_tensor **r) {
+  *r = ct_tile(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_constant_pad_nd(const ct_value *a, ct_tensor **r) {
+  *r = ct_constant_pad_nd(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_constant_pad_nd_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_constant_pad_nd_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.scalar);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_reflection_pad3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_reflection_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_reflection_pad3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_reflection_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad1d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad1d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad1d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad1d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad1d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad1d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad2d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad2d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad2d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad2d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad2d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad2d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad3d(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad3d(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_replication_pad3d_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_replication_pad3d_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_replication_pad3d_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_replication_pad3d_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril(const ct_value *a, ct_tensor **r) {
+  *r = ct_tril(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_tril_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_tril_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_tril_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu(const ct_value *a, ct_tensor **r) {
+  *r = ct_triu(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_triu_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_(ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_triu_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_triu_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_gather(const ct_value *a, ct_tensor **r) {
+  *r = ct_gather_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_gather_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_gather_out_ex(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_src(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__src(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_src_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_add(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_add(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_add_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_add_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_add_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_legacy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_legacy_out(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_value_reduce(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_value_reduce(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter__value_reduce(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_value_reduce_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two(const ct_value *a, ct_tensor **r) {
+  *r = ct_scatter_reduce_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_scatter_reduce__two(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_scatter_reduce_two_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_scatter_reduce_out_ex(ct__unbox_tensor(&a[6]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].tag == CT_VALUE_STRING ? a[4].v.str : NULL, a[5].v.b);
+  *r = st == CT_OK ? a[6].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_select(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_select(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_select_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_select_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]));
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_add(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_add_ex(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_add_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_add_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_add_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_add_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]), a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_copy(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_copy(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_copy_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_copy_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_copy_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_copy_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Scalar(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Scalar(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_fill_tensor(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_fill__int_Tensor(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_(ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_tensor_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[3]));
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_fill_int_Scalar_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_fill_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), a[1].v.i, ct__unbox_tensor(&a[2]), a[3].v.scalar);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_Tensor(const ct_value *a, ct_tensor **r) {
+  *r = ct_index(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_Tensor_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_put(const ct_value *a, ct_tensor **r) {
+  *r = ct_index_put(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_index_put_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_(ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_index_put_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_index_put_out(ct__unbox_tensor(&a[4]), ct__unbox_tensor(&a[0]), (int)a[1].v.tensors.n, a[1].v.tensors.data, ct__unbox_tensor(&a[2]), a[3].v.b);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_one_hot(const ct_value *a, ct_tensor **r) {
+  *r = ct_one_hot(ct__unbox_tensor(&a[0]), a[1].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_embedding_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_embedding_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.b, a[4].v.b);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_embedding_dense_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_embedding_dense_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i, a[3].v.i, a[4].v.b);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_pad(const ct_value *a, ct_tensor **r) {
+  *r = ct_pad(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_STRING ? a[2].v.str : NULL, a[3].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim(const ct_value *a, ct_tensor **r) {
+  *r = ct_take_along_dim(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_take_along_dim_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_take_along_dim_out(ct__unbox_tensor(&a[3]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
 static ct_status ct__frontend_softmax_int(const ct_value *a, ct_tensor **r) {
   *r = ct_softmax(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.dtype);
   return *r ? CT_OK : ct_last_error();
@@ -4178,6 +5044,92 @@ static const struct {
     {&ct__op.matmul_out, "matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_matmul_out},
     {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
     {&ct__op.linear_out, "linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linear_out},
+    {&ct__op.cat, "cat(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_cat},
+    {&ct__op.cat_out, "cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_cat_out},
+    {&ct__op.stack, "stack(Tensor[] tensors, int dim=0) -> Tensor", ct__frontend_stack},
+    {&ct__op.stack_out, "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_stack_out},
+    {&ct__op.flip, "flip(Tensor self, int[] dims) -> Tensor", ct__frontend_flip},
+    {&ct__op.flip_out, "flip.out(Tensor self, int[] dims, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_flip_out},
+    {&ct__op.roll, "roll(Tensor self, int[1] shifts, int[1] dims=[]) -> Tensor", ct__frontend_roll},
+    {&ct__op.roll_out, "roll.out(Tensor self, int[1] shifts, int[1] dims=[], *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_roll_out},
+    {&ct__op.repeat, "repeat(Tensor self, int[] repeats) -> Tensor", ct__frontend_repeat},
+    {&ct__op.repeat_out, "repeat.out(Tensor self, int[] repeats, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_repeat_out},
+    {&ct__op.tile, "tile(Tensor self, int[] dims) -> Tensor", ct__frontend_tile},
+    {&ct__op.constant_pad_nd, "constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", ct__frontend_constant_pad_nd},
+    {&ct__op.constant_pad_nd_out, "constant_pad_nd.out(Tensor self, int[] pad, Scalar value=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_constant_pad_nd_out},
+    {&ct__op.reflection_pad1d, "reflection_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d},
+    {&ct__op.reflection_pad1d_out, "reflection_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad1d_out},
+    {&ct__op.reflection_pad1d_backward, "reflection_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_reflection_pad1d_backward},
+    {&ct__op.reflection_pad2d, "reflection_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d},
+    {&ct__op.reflection_pad2d_out, "reflection_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad2d_out},
+    {&ct__op.reflection_pad2d_backward, "reflection_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_reflection_pad2d_backward},
+    {&ct__op.reflection_pad3d, "reflection_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d},
+    {&ct__op.reflection_pad3d_out, "reflection_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_reflection_pad3d_out},
+    {&ct__op.reflection_pad3d_backward, "reflection_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_reflection_pad3d_backward},
+    {&ct__op.replication_pad1d, "replication_pad1d(Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d},
+    {&ct__op.replication_pad1d_out, "replication_pad1d.out(Tensor self, int[2] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad1d_out},
+    {&ct__op.replication_pad1d_backward, "replication_pad1d_backward(Tensor grad_output, Tensor self, int[2] padding) -> Tensor", ct__frontend_replication_pad1d_backward},
+    {&ct__op.replication_pad2d, "replication_pad2d(Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d},
+    {&ct__op.replication_pad2d_out, "replication_pad2d.out(Tensor self, int[4] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad2d_out},
+    {&ct__op.replication_pad2d_backward, "replication_pad2d_backward(Tensor grad_output, Tensor self, int[4] padding) -> Tensor", ct__frontend_replication_pad2d_backward},
+    {&ct__op.replication_pad3d, "replication_pad3d(Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d},
+    {&ct__op.replication_pad3d_out, "replication_pad3d.out(Tensor self, int[6] padding, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_replication_pad3d_out},
+    {&ct__op.replication_pad3d_backward, "replication_pad3d_backward(Tensor grad_output, Tensor self, int[6] padding) -> Tensor", ct__frontend_replication_pad3d_backward},
+    {&ct__op.tril, "tril(Tensor self, int diagonal=0) -> Tensor", ct__frontend_tril},
+    {&ct__op.tril_, "tril_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_tril_},
+    {&ct__op.tril_out, "tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_tril_out},
+    {&ct__op.triu, "triu(Tensor self, int diagonal=0) -> Tensor", ct__frontend_triu},
+    {&ct__op.triu_, "triu_(Tensor(a!) self, int diagonal=0) -> Tensor(a!)", ct__frontend_triu_},
+    {&ct__op.triu_out, "triu.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_triu_out},
+    {&ct__op.gather, "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", ct__frontend_gather},
+    {&ct__op.gather_out, "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) -> Tensor(a!)", ct__frontend_gather_out},
+    {&ct__op.scatter_src, "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_src},
+    {&ct__op.scatter__src, "scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter__src},
+    {&ct__op.scatter_src_out, "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_src_out},
+    {&ct__op.scatter_value, "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_scatter_value},
+    {&ct__op.scatter__value, "scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_scatter__value},
+    {&ct__op.scatter_value_out, "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_value_out},
+    {&ct__op.scatter_add, "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", ct__frontend_scatter_add},
+    {&ct__op.scatter_add_, "scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", ct__frontend_scatter_add_},
+    {&ct__op.scatter_add_out, "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_add_out},
+    {&ct__op.scatter_reduce, "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", ct__frontend_scatter_reduce},
+    {&ct__op.scatter__reduce, "scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__reduce},
+    {&ct__op.scatter_reduce_out, "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_out},
+    {&ct__op.scatter_value_reduce, "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", ct__frontend_scatter_value_reduce},
+    {&ct__op.scatter__value_reduce, "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", ct__frontend_scatter__value_reduce},
+    {&ct__op.scatter_reduce_two, "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", ct__frontend_scatter_reduce_two},
+    {&ct__op.scatter_reduce__two, "scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", ct__frontend_scatter_reduce__two},
+    {&ct__op.scatter_reduce_two_out, "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)", ct__frontend_scatter_reduce_two_out},
+    {&ct__op.index_select, "index_select(Tensor self, int dim, Tensor index) -> Tensor", ct__frontend_index_select},
+    {&ct__op.index_select_out, "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_select_out},
+    {&ct__op.index_add, "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor", ct__frontend_index_add},
+    {&ct__op.index_add_, "index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!)", ct__frontend_index_add_},
+    {&ct__op.index_add_out, "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_add_out},
+    {&ct__op.index_copy, "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor", ct__frontend_index_copy},
+    {&ct__op.index_copy_, "index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)", ct__frontend_index_copy_},
+    {&ct__op.index_copy_out, "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_copy_out},
+    {&ct__op.index_fill_int_Scalar, "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", ct__frontend_index_fill_int_Scalar},
+    {&ct__op.index_fill__int_Scalar, "index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", ct__frontend_index_fill__int_Scalar},
+    {&ct__op.index_fill_int_Tensor, "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ct__frontend_index_fill_int_Tensor},
+    {&ct__op.index_fill__int_Tensor, "index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)", ct__frontend_index_fill__int_Tensor},
+    {&ct__op.index_fill_int_Tensor_out, "index_fill.int_Tensor_out(Tensor self, int dim, Tensor index, Tensor value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Tensor_out},
+    {&ct__op.index_fill_int_Scalar_out, "index_fill.int_Scalar_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_fill_int_Scalar_out},
+    {&ct__op.index_Tensor, "index.Tensor(Tensor self, Tensor[] indices) -> Tensor", ct__frontend_index_Tensor},
+    {&ct__op.index_Tensor_out, "index.Tensor_out(Tensor self, Tensor[] indices, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_Tensor_out},
+    {&ct__op.index_put, "index_put(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", ct__frontend_index_put},
+    {&ct__op.index_put_, "index_put_(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", ct__frontend_index_put_},
+    {&ct__op.index_put_out, "index_put.out(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_index_put_out},
+    {&ct__op.one_hot, "one_hot(Tensor self, int num_classes=-1) -> Tensor", ct__frontend_one_hot},
+    {&ct__op.embedding, "embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", ct__frontend_embedding},
+    {&ct__op.embedding_out, "embedding.out(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_embedding_out},
+    {&ct__op.embedding_dense_backward, "embedding_dense_backward(Tensor grad_output, Tensor indices, int num_weights, int padding_idx, bool scale_grad_by_freq) -> Tensor", ct__frontend_embedding_dense_backward},
+    {&ct__op.split_Tensor, "split.Tensor(Tensor(a) self, int split_size, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.split_with_sizes, "split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.chunk, "chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.unbind_int, "unbind.int(Tensor(a) self, int dim=0) -> Tensor[]", NULL},
+    {&ct__op.pad, "pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", ct__frontend_pad},
+    {&ct__op.take_along_dim, "take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", ct__frontend_take_along_dim},
+    {&ct__op.take_along_dim_out, "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_take_along_dim_out},
     {&ct__op.softmax_int, "softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_softmax_int},
     {&ct__op.softmax_int_out, "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_softmax_int_out},
     {&ct__op.log_softmax_int, "log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", ct__frontend_log_softmax_int},
@@ -5323,6 +6275,239 @@ static const struct {
     {"matmul.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul_out), "composite"},
     {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
     {"linear.out", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear_out), "composite"},
+    {"cat", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_cat), "composite"},
+    {"cat.out", CT_KEY_CPU, CT_FN(ct__k_cat_out), "reference"},
+    {"cat.out", CT_KEY_META, CT_FN(ct__k_cat_out), "reference"},
+    {"cat.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_cat_out), "autograd"},
+    {"stack", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_stack), "composite"},
+    {"stack.out", CT_KEY_CPU, CT_FN(ct__k_stack_out), "reference"},
+    {"stack.out", CT_KEY_META, CT_FN(ct__k_stack_out), "reference"},
+    {"stack.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_stack_out), "autograd"},
+    {"flip", CT_KEY_CPU, CT_FN(ct__k_flip), "reference"},
+    {"flip", CT_KEY_META, CT_FN(ct__k_flip), "reference"},
+    {"flip", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip), "autograd"},
+    {"flip.out", CT_KEY_CPU, CT_FN(ct__k_flip_out), "reference"},
+    {"flip.out", CT_KEY_META, CT_FN(ct__k_flip_out), "reference"},
+    {"flip.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_flip_out), "autograd"},
+    {"roll", CT_KEY_CPU, CT_FN(ct__k_roll), "reference"},
+    {"roll", CT_KEY_META, CT_FN(ct__k_roll), "reference"},
+    {"roll", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll), "autograd"},
+    {"roll.out", CT_KEY_CPU, CT_FN(ct__k_roll_out), "reference"},
+    {"roll.out", CT_KEY_META, CT_FN(ct__k_roll_out), "reference"},
+    {"roll.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_roll_out), "autograd"},
+    {"repeat", CT_KEY_CPU, CT_FN(ct__k_repeat), "reference"},
+    {"repeat", CT_KEY_META, CT_FN(ct__k_repeat), "reference"},
+    {"repeat", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat), "autograd"},
+    {"repeat.out", CT_KEY_CPU, CT_FN(ct__k_repeat_out), "reference"},
+    {"repeat.out", CT_KEY_META, CT_FN(ct__k_repeat_out), "reference"},
+    {"repeat.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_repeat_out), "autograd"},
+    {"tile", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_tile), "composite"},
+    {"constant_pad_nd", CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {"constant_pad_nd", CT_KEY_META, CT_FN(ct__k_constant_pad_nd), "reference"},
+    {"constant_pad_nd", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd), "autograd"},
+    {"constant_pad_nd.out", CT_KEY_CPU, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {"constant_pad_nd.out", CT_KEY_META, CT_FN(ct__k_constant_pad_nd_out), "reference"},
+    {"constant_pad_nd.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_constant_pad_nd_out), "autograd"},
+    {"reflection_pad1d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {"reflection_pad1d", CT_KEY_META, CT_FN(ct__k_reflection_pad1d), "reference"},
+    {"reflection_pad1d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d), "autograd"},
+    {"reflection_pad1d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {"reflection_pad1d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad1d_out), "reference"},
+    {"reflection_pad1d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_out), "autograd"},
+    {"reflection_pad1d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {"reflection_pad1d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad1d_backward), "reference"},
+    {"reflection_pad1d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad1d_backward), "autograd"},
+    {"reflection_pad2d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {"reflection_pad2d", CT_KEY_META, CT_FN(ct__k_reflection_pad2d), "reference"},
+    {"reflection_pad2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d), "autograd"},
+    {"reflection_pad2d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {"reflection_pad2d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad2d_out), "reference"},
+    {"reflection_pad2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_out), "autograd"},
+    {"reflection_pad2d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {"reflection_pad2d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad2d_backward), "reference"},
+    {"reflection_pad2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad2d_backward), "autograd"},
+    {"reflection_pad3d", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {"reflection_pad3d", CT_KEY_META, CT_FN(ct__k_reflection_pad3d), "reference"},
+    {"reflection_pad3d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d), "autograd"},
+    {"reflection_pad3d.out", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {"reflection_pad3d.out", CT_KEY_META, CT_FN(ct__k_reflection_pad3d_out), "reference"},
+    {"reflection_pad3d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_out), "autograd"},
+    {"reflection_pad3d_backward", CT_KEY_CPU, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {"reflection_pad3d_backward", CT_KEY_META, CT_FN(ct__k_reflection_pad3d_backward), "reference"},
+    {"reflection_pad3d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_reflection_pad3d_backward), "autograd"},
+    {"replication_pad1d", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d), "reference"},
+    {"replication_pad1d", CT_KEY_META, CT_FN(ct__k_replication_pad1d), "reference"},
+    {"replication_pad1d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d), "autograd"},
+    {"replication_pad1d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {"replication_pad1d.out", CT_KEY_META, CT_FN(ct__k_replication_pad1d_out), "reference"},
+    {"replication_pad1d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_out), "autograd"},
+    {"replication_pad1d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {"replication_pad1d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad1d_backward), "reference"},
+    {"replication_pad1d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad1d_backward), "autograd"},
+    {"replication_pad2d", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d), "reference"},
+    {"replication_pad2d", CT_KEY_META, CT_FN(ct__k_replication_pad2d), "reference"},
+    {"replication_pad2d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d), "autograd"},
+    {"replication_pad2d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {"replication_pad2d.out", CT_KEY_META, CT_FN(ct__k_replication_pad2d_out), "reference"},
+    {"replication_pad2d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_out), "autograd"},
+    {"replication_pad2d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {"replication_pad2d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad2d_backward), "reference"},
+    {"replication_pad2d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad2d_backward), "autograd"},
+    {"replication_pad3d", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d), "reference"},
+    {"replication_pad3d", CT_KEY_META, CT_FN(ct__k_replication_pad3d), "reference"},
+    {"replication_pad3d", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d), "autograd"},
+    {"replication_pad3d.out", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {"replication_pad3d.out", CT_KEY_META, CT_FN(ct__k_replication_pad3d_out), "reference"},
+    {"replication_pad3d.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_out), "autograd"},
+    {"replication_pad3d_backward", CT_KEY_CPU, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {"replication_pad3d_backward", CT_KEY_META, CT_FN(ct__k_replication_pad3d_backward), "reference"},
+    {"replication_pad3d_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_replication_pad3d_backward), "autograd"},
+    {"tril", CT_KEY_CPU, CT_FN(ct__k_tril), "reference"},
+    {"tril", CT_KEY_META, CT_FN(ct__k_tril), "reference"},
+    {"tril", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril), "autograd"},
+    {"tril_", CT_KEY_CPU, CT_FN(ct__k_tril_), "reference"},
+    {"tril_", CT_KEY_META, CT_FN(ct__k_tril_), "reference"},
+    {"tril_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_), "autograd"},
+    {"tril.out", CT_KEY_CPU, CT_FN(ct__k_tril_out), "reference"},
+    {"tril.out", CT_KEY_META, CT_FN(ct__k_tril_out), "reference"},
+    {"tril.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_tril_out), "autograd"},
+    {"triu", CT_KEY_CPU, CT_FN(ct__k_triu), "reference"},
+    {"triu", CT_KEY_META, CT_FN(ct__k_triu), "reference"},
+    {"triu", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu), "autograd"},
+    {"triu_", CT_KEY_CPU, CT_FN(ct__k_triu_), "reference"},
+    {"triu_", CT_KEY_META, CT_FN(ct__k_triu_), "reference"},
+    {"triu_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_), "autograd"},
+    {"triu.out", CT_KEY_CPU, CT_FN(ct__k_triu_out), "reference"},
+    {"triu.out", CT_KEY_META, CT_FN(ct__k_triu_out), "reference"},
+    {"triu.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_triu_out), "autograd"},
+    {"gather", CT_KEY_CPU, CT_FN(ct__k_gather), "reference"},
+    {"gather", CT_KEY_META, CT_FN(ct__k_gather), "reference"},
+    {"gather", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gather), "autograd"},
+    {"gather.out", CT_KEY_CPU, CT_FN(ct__k_gather_out), "reference"},
+    {"gather.out", CT_KEY_META, CT_FN(ct__k_gather_out), "reference"},
+    {"gather.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_gather_out), "autograd"},
+    {"scatter.src", CT_KEY_CPU, CT_FN(ct__k_scatter_src), "reference"},
+    {"scatter.src", CT_KEY_META, CT_FN(ct__k_scatter_src), "reference"},
+    {"scatter.src", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_src), "autograd"},
+    {"scatter_.src", CT_KEY_CPU, CT_FN(ct__k_scatter_src_), "reference"},
+    {"scatter_.src", CT_KEY_META, CT_FN(ct__k_scatter_src_), "reference"},
+    {"scatter_.src", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__src), "autograd"},
+    {"scatter.src_out", CT_KEY_CPU, CT_FN(ct__k_scatter_src_out), "reference"},
+    {"scatter.src_out", CT_KEY_META, CT_FN(ct__k_scatter_src_out), "reference"},
+    {"scatter.src_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_src_out), "autograd"},
+    {"scatter.value", CT_KEY_CPU, CT_FN(ct__k_scatter_value), "reference"},
+    {"scatter.value", CT_KEY_META, CT_FN(ct__k_scatter_value), "reference"},
+    {"scatter.value", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value), "autograd"},
+    {"scatter_.value", CT_KEY_CPU, CT_FN(ct__k_scatter_value_), "reference"},
+    {"scatter_.value", CT_KEY_META, CT_FN(ct__k_scatter_value_), "reference"},
+    {"scatter_.value", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value), "autograd"},
+    {"scatter.value_out", CT_KEY_CPU, CT_FN(ct__k_scatter_value_out), "reference"},
+    {"scatter.value_out", CT_KEY_META, CT_FN(ct__k_scatter_value_out), "reference"},
+    {"scatter.value_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_out), "autograd"},
+    {"scatter_add", CT_KEY_CPU, CT_FN(ct__k_scatter_add), "reference"},
+    {"scatter_add", CT_KEY_META, CT_FN(ct__k_scatter_add), "reference"},
+    {"scatter_add", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add), "autograd"},
+    {"scatter_add_", CT_KEY_CPU, CT_FN(ct__k_scatter_add_), "reference"},
+    {"scatter_add_", CT_KEY_META, CT_FN(ct__k_scatter_add_), "reference"},
+    {"scatter_add_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_), "autograd"},
+    {"scatter_add.out", CT_KEY_CPU, CT_FN(ct__k_scatter_add_out), "reference"},
+    {"scatter_add.out", CT_KEY_META, CT_FN(ct__k_scatter_add_out), "reference"},
+    {"scatter_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_add_out), "autograd"},
+    {"scatter.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce), "reference"},
+    {"scatter.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce), "autograd"},
+    {"scatter_.reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_META, CT_FN(ct__k_scatter_reduce_), "reference"},
+    {"scatter_.reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__reduce), "autograd"},
+    {"scatter.reduce_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_out), "reference"},
+    {"scatter.reduce_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_out), "autograd"},
+    {"scatter.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce), "reference"},
+    {"scatter.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_value_reduce), "autograd"},
+    {"scatter_.value_reduce", CT_KEY_CPU, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_META, CT_FN(ct__k_scatter_value_reduce_), "reference"},
+    {"scatter_.value_reduce", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter__value_reduce), "autograd"},
+    {"scatter_reduce.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two), "reference"},
+    {"scatter_reduce.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two), "autograd"},
+    {"scatter_reduce_.two", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_), "reference"},
+    {"scatter_reduce_.two", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce__two), "autograd"},
+    {"scatter_reduce.two_out", CT_KEY_CPU, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_META, CT_FN(ct__k_scatter_reduce_two_out), "reference"},
+    {"scatter_reduce.two_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_scatter_reduce_two_out), "autograd"},
+    {"index_select", CT_KEY_CPU, CT_FN(ct__k_index_select), "reference"},
+    {"index_select", CT_KEY_META, CT_FN(ct__k_index_select), "reference"},
+    {"index_select", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select), "autograd"},
+    {"index_select.out", CT_KEY_CPU, CT_FN(ct__k_index_select_out), "reference"},
+    {"index_select.out", CT_KEY_META, CT_FN(ct__k_index_select_out), "reference"},
+    {"index_select.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_select_out), "autograd"},
+    {"index_add", CT_KEY_CPU, CT_FN(ct__k_index_add), "reference"},
+    {"index_add", CT_KEY_META, CT_FN(ct__k_index_add), "reference"},
+    {"index_add", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add), "autograd"},
+    {"index_add_", CT_KEY_CPU, CT_FN(ct__k_index_add_), "reference"},
+    {"index_add_", CT_KEY_META, CT_FN(ct__k_index_add_), "reference"},
+    {"index_add_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add_), "autograd"},
+    {"index_add.out", CT_KEY_CPU, CT_FN(ct__k_index_add_out), "reference"},
+    {"index_add.out", CT_KEY_META, CT_FN(ct__k_index_add_out), "reference"},
+    {"index_add.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_add_out), "autograd"},
+    {"index_copy", CT_KEY_CPU, CT_FN(ct__k_index_copy), "reference"},
+    {"index_copy", CT_KEY_META, CT_FN(ct__k_index_copy), "reference"},
+    {"index_copy", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy), "autograd"},
+    {"index_copy_", CT_KEY_CPU, CT_FN(ct__k_index_copy_), "reference"},
+    {"index_copy_", CT_KEY_META, CT_FN(ct__k_index_copy_), "reference"},
+    {"index_copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_), "autograd"},
+    {"index_copy.out", CT_KEY_CPU, CT_FN(ct__k_index_copy_out), "reference"},
+    {"index_copy.out", CT_KEY_META, CT_FN(ct__k_index_copy_out), "reference"},
+    {"index_copy.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_copy_out), "autograd"},
+    {"index_fill.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill), "reference"},
+    {"index_fill.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill), "reference"},
+    {"index_fill.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar), "autograd"},
+    {"index_fill_.int_Scalar", CT_KEY_CPU, CT_FN(ct__k_index_fill_), "reference"},
+    {"index_fill_.int_Scalar", CT_KEY_META, CT_FN(ct__k_index_fill_), "reference"},
+    {"index_fill_.int_Scalar", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Scalar), "autograd"},
+    {"index_fill.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor), "reference"},
+    {"index_fill.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor), "autograd"},
+    {"index_fill_.int_Tensor", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_), "reference"},
+    {"index_fill_.int_Tensor", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill__int_Tensor), "autograd"},
+    {"index_fill.int_Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_META, CT_FN(ct__k_index_fill_tensor_out), "reference"},
+    {"index_fill.int_Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Tensor_out), "autograd"},
+    {"index_fill.int_Scalar_out", CT_KEY_CPU, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_META, CT_FN(ct__k_index_fill_out), "reference"},
+    {"index_fill.int_Scalar_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_fill_int_Scalar_out), "autograd"},
+    {"index.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index), "composite"},
+    {"index.Tensor_out", CT_KEY_CPU, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_META, CT_FN(ct__k_index_out), "reference"},
+    {"index.Tensor_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_Tensor_out), "autograd"},
+    {"index_put", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put), "composite"},
+    {"index_put_", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_index_put_), "composite"},
+    {"index_put.out", CT_KEY_CPU, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_META, CT_FN(ct__k_index_put_out), "reference"},
+    {"index_put.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_index_put_out), "autograd"},
+    {"one_hot", CT_KEY_CPU, CT_FN(ct__k_one_hot), "reference"},
+    {"one_hot", CT_KEY_META, CT_FN(ct__k_one_hot), "reference"},
+    {"one_hot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_one_hot), "autograd"},
+    {"embedding", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_embedding), "composite"},
+    {"embedding", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding), "autograd"},
+    {"embedding.out", CT_KEY_CPU, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_META, CT_FN(ct__k_embedding_out), "reference"},
+    {"embedding.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_out), "autograd"},
+    {"embedding_dense_backward", CT_KEY_CPU, CT_FN(ct__k_embedding_dense_backward), "reference"},
+    {"embedding_dense_backward", CT_KEY_META, CT_FN(ct__k_embedding_dense_backward), "reference"},
+    {"embedding_dense_backward", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_embedding_dense_backward), "autograd"},
+    {"split.Tensor", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split), "composite"},
+    {"split_with_sizes", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_split_with_sizes), "composite"},
+    {"chunk", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_chunk), "composite"},
+    {"unbind.int", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_unbind), "composite"},
+    {"pad", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_pad), "composite"},
+    {"take_along_dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_take_along_dim), "composite"},
+    {"take_along_dim.out", CT_KEY_CPU, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_META, CT_FN(ct__k_take_along_dim_out), "reference"},
+    {"take_along_dim.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_take_along_dim_out), "autograd"},
     {"softmax.int", CT_KEY_CPU, CT_FN(ct__k_softmax), "reference"},
     {"softmax.int", CT_KEY_META, CT_FN(ct__k_softmax), "reference"},
     {"softmax.int", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_softmax_int), "autograd"},
