@@ -2845,6 +2845,12 @@ CTDEF ct_status ct_avg_pool2d_out(ct_tensor *out, ct_tensor *self, int kernel_si
 CTDEF ct_tensor *ct_avg_pool2d_backward(ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
 /* avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!) */
 CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *grad_output, ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int stride_len, const int64_t *stride, int padding_len, const int64_t *padding, bool ceil_mode, bool count_include_pad, int64_t divisor_override);
+/* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+ * (N, C, H, W) -> (N, C*kH*kW, L): one column per sliding block (F.unfold); (C, H, W) -> (C*kH*kW, L) */
+CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride);
+/* col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+ * the adjoint of im2col: columns summed back into (N, C, output_size) (F.fold) */
+CTDEF ct_tensor *ct_col2im(ct_tensor *self, int output_size_len, const int64_t *output_size, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride);
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
  * uniform in [from, to); floating dtypes */
 CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
@@ -14996,6 +15002,161 @@ static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   return ct_adaptive_avg_pool2d_impl(grad, 2, to->sizes + to->ndim - 2);
 }
 
+
+/* ---- im2col / col2im as ops (torch.nn.functional.unfold / fold) ----
+ * im2col: (N, C, H, W) -> (N, C*kh*kw, L), one column per sliding block;
+ * col2im sums the columns back (its adjoint). Unbatched inputs drop N. */
+static ct_status ct__unfold_setup(const char *op, int64_t H, int64_t W, ct_int_list kernel_size, ct_int_list dilation,
+                                  ct_int_list padding, ct_int_list stride, ct__conv_geom *g) {
+  const ct_int_list *l[4];
+  const char *names[4] = {"kernel_size", "dilation", "padding", "stride"};
+  int i;
+  l[0] = &kernel_size, l[1] = &dilation, l[2] = &padding, l[3] = &stride;
+  for (i = 0; i < 4; i++)
+    if (l[i]->n != 2) return ct_fail(CT_ERR_INVALID, op, "It is expected %s equals to 2, but got size %lld", names[i], (long long)l[i]->n);
+  memset(g, 0, sizeof *g);
+  g->nsp = 2, g->groups = 1;
+  g->kh = kernel_size.data[0], g->kw = kernel_size.data[1], g->dh = dilation.data[0], g->dw = dilation.data[1];
+  g->ph = padding.data[0], g->pw = padding.data[1], g->sh = stride.data[0], g->sw = stride.data[1];
+  if (g->kh <= 0 || g->kw <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "kernel size should be greater than zero, but got kernel_height: %lld kernel_width: %lld",
+                   (long long)g->kh, (long long)g->kw);
+  if (g->dh <= 0 || g->dw <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "dilation should be greater than zero, but got dilation_height: %lld dilation_width: %lld",
+                   (long long)g->dh, (long long)g->dw);
+  if (g->ph < 0 || g->pw < 0)
+    return ct_fail(CT_ERR_INVALID, op, "padding should be non-negative, but got pad_height: %lld pad_width: %lld", (long long)g->ph,
+                   (long long)g->pw);
+  if (g->sh <= 0 || g->sw <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got stride_height: %lld stride_width: %lld",
+                   (long long)g->sh, (long long)g->sw);
+  g->H = H, g->W = W;
+  g->OH = (H + 2 * g->ph - g->dh * (g->kh - 1) - 1) / g->sh + 1;
+  g->OW = (W + 2 * g->pw - g->dw * (g->kw - 1) - 1) / g->sw + 1;
+  if (H + 2 * g->ph - g->dh * (g->kh - 1) - 1 < 0) g->OH = 0;
+  if (W + 2 * g->pw - g->dw * (g->kw - 1) - 1 < 0) g->OW = 0;
+  if (g->OH < 1 || g->OW < 1)
+    return ct_fail(CT_ERR_SHAPE, op, "Given %s spatial size (%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), "
+                   "padding=(%lld, %lld), calculated shape of the array of sliding blocks as (%lld, %lld), but its components must be at least one.",
+                   op[0] == 'i' ? "input with" : "output_size with", (long long)H, (long long)W, (long long)g->kh, (long long)g->kw,
+                   (long long)g->dh, (long long)g->dw, (long long)g->ph, (long long)g->pw, (long long)g->OH, (long long)g->OW);
+  return CT_OK;
+}
+static ct_tensor *ct__k_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding,
+                               ct_int_list stride) {
+  static const char *op = "im2col";
+  ct__conv_geom g;
+  int64_t shape[3], n;
+  int b = self->ndim == 4, i;
+  ct_tensor *res, *acc, *x;
+  ct_status st = CT_OK;
+  (void)ks;
+  for (i = b; i < self->ndim; i++)
+    if (self->sizes[i] == 0) break;
+  if ((self->ndim != 3 && self->ndim != 4) || i < self->ndim) {
+    char buf[160];
+    return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor for input with possible 0 batch size and non-zero "
+                   "dimensions for input, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
+  if (ct__pool_dtype("im2col_out_cpu", (ct_dtype)self->dtype, 0) != CT_OK ||
+      ct__unfold_setup(op, self->sizes[b + 1], self->sizes[b + 2], kernel_size, dilation, padding, stride, &g) != CT_OK)
+    return NULL;
+  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b], g.O = g.Og = 1;
+  if (b) shape[0] = g.N;
+  shape[b] = g.C * g.kh * g.kw, shape[b + 1] = g.OH * g.OW;
+  if (ct__conv_result(op, NULL, b + 2, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    if (b) {
+      x = ct__conv_4d(op, self, (ct_dtype)acc->dtype);
+    } else { /* (C, H, W) as (1, C, H, W) */
+      int64_t sz[4], sd[4];
+      ct_tensor *c = self->dtype == acc->dtype ? ct_retain(self) : ct__copy_as(op, self, (ct_dtype)acc->dtype);
+      sz[0] = 1, sz[1] = self->sizes[0], sz[2] = self->sizes[1], sz[3] = self->sizes[2];
+      sd[0] = 0, sd[1] = c ? c->strides[0] : 0, sd[2] = c ? c->strides[1] : 0, sd[3] = c ? c->strides[2] : 0;
+      x = c ? ct__make_view(c, 4, sz, sd, c->offset) : NULL;
+      ct_release(c);
+    }
+    if (!x) st = ct_last_error();
+    for (n = 0; x && n < g.N; n++) { /* sample n: a contiguous (C*k, L) block of acc */
+      ct_tensor *blk = ct__view2(acc, shape[b], shape[b + 1], shape[b + 1], 1, n * shape[b] * shape[b + 1]);
+      if (!blk) {
+        st = ct_last_error();
+        break;
+      }
+      ct__im2col(&g, x, n, 1, 0, blk);
+      ct_release(blk);
+    }
+    ct_release(x);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation,
+                               ct_int_list padding, ct_int_list stride) {
+  static const char *op = "col2im";
+  ct__conv_geom g;
+  int64_t shape[4], n, K;
+  int b = self->ndim == 3, i;
+  ct_tensor *res, *acc, *x = NULL, *a4 = NULL;
+  ct_status st = CT_OK;
+  (void)ks;
+  for (i = b; i < self->ndim; i++)
+    if (self->sizes[i] == 0) break;
+  if ((self->ndim != 2 && self->ndim != 3) || i < self->ndim) {
+    char buf[160];
+    return ct_fail(CT_ERR_SHAPE, op, "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                   "dimensions for input, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
+  if (output_size.n != 2)
+    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to 2, but got size %lld", (long long)output_size.n),
+           (ct_tensor *)NULL;
+  if (ct__pool_dtype("col2im_out_cpu", (ct_dtype)self->dtype, 0) != CT_OK ||
+      ct__unfold_setup(op, output_size.data[0], output_size.data[1], kernel_size, dilation, padding, stride, &g) != CT_OK)
+    return NULL;
+  K = g.kh * g.kw;
+  if (self->sizes[b] % K != 0)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected size of input's dimension %d to be divisible by the product of kernel_size, but got "
+                   "input.size(%d)=%lld and kernel_size=(%lld, %lld).", b, b, (long long)self->sizes[b], (long long)g.kh, (long long)g.kw),
+           (ct_tensor *)NULL;
+  if (self->sizes[b + 1] != g.OH * g.OW)
+    return ct_fail(CT_ERR_SHAPE, op, "Given output_size=(%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), padding=(%lld, %lld), "
+                   "stride=(%lld, %lld), expected size of input's dimension %d to match the calculated number of sliding blocks %lld * %lld = "
+                   "%lld, but got input.size(%d)=%lld.", (long long)g.H, (long long)g.W, (long long)g.kh, (long long)g.kw, (long long)g.dh,
+                   (long long)g.dw, (long long)g.ph, (long long)g.pw, (long long)g.sh, (long long)g.sw, b + 1, (long long)g.OH,
+                   (long long)g.OW, (long long)(g.OH * g.OW), b + 1, (long long)self->sizes[b + 1]),
+           (ct_tensor *)NULL;
+  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1;
+  shape[0] = g.N, shape[1] = g.C, shape[2] = g.H, shape[3] = g.W;
+  if (ct__conv_result(op, NULL, b + 3, shape + (1 - b), (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    x = self->dtype == acc->dtype ? ct_retain(self) : ct__copy_as(op, self, (ct_dtype)acc->dtype);
+    if (x) { /* acc (contiguous, batched or not) as (N, C, H, W) */
+      int64_t sd[4];
+      sd[3] = 1, sd[2] = g.W, sd[1] = g.H * g.W, sd[0] = g.C * g.H * g.W;
+      a4 = ct__make_view(acc, 4, shape, sd, 0);
+    }
+    if (!a4 || (st = ct__k_fill_(0, a4, ct_int(0))) != CT_OK) st = ct_last_error();
+    for (n = 0; st == CT_OK && n < g.N; n++) {
+      ct_tensor *blk = ct__view2(x, g.C * K, g.OH * g.OW, x->strides[b], x->strides[b + 1], x->offset + (b ? n * x->strides[0] : 0));
+      if (!blk) {
+        st = ct_last_error();
+        break;
+      }
+      ct__col2im(&g, blk, n, 1, 0, a4);
+      ct_release(blk);
+    }
+    ct_release(x), ct_release(a4);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+/* derivatives: each is the other's adjoint */
+static ct_tensor *ct__im2col_backward(ct_tensor *grad, const ct__shape *self_sizes, ct_int_list kernel_size, ct_int_list dilation,
+                                      ct_int_list padding, ct_int_list stride) {
+  return ct_col2im(grad, 2, self_sizes->sizes + self_sizes->ndim - 2, CT__CONV_LIST(kernel_size), CT__CONV_LIST(dilation),
+                   CT__CONV_LIST(padding), CT__CONV_LIST(stride));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_CONV_IMPL */
 /* ---- ctorch/ops/random.h: implementation ---- */
@@ -16218,6 +16379,8 @@ static struct {
   ct_op *avg_pool2d_out;
   ct_op *avg_pool2d_backward;
   ct_op *avg_pool2d_backward_grad_input;
+  ct_op *im2col;
+  ct_op *col2im;
   ct_op *uniform_;
   ct_op *normal_;
   ct_op *random__from;
@@ -25959,6 +26122,49 @@ static ct_status ct__dispatch_avg_pool2d_backward_grad_input(ct_keyset ks, ct_te
   ct__tls.depth--;
   return ct__res;
 }
+/* im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
+static ct_tensor *ct__dispatch_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  const ct_op *ct__o = ct__op.im2col;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list ))ct__k->unboxed)(ks, self, kernel_size, dilation, padding, stride);
+  } else {
+    ct_value ct__v[5];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    ct__v[2] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    ct__v[3] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[4] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 5);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
+/* col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor */
+static ct_tensor *ct__dispatch_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  const ct_op *ct__o = ct__op.col2im;
+  const ct_kernel *ct__k = ct__kernel_for(ct__o, &ks);
+  ct_tensor *ct__res;
+  if (CT_UNLIKELY(!ct__k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(ct__k->unboxed != NULL)) {
+    ct__res = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list ))ct__k->unboxed)(ks, self, output_size, kernel_size, dilation, padding, stride);
+  } else {
+    ct_value ct__v[6];
+    ct__v[0] = ct_value_tensor(self);
+    ct__v[1] = output_size.n < 0 ? ct_value_none() : ct_value_int_list(output_size.data, output_size.n);
+    ct__v[2] = kernel_size.n < 0 ? ct_value_none() : ct_value_int_list(kernel_size.data, kernel_size.n);
+    ct__v[3] = dilation.n < 0 ? ct_value_none() : ct_value_int_list(dilation.data, dilation.n);
+    ct__v[4] = padding.n < 0 ? ct_value_none() : ct_value_int_list(padding.data, padding.n);
+    ct__v[5] = stride.n < 0 ? ct_value_none() : ct_value_int_list(stride.data, stride.n);
+    ct__res = ct__finish_new(ct__o, ct__k, ks, ct__v, 6);
+  }
+  ct__tls.depth--;
+  return ct__res;
+}
 /* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
 static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
   const ct_op *ct__o = ct__op.uniform_;
@@ -31556,6 +31762,72 @@ CTDEF ct_status ct_avg_pool2d_backward_out(ct_tensor *grad_input, ct_tensor *gra
   if (CT_UNLIKELY(!grad_input)) return ct__fail_null("avg_pool2d_backward.grad_input", "grad_input"), ct_last_error();
   ct__keys |= grad_input->keys;
   return ct__dispatch_avg_pool2d_backward_grad_input(ct__call_keys(ct__keys), grad_output, self, kernel_size_l, stride_l, padding_l, ceil_mode, count_include_pad, divisor_override, grad_input);
+}
+CTDEF ct_tensor *ct_im2col(ct_tensor *self, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {
+  ct_int_list kernel_size_l;
+  ct_int_list dilation_l;
+  ct_int_list padding_l;
+  ct_int_list stride_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("im2col", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("im2col", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "im2col", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("im2col", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "im2col", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("im2col", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "im2col", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("im2col", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "im2col", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  return ct__track(ct__dispatch_im2col(ct__call_keys(ct__keys), self, kernel_size_l, dilation_l, padding_l, stride_l));
+}
+CTDEF ct_tensor *ct_col2im(ct_tensor *self, int output_size_len, const int64_t *output_size, int kernel_size_len, const int64_t *kernel_size, int dilation_len, const int64_t *dilation, int padding_len, const int64_t *padding, int stride_len, const int64_t *stride) {
+  ct_int_list output_size_l;
+  ct_int_list kernel_size_l;
+  ct_int_list dilation_l;
+  ct_int_list padding_l;
+  ct_int_list stride_l;
+  ct_keyset ct__keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("col2im", "self"), (ct_tensor *)NULL;
+  ct__keys |= self->keys;
+  if (CT_UNLIKELY(output_size_len > 0 && !output_size)) return ct__fail_null("col2im", "output_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(output_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "col2im", "output_size: negative length %d", output_size_len), (ct_tensor *)NULL;
+  output_size_l.data = output_size;
+  output_size_l.n = output_size_len;
+  if (CT_UNLIKELY(kernel_size_len > 0 && !kernel_size)) return ct__fail_null("col2im", "kernel_size"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(kernel_size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "col2im", "kernel_size: negative length %d", kernel_size_len), (ct_tensor *)NULL;
+  kernel_size_l.data = kernel_size;
+  kernel_size_l.n = kernel_size_len;
+  if (CT_UNLIKELY(dilation_len > 0 && !dilation)) return ct__fail_null("col2im", "dilation"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(dilation_len < 0))
+    return ct_fail(CT_ERR_INVALID, "col2im", "dilation: negative length %d", dilation_len), (ct_tensor *)NULL;
+  dilation_l.data = dilation;
+  dilation_l.n = dilation_len;
+  if (CT_UNLIKELY(padding_len > 0 && !padding)) return ct__fail_null("col2im", "padding"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(padding_len < 0))
+    return ct_fail(CT_ERR_INVALID, "col2im", "padding: negative length %d", padding_len), (ct_tensor *)NULL;
+  padding_l.data = padding;
+  padding_l.n = padding_len;
+  if (CT_UNLIKELY(stride_len > 0 && !stride)) return ct__fail_null("col2im", "stride"), (ct_tensor *)NULL;
+  if (CT_UNLIKELY(stride_len < 0))
+    return ct_fail(CT_ERR_INVALID, "col2im", "stride: negative length %d", stride_len), (ct_tensor *)NULL;
+  stride_l.data = stride;
+  stride_l.n = stride_len;
+  return ct__track(ct__dispatch_col2im(ct__call_keys(ct__keys), self, output_size_l, kernel_size_l, dilation_l, padding_l, stride_l));
 }
 CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
   ct_keyset ct__keys = 0;
@@ -45710,6 +45982,103 @@ static ct_status ct__autograd_avg_pool2d_backward_grad_input(ct_keyset ks, ct_te
   return r;
 }
 
+/* ---- im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor ---- */
+typedef struct ct__node_im2col {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints kernel_size;
+  ct__saved_ints dilation;
+  ct__saved_ints padding;
+  ct__saved_ints stride;
+} ct__node_im2col;
+
+static ct_status ct__backward_im2col(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_im2col *ct__nd = (ct__node_im2col *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__im2col_backward(grad, &self_sizes, kernel_size, dilation, padding, stride);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_im2col = {"Im2colBackward0", ct__backward_im2col, NULL};
+
+static ct_tensor *ct__autograd_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct__node_im2col *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_im2col *)ct__node_new(&ct__kind_im2col, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_im2col(ks & CT__BELOW_AUTOGRAD, self, kernel_size, dilation, padding, stride);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor ---- */
+typedef struct ct__node_col2im {
+  ct_node base;
+  ct__saved_ints kernel_size;
+  ct__saved_ints dilation;
+  ct__saved_ints padding;
+  ct__saved_ints stride;
+} ct__node_col2im;
+
+static ct_status ct__backward_col2im(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_col2im *ct__nd = (ct__node_col2im *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_im2col(grad, CT__CONV_LIST(kernel_size), CT__CONV_LIST(dilation), CT__CONV_LIST(padding), CT__CONV_LIST(stride));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_col2im = {"Col2imBackward0", ct__backward_col2im, NULL};
+
+static ct_tensor *ct__autograd_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct__node_col2im *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_col2im *)ct__node_new(&ct__kind_col2im, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_col2im(ks & CT__BELOW_AUTOGRAD, self, output_size, kernel_size, dilation, padding, stride);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
 typedef struct ct__node_uniform_ {
   ct_node base;
@@ -48112,6 +48481,26 @@ static ct_status ct__adapt_TTIIIbbioTw_Tw(const ct_kernel *k, const ct_op *op, c
   if (r != CT_OK) return r;
   return ct_stack_push(s, ct_value_tensor(w));
 }
+/* T,I,I,I,I->T */
+static ct_status ct__adapt_TIIII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]));
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,I,I,I,I,I->T */
+static ct_status ct__adapt_TIIIII_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , ct_int_list , ct_int_list , ct_int_list ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__value_int_list(&a[1]), ct__value_int_list(&a[2]), ct__value_int_list(&a[3]), ct__value_int_list(&a[4]), ct__value_int_list(&a[5]));
+  ct_stack_drop(s, 6);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 /* Tw,f,f,G->Tw */
 static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
   ct_value *a = s->items + s->size - 4;
@@ -48495,6 +48884,8 @@ static const struct {
     {"T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TIIIbbioTw_Tw},
     {"T,T,I,I,I,b,b,i?->T", ct__adapt_TTIIIbbio_T},
     {"T,T,I,I,I,b,b,i?,Tw->Tw", ct__adapt_TTIIIbbioTw_Tw},
+    {"T,I,I,I,I->T", ct__adapt_TIIII_T},
+    {"T,I,I,I,I,I->T", ct__adapt_TIIIII_T},
     {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
     {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
     {"Tw,i,G->Tw", ct__adapt_TwiG_Tw},
@@ -50798,6 +51189,14 @@ static ct_status ct__frontend_avg_pool2d_backward_grad_input(const ct_value *a, 
   *r = st == CT_OK ? a[8].v.tensor : NULL;
   return st;
 }
+static ct_status ct__frontend_im2col(const ct_value *a, ct_tensor **r) {
+  *r = ct_im2col(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_col2im(const ct_value *a, ct_tensor **r) {
+  *r = ct_col2im(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[3]).n, a[3].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[3]).data, a[4].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[4]).n, a[4].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[4]).data, a[5].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[5]).n, a[5].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[5]).data);
+  return *r ? CT_OK : ct_last_error();
+}
 static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -51420,6 +51819,8 @@ static const struct {
     {&ct__op.avg_pool2d_out, "avg_pool2d.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_avg_pool2d_out},
     {&ct__op.avg_pool2d_backward, "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor", ct__frontend_avg_pool2d_backward},
     {&ct__op.avg_pool2d_backward_grad_input, "avg_pool2d_backward.grad_input(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override, *, Tensor(a!) grad_input) -> Tensor(a!)", ct__frontend_avg_pool2d_backward_grad_input},
+    {&ct__op.im2col, "im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", ct__frontend_im2col},
+    {&ct__op.col2im, "col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor", ct__frontend_col2im},
     {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
     {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
     {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
@@ -52852,6 +53253,12 @@ static const struct {
     {"avg_pool2d_backward.grad_input", CT_KEY_CPU, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
     {"avg_pool2d_backward.grad_input", CT_KEY_META, CT_FN(ct__k_avg_pool2d_backward_grad_input), "reference"},
     {"avg_pool2d_backward.grad_input", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_avg_pool2d_backward_grad_input), "autograd"},
+    {"im2col", CT_KEY_CPU, CT_FN(ct__k_im2col), "reference"},
+    {"im2col", CT_KEY_META, CT_FN(ct__k_im2col), "reference"},
+    {"im2col", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_im2col), "autograd"},
+    {"col2im", CT_KEY_CPU, CT_FN(ct__k_col2im), "reference"},
+    {"col2im", CT_KEY_META, CT_FN(ct__k_col2im), "reference"},
+    {"col2im", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_col2im), "autograd"},
     {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
     {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},

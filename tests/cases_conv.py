@@ -38,7 +38,7 @@ def conv_bwd(which):
 x, w, b = R(1, 4, 4, 5), R(4, 2, 3, 2), R(4)
 cs.add("convolution", g(x), g(w), g(b), [2, 1], [1], [1, 2], False, [0], 2)
 cs.add("convolution", g(R(2, 3, 7)), g(R(2, 3, 3)), None, [2], [1], [2], False, [0], 1)
-cs.add("convolution", g(R(1, 4, 3, 4)), g(R(4, 2, 2, 3)), g(R(4)), [2], [1, 0], [1], True, [1, 0], 2)
+cs.add("convolution", g(R(1, 4, 2, 3)), g(R(4, 1, 2, 3)), g(R(2)), [2], [1, 0], [1], True, [1, 0], 2)
 cs.add("convolution", g(R(1, 2, 4)), g(R(2, 3, 3)), g(R(3)), [3], [1], [2], True, [2], 1)  # output_padding >= stride < dilation
 cs.add("convolution", g(R(0, 4, 5, 6)), g(R(6, 4, 3, 3)), g(R(6)), [1], [0], [1], False, [0], 1)  # zero batch
 cs.add("convolution", R(1, 3, 5, 6, dtype=f32).requires_grad_(), R(4, 3, 3, 3, dtype=f32).requires_grad_(),
@@ -89,15 +89,15 @@ cs.add("conv1d.padding", g(R(2, 3, 6)), g(R(4, 3, 4)), g(R(4)), [1], "same", [1]
 cs.add("conv1d.padding", g(R(1, 3, 6)), g(R(4, 3, 3)), None, [1], "same", [2], 1)
 cs.add("conv1d.padding", g(R(3, 8)), g(R(4, 3, 3)), None, [1], "valid", [1], 1)
 cs.add("conv2d", g(R(2, 2, 4, 4)), g(R(3, 2, 3, 3)), g(R(3)), [2, 1], [1, 2], [1, 2], 1)
-cs.add("conv2d", g(R(4, 5, 4)), g(R(4, 2, 3, 2)), g(R(4)), [1], [1], [2], 2)  # unbatched, groups
+cs.add("conv2d", g(R(4, 4, 4)), g(R(2, 2, 3, 2)), g(R(2)), [1], [1], [2], 2)  # unbatched, groups
 cs.add("conv2d", g(R(1, 3, 4, 4)), g(R(3, 1, 3, 3)), None, [1], [1], [1], 3)  # depthwise
 cs.add("conv2d", R(1, 3, 7, 7, dtype=f32).requires_grad_(), R(4, 3, 3, 3, dtype=f32).requires_grad_(), None, stride=[2])
 cs.add("conv2d.padding", g(R(1, 3, 4, 5)), g(R(2, 3, 2, 3)), g(R(2)), [1], "same", [1], 1)
 cs.add("conv2d.padding", g(R(1, 4, 4, 4)), g(R(2, 2, 2, 2)), None, [1], "same", [2, 1], 2)
 cs.add("conv2d.padding", g(R(1, 3, 4, 5)), g(R(2, 3, 2, 3)), None, [1], "valid", [1], 1)
-cs.add("conv_transpose2d.input", g(R(1, 4, 3, 3)), g(R(4, 2, 3, 2)), g(R(4)), [2, 1], [1, 0], [1, 0], 2, [1, 2])
+cs.add("conv_transpose2d.input", g(R(1, 4, 2, 3)), g(R(4, 1, 3, 2)), g(R(2)), [2, 1], [1, 0], [1, 0], 2, [1, 2])
 cs.add("conv_transpose2d.input", g(R(4, 2, 3)), g(R(4, 2, 2, 2)), None)  # unbatched, defaults
-cs.add("conv_transpose2d.input", g(R(1, 2, 3, 3)), g(R(2, 2, 3, 3)), g(R(2)), [3], [1], [2], 1, [1])
+cs.add("conv_transpose2d.input", g(R(1, 1, 3, 2)), g(R(1, 2, 3, 3)), g(R(2)), [3], [1], [2], 1, [1])
 cs.error("conv2d", E(3, 3), E(2, 4, 2, 2), code="CT_ERR_RANK")
 cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 4, 4), code="CT_ERR_SHAPE")
 cs.error("conv2d", E(1, 4, 3, 3), E(2, 4, 2, 2), None, [0], code="CT_ERR_INVALID")
@@ -200,5 +200,23 @@ cs.error("avg_pool2d", E(1, 2, 5, 5), [3, 3], [1], [1], False, True, 0, code="CT
 cs.error("avg_pool2d", E(1, 2, 5, 5), [6, 6], code="CT_ERR_SHAPE")
 cs.error("avg_pool2d", E(1, 2, 5, 5).int(), [2, 2], code="CT_ERR_DTYPE")
 cs.error("avg_pool2d", E(1, 0, 5, 5), [2, 2], code="CT_ERR_SHAPE")
+
+# ---- im2col / col2im ----
+cs.add("im2col", g(R(1, 2, 4, 5)), [2, 3], [1, 2], [1, 0], [2, 1])
+cs.add("im2col", g(R(1, 4, 5)), [2, 2], [1, 1], [0, 0], [2, 1])  # unbatched
+cs.add("im2col", g(R(0, 2, 4, 5)), [2, 2], [1, 1], [0, 0], [1, 1])
+cs.add("im2col", g(R(1, 4, 3, 2).transpose(1, 3)), [2, 2], [1, 1], [1, 1], [2, 2])  # non-contiguous
+cs.add("im2col", R(1, 1, 4, 5, dtype=torch.float16), [2, 2], [1, 1], [0, 0], [1, 1])
+cs.add("col2im", g(R(1, 12, 3)), [4, 5], [2, 3], [1, 2], [1, 0], [2, 1])
+cs.add("col2im", g(R(4, 12)), [4, 5], [2, 2], [1, 1], [0, 0], [1, 1])  # unbatched
+cs.add("col2im", g(R(1, 15, 8).transpose(1, 2)), [5, 4], [2, 2], [2, 1], [1, 0], [1, 1])  # non-contiguous (1, 8, 15)
+cs.add("col2im", R(1, 4, 12, dtype=torch.bfloat16), [4, 5], [2, 2], [1, 1], [0, 0], [1, 1])
+cs.error("im2col", E(1, 2, 4, 5), [2], [1, 1], [0, 0], [1, 1], code="CT_ERR_INVALID")
+cs.error("im2col", E(1, 2, 4, 5), [0, 2], [1, 1], [0, 0], [1, 1], code="CT_ERR_INVALID")
+cs.error("im2col", E(1, 2, 4, 5), [5, 2], [1, 1], [0, 0], [1, 1], code="CT_ERR_SHAPE")
+cs.error("im2col", E(4, 5), [2, 2], [1, 1], [0, 0], [1, 1], code="CT_ERR_SHAPE")
+cs.error("im2col", E(1, 2, 4, 5).long(), [2, 2], [1, 1], [0, 0], [1, 1], code="CT_ERR_DTYPE")
+cs.error("col2im", E(1, 13, 12), [4, 5], [2, 2], [1, 1], [0, 0], [1, 1], code="CT_ERR_SHAPE")
+cs.error("col2im", E(1, 12, 11), [4, 5], [2, 2], [1, 1], [0, 0], [1, 1], code="CT_ERR_SHAPE")
 
 cs.write()

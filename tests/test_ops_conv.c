@@ -253,6 +253,9 @@ TEST(conv_pool_opcheck) {
              ct_value_bool(false), ct_value_tensor(idx));
     CV_CHECK(1, "max_pool2d_double_backward", ct_value_tensor(x), ct_value_tensor(x), CV_V(2), CV_V(2), CV_V(0), CV_V(1),
              ct_value_bool(false), ct_value_tensor(idx));
+    CV_CHECK(1, "im2col", ct_value_tensor(x), CV_V(2, 3), CV_V(1, 1), CV_V(1, 0), CV_V(2, 1));
+    CV_CHECK(1, "col2im", ct_value_tensor(cv_rand(CT_DIMS(2, 12, 3), CT_F32, 35)), CV_V(4, 5), CV_V(2, 3), CV_V(1, 2), CV_V(1, 0),
+             CV_V(2, 1));
     CV_CHECK(1, "max_pool2d_with_indices", ct_value_tensor(x), CV_V(3, 2), CV_V(2, 1), CV_V(1), CV_V(1, 2), ct_value_bool(true));
     CV_CHECK(1, "max_pool2d", ct_value_tensor(x), CV_V(2), ct_value_int_list(NULL, 0), CV_V(0), CV_V(1), ct_value_bool(false));
     CV_CHECK(1, "avg_pool2d", ct_value_tensor(x), CV_V(3, 2), CV_V(2, 1), CV_V(1), ct_value_bool(true), ct_value_bool(false),

@@ -13945,6 +13945,103 @@ static ct_status ct__autograd_avg_pool2d_backward_grad_input(ct_keyset ks, ct_te
   return r;
 }
 
+/* ---- im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor ---- */
+typedef struct ct__node_im2col {
+  ct_node base;
+  ct__shape self_sizes;
+  ct__saved_ints kernel_size;
+  ct__saved_ints dilation;
+  ct__saved_ints padding;
+  ct__saved_ints stride;
+} ct__node_im2col;
+
+static ct_status ct__backward_im2col(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_im2col *ct__nd = (ct__node_im2col *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  const ct__shape self_sizes = ct__nd->self_sizes;
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__im2col_backward(grad, &self_sizes, kernel_size, dilation, padding, stride);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_im2col = {"Im2colBackward0", ct__backward_im2col, NULL};
+
+static ct_tensor *ct__autograd_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct__node_im2col *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_im2col *)ct__node_new(&ct__kind_im2col, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    ct__save_shape(&ct__nd->self_sizes, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "im2col") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_im2col(ks & CT__BELOW_AUTOGRAD, self, kernel_size, dilation, padding, stride);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
+/* ---- col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor ---- */
+typedef struct ct__node_col2im {
+  ct_node base;
+  ct__saved_ints kernel_size;
+  ct__saved_ints dilation;
+  ct__saved_ints padding;
+  ct__saved_ints stride;
+} ct__node_col2im;
+
+static ct_status ct__backward_col2im(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_col2im *ct__nd = (ct__node_col2im *)node;
+  ct_tensor *grad = grads[0];
+  ct_int_list kernel_size = ct__ints(&ct__nd->kernel_size);
+  ct_int_list dilation = ct__ints(&ct__nd->dilation);
+  ct_int_list padding = ct__ints(&ct__nd->padding);
+  ct_int_list stride = ct__ints(&ct__nd->stride);
+  (void)ct__nd;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_im2col(grad, CT__CONV_LIST(kernel_size), CT__CONV_LIST(dilation), CT__CONV_LIST(padding), CT__CONV_LIST(stride));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_col2im = {"Col2imBackward0", ct__backward_col2im, NULL};
+
+static ct_tensor *ct__autograd_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding, ct_int_list stride) {
+  ct__node_col2im *ct__nd = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    ct__nd = (ct__node_col2im *)ct__node_new(&ct__kind_col2im, sizeof *ct__nd, 1, 1);
+    if (!ct__nd) return NULL;
+    ct__node_set_input(&ct__nd->base, 0, self);
+    if (ct__save_ints(&ct__nd->kernel_size, kernel_size, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->dilation, dilation, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->padding, padding, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+    if (ct__save_ints(&ct__nd->stride, stride, "col2im") != CT_OK) return ct__node_release(&ct__nd->base), (ct_tensor *)NULL;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_col2im(ks & CT__BELOW_AUTOGRAD, self, output_size, kernel_size, dilation, padding, stride);
+  ct__below_autograd_end(excluded);
+  if (ct__nd) {
+    if (r && ct__set_history(r, &ct__nd->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&ct__nd->base);
+  }
+  return r;
+}
+
 /* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
 typedef struct ct__node_uniform_ {
   ct_node base;

@@ -1217,5 +1217,160 @@ static ct_tensor *ct__adaptive_pool_to(ct_tensor *grad, const ct__shape *to) {
   return ct_adaptive_avg_pool2d_impl(grad, 2, to->sizes + to->ndim - 2);
 }
 
+
+/* ---- im2col / col2im as ops (torch.nn.functional.unfold / fold) ----
+ * im2col: (N, C, H, W) -> (N, C*kh*kw, L), one column per sliding block;
+ * col2im sums the columns back (its adjoint). Unbatched inputs drop N. */
+static ct_status ct__unfold_setup(const char *op, int64_t H, int64_t W, ct_int_list kernel_size, ct_int_list dilation,
+                                  ct_int_list padding, ct_int_list stride, ct__conv_geom *g) {
+  const ct_int_list *l[4];
+  const char *names[4] = {"kernel_size", "dilation", "padding", "stride"};
+  int i;
+  l[0] = &kernel_size, l[1] = &dilation, l[2] = &padding, l[3] = &stride;
+  for (i = 0; i < 4; i++)
+    if (l[i]->n != 2) return ct_fail(CT_ERR_INVALID, op, "It is expected %s equals to 2, but got size %lld", names[i], (long long)l[i]->n);
+  memset(g, 0, sizeof *g);
+  g->nsp = 2, g->groups = 1;
+  g->kh = kernel_size.data[0], g->kw = kernel_size.data[1], g->dh = dilation.data[0], g->dw = dilation.data[1];
+  g->ph = padding.data[0], g->pw = padding.data[1], g->sh = stride.data[0], g->sw = stride.data[1];
+  if (g->kh <= 0 || g->kw <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "kernel size should be greater than zero, but got kernel_height: %lld kernel_width: %lld",
+                   (long long)g->kh, (long long)g->kw);
+  if (g->dh <= 0 || g->dw <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "dilation should be greater than zero, but got dilation_height: %lld dilation_width: %lld",
+                   (long long)g->dh, (long long)g->dw);
+  if (g->ph < 0 || g->pw < 0)
+    return ct_fail(CT_ERR_INVALID, op, "padding should be non-negative, but got pad_height: %lld pad_width: %lld", (long long)g->ph,
+                   (long long)g->pw);
+  if (g->sh <= 0 || g->sw <= 0)
+    return ct_fail(CT_ERR_INVALID, op, "stride should be greater than zero, but got stride_height: %lld stride_width: %lld",
+                   (long long)g->sh, (long long)g->sw);
+  g->H = H, g->W = W;
+  g->OH = (H + 2 * g->ph - g->dh * (g->kh - 1) - 1) / g->sh + 1;
+  g->OW = (W + 2 * g->pw - g->dw * (g->kw - 1) - 1) / g->sw + 1;
+  if (H + 2 * g->ph - g->dh * (g->kh - 1) - 1 < 0) g->OH = 0;
+  if (W + 2 * g->pw - g->dw * (g->kw - 1) - 1 < 0) g->OW = 0;
+  if (g->OH < 1 || g->OW < 1)
+    return ct_fail(CT_ERR_SHAPE, op, "Given %s spatial size (%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), "
+                   "padding=(%lld, %lld), calculated shape of the array of sliding blocks as (%lld, %lld), but its components must be at least one.",
+                   op[0] == 'i' ? "input with" : "output_size with", (long long)H, (long long)W, (long long)g->kh, (long long)g->kw,
+                   (long long)g->dh, (long long)g->dw, (long long)g->ph, (long long)g->pw, (long long)g->OH, (long long)g->OW);
+  return CT_OK;
+}
+static ct_tensor *ct__k_im2col(ct_keyset ks, ct_tensor *self, ct_int_list kernel_size, ct_int_list dilation, ct_int_list padding,
+                               ct_int_list stride) {
+  static const char *op = "im2col";
+  ct__conv_geom g;
+  int64_t shape[3], n;
+  int b = self->ndim == 4, i;
+  ct_tensor *res, *acc, *x;
+  ct_status st = CT_OK;
+  (void)ks;
+  for (i = b; i < self->ndim; i++)
+    if (self->sizes[i] == 0) break;
+  if ((self->ndim != 3 && self->ndim != 4) || i < self->ndim) {
+    char buf[160];
+    return ct_fail(CT_ERR_SHAPE, op, "Expected 3D or 4D (batch mode) tensor for input with possible 0 batch size and non-zero "
+                   "dimensions for input, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
+  if (ct__pool_dtype("im2col_out_cpu", (ct_dtype)self->dtype, 0) != CT_OK ||
+      ct__unfold_setup(op, self->sizes[b + 1], self->sizes[b + 2], kernel_size, dilation, padding, stride, &g) != CT_OK)
+    return NULL;
+  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b], g.O = g.Og = 1;
+  if (b) shape[0] = g.N;
+  shape[b] = g.C * g.kh * g.kw, shape[b + 1] = g.OH * g.OW;
+  if (ct__conv_result(op, NULL, b + 2, shape, (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    if (b) {
+      x = ct__conv_4d(op, self, (ct_dtype)acc->dtype);
+    } else { /* (C, H, W) as (1, C, H, W) */
+      int64_t sz[4], sd[4];
+      ct_tensor *c = self->dtype == acc->dtype ? ct_retain(self) : ct__copy_as(op, self, (ct_dtype)acc->dtype);
+      sz[0] = 1, sz[1] = self->sizes[0], sz[2] = self->sizes[1], sz[3] = self->sizes[2];
+      sd[0] = 0, sd[1] = c ? c->strides[0] : 0, sd[2] = c ? c->strides[1] : 0, sd[3] = c ? c->strides[2] : 0;
+      x = c ? ct__make_view(c, 4, sz, sd, c->offset) : NULL;
+      ct_release(c);
+    }
+    if (!x) st = ct_last_error();
+    for (n = 0; x && n < g.N; n++) { /* sample n: a contiguous (C*k, L) block of acc */
+      ct_tensor *blk = ct__view2(acc, shape[b], shape[b + 1], shape[b + 1], 1, n * shape[b] * shape[b + 1]);
+      if (!blk) {
+        st = ct_last_error();
+        break;
+      }
+      ct__im2col(&g, x, n, 1, 0, blk);
+      ct_release(blk);
+    }
+    ct_release(x);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+static ct_tensor *ct__k_col2im(ct_keyset ks, ct_tensor *self, ct_int_list output_size, ct_int_list kernel_size, ct_int_list dilation,
+                               ct_int_list padding, ct_int_list stride) {
+  static const char *op = "col2im";
+  ct__conv_geom g;
+  int64_t shape[4], n, K;
+  int b = self->ndim == 3, i;
+  ct_tensor *res, *acc, *x = NULL, *a4 = NULL;
+  ct_status st = CT_OK;
+  (void)ks;
+  for (i = b; i < self->ndim; i++)
+    if (self->sizes[i] == 0) break;
+  if ((self->ndim != 2 && self->ndim != 3) || i < self->ndim) {
+    char buf[160];
+    return ct_fail(CT_ERR_SHAPE, op, "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                   "dimensions for input, but got: %s", ct_shape_format(self->ndim, self->sizes, buf, sizeof buf)),
+           (ct_tensor *)NULL;
+  }
+  if (output_size.n != 2)
+    return ct_fail(CT_ERR_INVALID, op, "It is expected output_size equals to 2, but got size %lld", (long long)output_size.n),
+           (ct_tensor *)NULL;
+  if (ct__pool_dtype("col2im_out_cpu", (ct_dtype)self->dtype, 0) != CT_OK ||
+      ct__unfold_setup(op, output_size.data[0], output_size.data[1], kernel_size, dilation, padding, stride, &g) != CT_OK)
+    return NULL;
+  K = g.kh * g.kw;
+  if (self->sizes[b] % K != 0)
+    return ct_fail(CT_ERR_SHAPE, op, "Expected size of input's dimension %d to be divisible by the product of kernel_size, but got "
+                   "input.size(%d)=%lld and kernel_size=(%lld, %lld).", b, b, (long long)self->sizes[b], (long long)g.kh, (long long)g.kw),
+           (ct_tensor *)NULL;
+  if (self->sizes[b + 1] != g.OH * g.OW)
+    return ct_fail(CT_ERR_SHAPE, op, "Given output_size=(%lld, %lld), kernel_size=(%lld, %lld), dilation=(%lld, %lld), padding=(%lld, %lld), "
+                   "stride=(%lld, %lld), expected size of input's dimension %d to match the calculated number of sliding blocks %lld * %lld = "
+                   "%lld, but got input.size(%d)=%lld.", (long long)g.H, (long long)g.W, (long long)g.kh, (long long)g.kw, (long long)g.dh,
+                   (long long)g.dw, (long long)g.ph, (long long)g.pw, (long long)g.sh, (long long)g.sw, b + 1, (long long)g.OH,
+                   (long long)g.OW, (long long)(g.OH * g.OW), b + 1, (long long)self->sizes[b + 1]),
+           (ct_tensor *)NULL;
+  g.N = b ? self->sizes[0] : 1, g.C = g.Cg = self->sizes[b] / K, g.O = g.Og = 1;
+  shape[0] = g.N, shape[1] = g.C, shape[2] = g.H, shape[3] = g.W;
+  if (ct__conv_result(op, NULL, b + 3, shape + (1 - b), (ct_dtype)self->dtype, self->device, &res, &acc) != CT_OK) return NULL;
+  if (acc && acc->numel) {
+    x = self->dtype == acc->dtype ? ct_retain(self) : ct__copy_as(op, self, (ct_dtype)acc->dtype);
+    if (x) { /* acc (contiguous, batched or not) as (N, C, H, W) */
+      int64_t sd[4];
+      sd[3] = 1, sd[2] = g.W, sd[1] = g.H * g.W, sd[0] = g.C * g.H * g.W;
+      a4 = ct__make_view(acc, 4, shape, sd, 0);
+    }
+    if (!a4 || (st = ct__k_fill_(0, a4, ct_int(0))) != CT_OK) st = ct_last_error();
+    for (n = 0; st == CT_OK && n < g.N; n++) {
+      ct_tensor *blk = ct__view2(x, g.C * K, g.OH * g.OW, x->strides[b], x->strides[b + 1], x->offset + (b ? n * x->strides[0] : 0));
+      if (!blk) {
+        st = ct_last_error();
+        break;
+      }
+      ct__col2im(&g, blk, n, 1, 0, a4);
+      ct_release(blk);
+    }
+    ct_release(x), ct_release(a4);
+  }
+  return ct__conv_finish(st, NULL, res, acc, &res) == CT_OK ? res : NULL;
+}
+/* derivatives: each is the other's adjoint */
+static ct_tensor *ct__im2col_backward(ct_tensor *grad, const ct__shape *self_sizes, ct_int_list kernel_size, ct_int_list dilation,
+                                      ct_int_list padding, ct_int_list stride) {
+  return ct_col2im(grad, 2, self_sizes->sizes + self_sizes->ndim - 2, CT__CONV_LIST(kernel_size), CT__CONV_LIST(dilation),
+                   CT__CONV_LIST(padding), CT__CONV_LIST(stride));
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_CONV_IMPL */
