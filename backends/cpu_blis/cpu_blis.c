@@ -1,0 +1,624 @@
+/* backends/cpu_blis/cpu_blis.c - ctorch's CPU backend on BLIS.
+ *
+ * A separately compiled unit (build/libctorch_blis.a, build/libctorch_blis.so,
+ * build/cpu_blis.o; `make blis`). Linked into a program that has ctorch's
+ * implementation (one TU with CTORCH_IMPLEMENTATION), it registers at
+ * startup with priority 10 and replaces the reference CPU kernels of:
+ *   mm, mm.out, addmm, addmm.out, bmm, bmm.out, baddbmm, baddbmm.out, mv,
+ *   mv.out, dot, dot.out (those the build defines; matmul, linear and conv
+ *   reach them through ct_mm / ct_addmm), and the f32/f64 contiguous cases
+ *   of add.Tensor, sub.Tensor, mul.Tensor, relu, threshold_backward, sum
+ *   and mean (vectorised, parallel over ct_parallel_for above a threshold,
+ *   fixed chunking so results do not depend on the thread count).
+ * Anything else (other dtypes, broadcasting, odd strides, errors) goes to
+ * the kernel it replaced, so the reference semantics stay in one place.
+ *
+ * GEMM: f32/f64 operands are passed to BLIS with their row and column
+ * strides (transposed and sliced matrices need no copy). Below a measured
+ * crossover (CT_BLIS_SMALL_FLOPS multiply-adds) a register-blocked plain-C
+ * kernel runs instead, since a BLIS call costs about 1 us. BLIS gets
+ * ct_get_num_threads() threads only from CT_BLIS_THREAD_FLOPS up (two
+ * threads help from about 256^3), else 1.
+ *
+ * Static archives: the linker keeps this object only when something
+ * references it. Link with -Wl,-u,ct_cpu_blis_anchor (what `make blis-flags`
+ * prints), or call ct_cpu_blis_register() yourself.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* blis.h needs pthread barriers */
+#endif
+#include "ctorch.h"
+#include <blis.h>
+#include <math.h>
+
+#ifndef CT_BLIS_SMALL_FLOPS
+#define CT_BLIS_SMALL_FLOPS (64 * 64 * 64) /* m*n*k below which the plain-C kernel runs */
+#endif
+#ifndef CT_BLIS_THREAD_FLOPS
+#define CT_BLIS_THREAD_FLOPS ((int64_t)192 * 192 * 192) /* m*n*k from which BLIS gets more than one thread */
+#endif
+#ifndef CT_BLIS_GRAIN
+#define CT_BLIS_GRAIN 65536 /* elements per chunk of a parallel pointwise loop or reduction */
+#endif
+
+#if (defined(__GNUC__) && !defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && !defined(CT_BLIS_NO_CLONES)
+#define CT__BLIS_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define CT__BLIS_CLONES
+#endif
+
+const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_version_str() */
+
+enum {
+  K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
+  K_ADD, K_SUB, K_MUL, K_RELU, K_THRESHOLD_BW, K_SUM, K_MEAN, K_COUNT
+};
+
+/* ---- threads ---- */
+static void ct__blis_set_threads(int n) { bli_thread_set_num_threads((dim_t)n); }
+
+/* ---- GEMM core: C = alpha * A B + beta * C over strided operands ---- */
+typedef struct {
+  int64_t m, n, k;
+  const void *a, *b;
+  void *c;
+  int64_t rsa, csa, rsb, csb, rsc, csc; /* element strides */
+  double alpha, beta;                  /* beta 0: C is not read */
+} ct__gemm_args;
+
+/* Plain-C kernels for small products. Rows of B contiguous: C row += a_ip * B row
+ * (vectorises over j). Columns of B and rows of A contiguous: dot products with
+ * 8 independent partial sums. Otherwise a strided triple loop. */
+#define CT__SMALL_GEMM(NAME, T)                                                                                      \
+  CT__BLIS_CLONES static void NAME(const ct__gemm_args *g) {                                                         \
+    const T *A = (const T *)g->a, *B = (const T *)g->b;                                                             \
+    T *C = (T *)g->c, alpha = (T)g->alpha, beta = (T)g->beta;                                                      \
+    int64_t i, j, p, m = g->m, n = g->n, k = g->k;                                                                  \
+    if (g->csb == 1 && g->csc == 1) {                                                                               \
+      for (i = 0; i < m; i++) {                                                                                     \
+        T *restrict c = C + i * g->rsc;                                                                             \
+        if (beta == 0) for (j = 0; j < n; j++) c[j] = 0;                                                            \
+        else if (beta != 1) for (j = 0; j < n; j++) c[j] *= beta;                                                   \
+        for (p = 0; p < k; p++) {                                                                                   \
+          const T *restrict b = B + p * g->rsb;                                                                     \
+          T aip = alpha * A[i * g->rsa + p * g->csa];                                                               \
+          for (j = 0; j < n; j++) c[j] += aip * b[j];                                                               \
+        }                                                                                                           \
+      }                                                                                                             \
+    } else if (g->rsb == 1 && g->csa == 1) {                                                                        \
+      for (i = 0; i < m; i++) {                                                                                     \
+        const T *restrict a = A + i * g->rsa;                                                                       \
+        for (j = 0; j < n; j++) {                                                                                   \
+          const T *restrict b = B + j * g->csb;                                                                     \
+          T acc[8] = {0, 0, 0, 0, 0, 0, 0, 0}, s;                                                                   \
+          T *c = C + i * g->rsc + j * g->csc;                                                                       \
+          int t;                                                                                                    \
+          for (p = 0; p + 8 <= k; p += 8)                                                                           \
+            for (t = 0; t < 8; t++) acc[t] += a[p + t] * b[p + t];                                                  \
+          for (; p < k; p++) acc[0] += a[p] * b[p];                                                                 \
+          s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));                     \
+          *c = alpha * s + (beta == 0 ? (T)0 : beta * *c);                                                          \
+        }                                                                                                           \
+      }                                                                                                             \
+    } else {                                                                                                        \
+      for (i = 0; i < m; i++)                                                                                       \
+        for (j = 0; j < n; j++) {                                                                                   \
+          T s = 0, *c = C + i * g->rsc + j * g->csc;                                                                \
+          for (p = 0; p < k; p++) s += A[i * g->rsa + p * g->csa] * B[p * g->rsb + j * g->csb];                     \
+          *c = alpha * s + (beta == 0 ? (T)0 : beta * *c);                                                          \
+        }                                                                                                           \
+    }                                                                                                               \
+  }
+CT__SMALL_GEMM(ct__small_gemm_f32, float)
+CT__SMALL_GEMM(ct__small_gemm_f64, double)
+
+/* BLIS wants positive strides, and for a size-1 dimension any stride is
+ * meaningless: give it one BLIS accepts. */
+static int ct__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *cs) {
+  if (rows == 1 && cols == 1) *rs = *cs = 1;
+  else if (rows == 1) *rs = cols * *cs;
+  else if (cols == 1) *cs = rows * *rs;
+  return *rs > 0 && *cs > 0;
+}
+
+static void ct__gemm(ct_dtype dt, ct__gemm_args *g) {
+  rntm_t rntm;
+  int64_t work = g->m * g->n * g->k;
+  if (g->m == 0 || g->n == 0) return;
+  if (g->k == 0) { /* C = beta * C */
+    ct__gemm_args z = *g;
+    z.k = 0;
+    if (dt == CT_F32) ct__small_gemm_f32(&z);
+    else ct__small_gemm_f64(&z);
+    return;
+  }
+  if (work < CT_BLIS_SMALL_FLOPS || !ct__blis_strides(g->m, g->k, &g->rsa, &g->csa) ||
+      !ct__blis_strides(g->k, g->n, &g->rsb, &g->csb) || !ct__blis_strides(g->m, g->n, &g->rsc, &g->csc)) {
+    if (dt == CT_F32) ct__small_gemm_f32(g);
+    else ct__small_gemm_f64(g);
+    return;
+  }
+  bli_rntm_init(&rntm);
+  bli_rntm_set_num_threads(work >= CT_BLIS_THREAD_FLOPS ? (dim_t)ct_get_num_threads() : 1, &rntm);
+  if (dt == CT_F32) {
+    float alpha = (float)g->alpha, beta = (float)g->beta;
+    bli_sgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, g->m, g->n, g->k, &alpha, (float *)g->a, g->rsa, g->csa,
+                 (float *)g->b, g->rsb, g->csb, &beta, (float *)g->c, g->rsc, g->csc, NULL, &rntm);
+  } else {
+    double alpha = g->alpha, beta = g->beta;
+    bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, g->m, g->n, g->k, &alpha, (double *)g->a, g->rsa, g->csa,
+                 (double *)g->b, g->rsb, g->csb, &beta, (double *)g->c, g->rsc, g->csc, NULL, &rntm);
+  }
+}
+
+/* ---- the backend description ---- */
+static ct_tensor *k_mm(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_mm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+static ct_tensor *k_addmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_status k_addmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
+static ct_tensor *k_bmm(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_bmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+static ct_tensor *k_baddbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_status k_baddbmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
+static ct_tensor *k_mv(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_mv_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+static ct_tensor *k_dot(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_dot_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+static ct_tensor *k_add(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_tensor *k_sub(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_tensor *k_mul(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_tensor *k_relu(ct_keyset, ct_tensor *);
+static ct_tensor *k_threshold_bw(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_tensor *k_sum(ct_keyset, ct_tensor *, ct_dtype);
+static ct_tensor *k_mean(ct_keyset, ct_tensor *, ct_dtype);
+
+#define CT__BK(op, sig, fn) {op, sig, CT_KEY_CPU, CT_FN(fn), {NULL, NULL, NULL, NULL}, 0}
+static ct_backend_kernel ct__blis_kernels[K_COUNT] = {
+    CT__BK("mm", "T,T->T", k_mm),
+    CT__BK("mm.out", "T,T,Tw->Tw", k_mm_out),
+    CT__BK("addmm", "T,T,T,S,S->T", k_addmm),
+    CT__BK("addmm.out", "T,T,T,S,S,Tw->Tw", k_addmm_out),
+    CT__BK("bmm", "T,T->T", k_bmm),
+    CT__BK("bmm.out", "T,T,Tw->Tw", k_bmm_out),
+    CT__BK("baddbmm", "T,T,T,S,S->T", k_baddbmm),
+    CT__BK("baddbmm.out", "T,T,T,S,S,Tw->Tw", k_baddbmm_out),
+    CT__BK("mv", "T,T->T", k_mv),
+    CT__BK("mv.out", "T,T,Tw->Tw", k_mv_out),
+    CT__BK("dot", "T,T->T", k_dot),
+    CT__BK("dot.out", "T,T,Tw->Tw", k_dot_out),
+    CT__BK("add.Tensor", "T,T,S->T", k_add),
+    CT__BK("sub.Tensor", "T,T,S->T", k_sub),
+    CT__BK("mul.Tensor", "T,T->T", k_mul),
+    CT__BK("relu", "T->T", k_relu),
+    CT__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
+    CT__BK("sum", "T,D->T", k_sum),
+    CT__BK("mean", "T,D->T", k_mean),
+};
+static ct_backend ct__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
+                                      ct__blis_kernels, K_COUNT, ct__blis_set_threads, CT_OK, 0, NULL};
+
+/* Explicit registration (also what the constructor calls); idempotent. */
+ct_status ct_cpu_blis_register(void) { return ct_register_backend(&ct__blis_backend); }
+/* Referenced with -Wl,-u,ct_cpu_blis_anchor to keep this object in a static link. */
+int ct_cpu_blis_anchor = 1;
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((constructor)) static void ct__blis_startup(void) { ct_cpu_blis_register(); }
+#else
+#error "cpu_blis: needs a compiler with __attribute__((constructor)) (GCC, Clang)"
+#endif
+
+/* the replaced kernel of entry i, typed */
+#define CT__PREV(i, type) ((type)ct__blis_kernels[i].replaced.unboxed)
+typedef ct_tensor *(*ct__fn_tt)(ct_keyset, ct_tensor *, ct_tensor *);
+typedef ct_status (*ct__fn_ttw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+typedef ct_tensor *(*ct__fn_tttss)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+typedef ct_status (*ct__fn_tttssw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
+typedef ct_tensor *(*ct__fn_tts)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+typedef ct_tensor *(*ct__fn_t)(ct_keyset, ct_tensor *);
+typedef ct_tensor *(*ct__fn_td)(ct_keyset, ct_tensor *, ct_dtype);
+
+/* ---- helpers ---- */
+static int ct__is_cpu_float(const ct_tensor *t) {
+  return t->device.type == CT_DEVICE_CPU && (t->dtype == CT_F32 || t->dtype == CT_F64) && t->storage->data;
+}
+static double ct__scalar_d(ct_scalar s) {
+  return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : s.kind == CT_SCALAR_BOOL ? (double)s.v.b : 1.0;
+}
+static int ct__contig(const ct_tensor *t) { return ct_is_contiguous(t); }
+/* out= target we can write directly: right dtype and shape, contiguous, not aliasing an input */
+static int ct__out_ok(const ct_tensor *out, ct_dtype dt, int ndim, const int64_t *shape, const ct_tensor *x, const ct_tensor *y,
+                      const ct_tensor *z) {
+  int d;
+  if (out->device.type != CT_DEVICE_CPU || out->dtype != dt || out->ndim != ndim || !ct__contig(out) || out->autograd) return 0;
+  for (d = 0; d < ndim; d++)
+    if (out->sizes[d] != shape[d]) return 0;
+  if (out->storage == x->storage || out->storage == y->storage || (z && out->storage == z->storage)) return 0;
+  return 1;
+}
+
+/* a 2-D view of t (rank 2 or 3 with batch index) as gemm operand fields */
+static void ct__mat(const ct_tensor *t, int batch_dims, int64_t bi, const void **p, int64_t *rs, int64_t *cs) {
+  size_t es = t->dtype == CT_F32 ? 4 : 8;
+  int64_t off = t->offset + (batch_dims ? bi * t->strides[0] : 0);
+  *p = (const char *)t->storage->data + off * (int64_t)es;
+  *rs = t->strides[batch_dims];
+  *cs = t->strides[batch_dims + 1];
+}
+
+/* C[b] = alpha A[b] B[b] + beta C[b] for rank-3 (batch_dims 1) or rank-2 operands. */
+static void ct__gemm_tensors(int batch_dims, ct_tensor *a, ct_tensor *b, ct_tensor *c, double alpha, double beta) {
+  int64_t nb = batch_dims ? c->sizes[0] : 1, bi;
+  for (bi = 0; bi < nb; bi++) {
+    ct__gemm_args g;
+    const void *cp;
+    g.m = c->sizes[batch_dims];
+    g.n = c->sizes[batch_dims + 1];
+    g.k = a->sizes[batch_dims + 1];
+    ct__mat(a, batch_dims, bi, &g.a, &g.rsa, &g.csa);
+    ct__mat(b, batch_dims, bi, &g.b, &g.rsb, &g.csb);
+    ct__mat(c, batch_dims, bi, &cp, &g.rsc, &g.csc);
+    g.c = (void *)cp;
+    g.alpha = alpha;
+    g.beta = beta;
+    ct__gemm((ct_dtype)c->dtype, &g);
+  }
+}
+
+/* Can we run (a @ b) ourselves? same float dtype on the CPU, matching ranks and inner sizes. */
+static int ct__mm_ok(const ct_tensor *a, const ct_tensor *b, int rank) {
+  if (a->ndim != rank || b->ndim != rank || !ct__is_cpu_float(a) || !ct__is_cpu_float(b) || a->dtype != b->dtype) return 0;
+  if (a->sizes[rank - 1] != b->sizes[rank - 2]) return 0;
+  if (rank == 3 && a->sizes[0] != b->sizes[0]) return 0;
+  return 1;
+}
+
+/* ---- mm / bmm ---- */
+static ct_tensor *ct__mm_new(int rank, ct_tensor *a, ct_tensor *b, const char *op) {
+  int64_t shape[3];
+  ct_tensor *r;
+  if (rank == 3) shape[0] = a->sizes[0];
+  shape[rank - 2] = a->sizes[rank - 2];
+  shape[rank - 1] = b->sizes[rank - 1];
+  r = ct_backend_empty(op, rank, shape, (ct_dtype)a->dtype, a->device);
+  if (r) ct__gemm_tensors(rank - 2, a, b, r, 1.0, 0.0);
+  return r;
+}
+static int ct__mm_out_ok(int rank, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  int64_t shape[3];
+  if (!ct__mm_ok(a, b, rank)) return 0;
+  if (rank == 3) shape[0] = a->sizes[0];
+  shape[rank - 2] = a->sizes[rank - 2];
+  shape[rank - 1] = b->sizes[rank - 1];
+  return ct__out_ok(out, (ct_dtype)a->dtype, rank, shape, a, b, NULL);
+}
+static ct_tensor *k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  if (!ct__mm_ok(a, b, 2)) return CT__PREV(K_MM, ct__fn_tt)(ks, a, b);
+  return ct__mm_new(2, a, b, "mm");
+}
+static ct_status k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  if (!ct__mm_out_ok(2, a, b, out)) return CT__PREV(K_MM_OUT, ct__fn_ttw)(ks, a, b, out);
+  ct__gemm_tensors(0, a, b, out, 1.0, 0.0);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+static ct_tensor *k_bmm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  if (!ct__mm_ok(a, b, 3)) return CT__PREV(K_BMM, ct__fn_tt)(ks, a, b);
+  return ct__mm_new(3, a, b, "bmm");
+}
+static ct_status k_bmm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  if (!ct__mm_out_ok(3, a, b, out)) return CT__PREV(K_BMM_OUT, ct__fn_ttw)(ks, a, b, out);
+  ct__gemm_tensors(1, a, b, out, 1.0, 0.0);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+
+/* ---- addmm / baddbmm: out = beta * self (broadcast) + alpha * (m1 @ m2) ---- */
+/* Copy self, broadcast to out's shape (right-aligned, size-1 or missing dims
+ * repeat), into out, which is contiguous. */
+static void ct__broadcast_copy(const ct_tensor *self, ct_tensor *out) {
+  int nd = out->ndim, d;
+  int64_t st[3] = {0, 0, 0}, idx[3] = {0, 0, 0}, i, n = out->numel;
+  size_t es = out->dtype == CT_F32 ? 4 : 8;
+  const char *src = (const char *)self->storage->data + self->offset * (int64_t)es;
+  char *dst = (char *)out->storage->data + out->offset * (int64_t)es;
+  for (d = 0; d < nd; d++) {
+    int sd = self->ndim - (nd - d);
+    st[d] = sd >= 0 && self->sizes[sd] != 1 ? self->strides[sd] : 0;
+  }
+  for (i = 0; i < n; i++) {
+    int64_t off = 0;
+    for (d = 0; d < nd; d++) off += idx[d] * st[d];
+    if (es == 4) ((float *)dst)[i] = ((const float *)src)[off];
+    else ((double *)dst)[i] = ((const double *)src)[off];
+    for (d = nd - 1; d >= 0; d--) {
+      if (++idx[d] < out->sizes[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+static int ct__addmm_ok(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  int d;
+  if (!ct__mm_ok(m1, m2, rank) || !ct__is_cpu_float(self) || self->dtype != m1->dtype || self->ndim > rank) return 0;
+  if (beta.kind == CT_SCALAR_NONE || alpha.kind == CT_SCALAR_NONE) return 0;
+  for (d = 0; d < self->ndim; d++) {
+    int od = rank - self->ndim + d;
+    int64_t want = od == rank - 1 ? m2->sizes[rank - 1] : od == rank - 2 ? m1->sizes[rank - 2] : m1->sizes[0];
+    if (self->sizes[d] != 1 && self->sizes[d] != want) return 0;
+  }
+  return 1;
+}
+static void ct__addmm_into(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, double beta, double alpha, ct_tensor *out) {
+  if (beta != 0) ct__broadcast_copy(self, out);
+  ct__gemm_tensors(rank - 2, m1, m2, out, alpha, beta == 0 ? 0.0 : beta);
+}
+static ct_tensor *ct__addmm_new(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
+                                const char *op) {
+  int64_t shape[3];
+  ct_tensor *r;
+  if (rank == 3) shape[0] = m1->sizes[0];
+  shape[rank - 2] = m1->sizes[rank - 2];
+  shape[rank - 1] = m2->sizes[rank - 1];
+  r = ct_backend_empty(op, rank, shape, (ct_dtype)m1->dtype, m1->device);
+  if (r) ct__addmm_into(rank, self, m1, m2, ct__scalar_d(beta), ct__scalar_d(alpha), r);
+  return r;
+}
+static ct_tensor *k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  if (!ct__addmm_ok(2, self, m1, m2, beta, alpha)) return CT__PREV(K_ADDMM, ct__fn_tttss)(ks, self, m1, m2, beta, alpha);
+  return ct__addmm_new(2, self, m1, m2, beta, alpha, "addmm");
+}
+static ct_tensor *k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  if (!ct__addmm_ok(3, self, m1, m2, beta, alpha)) return CT__PREV(K_BADDBMM, ct__fn_tttss)(ks, self, m1, m2, beta, alpha);
+  return ct__addmm_new(3, self, m1, m2, beta, alpha, "baddbmm");
+}
+static ct_status ct__addmm_out(int idx, int rank, ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta,
+                               ct_scalar alpha, ct_tensor *out) {
+  int64_t shape[3];
+  if (ct__addmm_ok(rank, self, m1, m2, beta, alpha)) {
+    if (rank == 3) shape[0] = m1->sizes[0];
+    shape[rank - 2] = m1->sizes[rank - 2];
+    shape[rank - 1] = m2->sizes[rank - 1];
+    if (ct__out_ok(out, (ct_dtype)m1->dtype, rank, shape, m1, m2, self)) {
+      ct__addmm_into(rank, self, m1, m2, ct__scalar_d(beta), ct__scalar_d(alpha), out);
+      ct_backend_bump_version(out);
+      return CT_OK;
+    }
+  }
+  return CT__PREV(idx, ct__fn_tttssw)(ks, self, m1, m2, beta, alpha, out);
+}
+static ct_status k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
+                             ct_tensor *out) {
+  return ct__addmm_out(K_ADDMM_OUT, 2, ks, self, m1, m2, beta, alpha, out);
+}
+static ct_status k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
+                               ct_tensor *out) {
+  return ct__addmm_out(K_BADDBMM_OUT, 3, ks, self, m1, m2, beta, alpha, out);
+}
+
+/* ---- mv (a gemm with n = 1) and dot ---- */
+static int ct__mv_ok(const ct_tensor *a, const ct_tensor *x) {
+  return a->ndim == 2 && x->ndim == 1 && ct__is_cpu_float(a) && ct__is_cpu_float(x) && a->dtype == x->dtype &&
+         a->sizes[1] == x->sizes[0];
+}
+static void ct__mv_into(ct_tensor *a, ct_tensor *x, ct_tensor *y) {
+  ct__gemm_args g;
+  const void *p;
+  size_t es = a->dtype == CT_F32 ? 4 : 8;
+  g.m = a->sizes[0];
+  g.n = 1;
+  g.k = a->sizes[1];
+  ct__mat(a, 0, 0, &g.a, &g.rsa, &g.csa);
+  g.b = (const char *)x->storage->data + x->offset * (int64_t)es;
+  g.rsb = x->strides[0];
+  g.csb = 1;
+  ct__mat(y, 0, 0, &p, &g.rsc, &g.csc); /* y is 1-D: rs = stride, cs read past strides[1] is fixed below */
+  g.c = (void *)p;
+  g.rsc = y->strides[0];
+  g.csc = 1;
+  g.alpha = 1;
+  g.beta = 0;
+  if (g.rsb != 1 && g.k > 1) g.csb = g.k * g.rsb; /* any valid column stride for a single column */
+  ct__gemm((ct_dtype)a->dtype, &g);
+}
+static ct_tensor *k_mv(ct_keyset ks, ct_tensor *a, ct_tensor *x) {
+  ct_tensor *r;
+  if (!ct__mv_ok(a, x)) return CT__PREV(K_MV, ct__fn_tt)(ks, a, x);
+  r = ct_backend_empty("mv", 1, a->sizes, (ct_dtype)a->dtype, a->device);
+  if (r) ct__mv_into(a, x, r);
+  return r;
+}
+static ct_status k_mv_out(ct_keyset ks, ct_tensor *a, ct_tensor *x, ct_tensor *out) {
+  if (!ct__mv_ok(a, x) || !ct__out_ok(out, (ct_dtype)a->dtype, 1, a->sizes, a, x, NULL))
+    return CT__PREV(K_MV_OUT, ct__fn_ttw)(ks, a, x, out);
+  ct__mv_into(a, x, out);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+
+static int ct__dot_ok(const ct_tensor *a, const ct_tensor *b) {
+  return a->ndim == 1 && b->ndim == 1 && ct__is_cpu_float(a) && ct__is_cpu_float(b) && a->dtype == b->dtype &&
+         a->sizes[0] == b->sizes[0];
+}
+static void ct__dot_into(ct_tensor *a, ct_tensor *b, ct_tensor *r) {
+  size_t es = a->dtype == CT_F32 ? 4 : 8;
+  const char *pa = (const char *)a->storage->data + a->offset * (int64_t)es;
+  const char *pb = (const char *)b->storage->data + b->offset * (int64_t)es;
+  char *pr = (char *)r->storage->data + r->offset * (int64_t)es;
+  int64_t n = a->sizes[0], i;
+  if (a->dtype == CT_F32) {
+    float s = 0;
+    for (i = 0; i < n; i++) s += ((const float *)pa)[i * a->strides[0]] * ((const float *)pb)[i * b->strides[0]];
+    *(float *)pr = s;
+  } else {
+    double s = 0;
+    for (i = 0; i < n; i++) s += ((const double *)pa)[i * a->strides[0]] * ((const double *)pb)[i * b->strides[0]];
+    *(double *)pr = s;
+  }
+}
+static ct_tensor *k_dot(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r;
+  if (!ct__dot_ok(a, b)) return CT__PREV(K_DOT, ct__fn_tt)(ks, a, b);
+  r = ct_backend_empty("dot", 0, NULL, (ct_dtype)a->dtype, a->device);
+  if (r) ct__dot_into(a, b, r);
+  return r;
+}
+static ct_status k_dot_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+  if (!ct__dot_ok(a, b) || !ct__out_ok(out, (ct_dtype)a->dtype, 0, NULL, a, b, NULL))
+    return CT__PREV(K_DOT_OUT, ct__fn_ttw)(ks, a, b, out);
+  ct__dot_into(a, b, out);
+  ct_backend_bump_version(out);
+  return CT_OK;
+}
+
+/* ---- pointwise and reductions: contiguous f32/f64, parallel over chunks ---- */
+enum { OP_ADD, OP_MUL, OP_RELU, OP_THRESHOLD_BW };
+typedef struct {
+  int op;
+  const void *a, *b;
+  void *r;
+  double alpha; /* add: r = a + alpha b; threshold_bw: threshold */
+} ct__pw;
+
+#define CT__PW_LOOP(NAME, T)                                                                                 \
+  CT__BLIS_CLONES static void NAME(int op, const T *restrict a, const T *restrict b, T *restrict r, T s,    \
+                                   int64_t n) {                                                            \
+    int64_t i;                                                                                             \
+    switch (op) {                                                                                          \
+    case OP_ADD:                                                                                           \
+      if (s == 1) for (i = 0; i < n; i++) r[i] = a[i] + b[i];                                              \
+      else for (i = 0; i < n; i++) r[i] = a[i] + s * b[i];                                                 \
+      break;                                                                                               \
+    case OP_MUL: for (i = 0; i < n; i++) r[i] = a[i] * b[i]; break;                                        \
+    case OP_RELU: for (i = 0; i < n; i++) r[i] = a[i] > 0 ? a[i] : (a[i] != a[i] ? a[i] : 0); break;      \
+    default: for (i = 0; i < n; i++) r[i] = b[i] <= s ? 0 : a[i]; break;                                   \
+    }                                                                                                      \
+  }
+CT__PW_LOOP(ct__pw_f32, float)
+CT__PW_LOOP(ct__pw_f64, double)
+
+typedef struct {
+  ct__pw pw;
+  int f64;
+} ct__pw_job;
+static void ct__pw_run(int64_t b, int64_t e, void *ctx) {
+  ct__pw_job *j = (ct__pw_job *)ctx;
+  if (j->f64)
+    ct__pw_f64(j->pw.op, (const double *)j->pw.a + b, j->pw.b ? (const double *)j->pw.b + b : (const double *)j->pw.a + b,
+               (double *)j->pw.r + b, j->pw.alpha, e - b);
+  else
+    ct__pw_f32(j->pw.op, (const float *)j->pw.a + b, j->pw.b ? (const float *)j->pw.b + b : (const float *)j->pw.a + b,
+               (float *)j->pw.r + b, (float)j->pw.alpha, e - b);
+}
+
+static const void *ct__base(const ct_tensor *t) {
+  return (const char *)t->storage->data + t->offset * (int64_t)(t->dtype == CT_F32 ? 4 : 8);
+}
+/* a and b (b may be NULL): same float dtype, same shape, contiguous, plain tensors */
+static int ct__pw_ok(const ct_tensor *a, const ct_tensor *b) {
+  if (!ct__is_cpu_float(a) || !ct__contig(a) || (a->flags & CT_TENSOR_WRAPPED_NUMBER)) return 0;
+  if (!b) return 1;
+  return ct__is_cpu_float(b) && ct__contig(b) && b->dtype == a->dtype && !(b->flags & CT_TENSOR_WRAPPED_NUMBER) &&
+         ct_same_shape(a, b);
+}
+static ct_tensor *ct__pw_new(int op, const char *name, ct_tensor *a, ct_tensor *b, double s) {
+  ct__pw_job j;
+  ct_tensor *r = ct_backend_empty(name, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
+  if (!r) return NULL;
+  j.pw.op = op;
+  j.pw.a = ct__base(a);
+  j.pw.b = b ? ct__base(b) : NULL;
+  j.pw.r = (void *)ct__base(r);
+  j.pw.alpha = s;
+  j.f64 = a->dtype == CT_F64;
+  ct_parallel_for(a->numel, CT_BLIS_GRAIN, ct__pw_run, &j);
+  return r;
+}
+static int ct__alpha_ok(ct_scalar s) { return s.kind == CT_SCALAR_FLOAT || s.kind == CT_SCALAR_INT; }
+static ct_tensor *k_add(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
+  if (!ct__pw_ok(a, b) || !ct__alpha_ok(alpha)) return CT__PREV(K_ADD, ct__fn_tts)(ks, a, b, alpha);
+  return ct__pw_new(OP_ADD, "add", a, b, ct__scalar_d(alpha));
+}
+static ct_tensor *k_sub(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
+  if (!ct__pw_ok(a, b) || !ct__alpha_ok(alpha)) return CT__PREV(K_SUB, ct__fn_tts)(ks, a, b, alpha);
+  return ct__pw_new(OP_ADD, "sub", a, b, -ct__scalar_d(alpha));
+}
+static ct_tensor *k_mul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  if (!ct__pw_ok(a, b)) return CT__PREV(K_MUL, ct__fn_tt)(ks, a, b);
+  return ct__pw_new(OP_MUL, "mul", a, b, 0);
+}
+static ct_tensor *k_relu(ct_keyset ks, ct_tensor *a) {
+  if (!ct__pw_ok(a, NULL)) return CT__PREV(K_RELU, ct__fn_t)(ks, a);
+  return ct__pw_new(OP_RELU, "relu", a, NULL, 0);
+}
+static ct_tensor *k_threshold_bw(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar th) {
+  if (!ct__pw_ok(grad, self) || !ct__alpha_ok(th)) return CT__PREV(K_THRESHOLD_BW, ct__fn_tts)(ks, grad, self, th);
+  return ct__pw_new(OP_THRESHOLD_BW, "threshold_backward", grad, self, ct__scalar_d(th));
+}
+
+/* Sum: one double partial per fixed chunk, each from 16 float lanes summed in
+ * a fixed order; partials combined in chunk order: the same bits whatever
+ * the thread count. */
+#define CT__SUM_LOOP(NAME, T)                                                              \
+  CT__BLIS_CLONES static double NAME(const T *restrict x, int64_t n) {                     \
+    T acc[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};                           \
+    double s = 0;                                                                          \
+    int64_t i;                                                                             \
+    int t;                                                                                 \
+    for (i = 0; i + 16 <= n; i += 16)                                                      \
+      for (t = 0; t < 16; t++) acc[t] += x[i + t];                                         \
+    for (t = 0; t < 16; t++) s += (double)acc[t];                                          \
+    for (; i < n; i++) s += (double)x[i];                                                  \
+    return s;                                                                              \
+  }
+CT__SUM_LOOP(ct__sum_f32, float)
+CT__SUM_LOOP(ct__sum_f64, double)
+
+typedef struct {
+  const void *x;
+  int f64;
+  double *partials;
+} ct__sum_job;
+static void ct__sum_run(int64_t b, int64_t e, void *ctx) {
+  ct__sum_job *j = (ct__sum_job *)ctx;
+  j->partials[b / CT_BLIS_GRAIN] =
+      j->f64 ? ct__sum_f64((const double *)j->x + b, e - b) : ct__sum_f32((const float *)j->x + b, e - b);
+}
+static ct_tensor *ct__sum_common(ct_tensor *a, int mean, const char *name) {
+  double local[64], *partials = local, s = 0;
+  int64_t nchunks = (a->numel + CT_BLIS_GRAIN - 1) / CT_BLIS_GRAIN, c;
+  ct__sum_job j;
+  ct_tensor *r = ct_backend_empty(name, 0, NULL, (ct_dtype)a->dtype, a->device);
+  if (!r) return NULL;
+  if (nchunks > 64) {
+    ct_tensor *buf = ct_backend_empty(name, 1, &nchunks, CT_F64, a->device); /* pooled: no system allocation */
+    if (!buf) {
+      ct_release(r);
+      return NULL;
+    }
+    partials = (double *)ct_data_ptr(buf);
+    j.x = ct__base(a);
+    j.f64 = a->dtype == CT_F64;
+    j.partials = partials;
+    ct_parallel_for(a->numel, CT_BLIS_GRAIN, ct__sum_run, &j);
+    for (c = 0; c < nchunks; c++) s += partials[c];
+    ct_release(buf);
+  } else {
+    j.x = ct__base(a);
+    j.f64 = a->dtype == CT_F64;
+    j.partials = partials;
+    ct_parallel_for(a->numel, CT_BLIS_GRAIN, ct__sum_run, &j);
+    for (c = 0; c < nchunks; c++) s += partials[c];
+  }
+  if (mean) s = a->numel ? s / (double)a->numel : NAN;
+  if (a->dtype == CT_F32) *(float *)ct_data_ptr(r) = (float)s;
+  else *(double *)ct_data_ptr(r) = s;
+  return r;
+}
+static ct_tensor *k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  if (!ct__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CT__PREV(K_SUM, ct__fn_td)(ks, a, dtype);
+  return ct__sum_common(a, 0, "sum");
+}
+static ct_tensor *k_mean(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
+  if (!ct__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CT__PREV(K_MEAN, ct__fn_td)(ks, a, dtype);
+  return ct__sum_common(a, 1, "mean");
+}
