@@ -69,7 +69,7 @@ blis: $(BUILD)/libctorch_blis.a $(BUILD)/libctorch_blis.so $(BUILD)/cpu_blis.o
 
 $(BUILD)/cpu_blis.o: backends/cpu_blis/cpu_blis.c $(HEADERS) | $(BUILD)
 	@$(BLIS_FIND) check
-	$(CC) $(STD) $(WARN) $(BLIS_OPT) -g -fPIC $(BLIS_CF) -I. -c -o $@ backends/cpu_blis/cpu_blis.c
+	$(CC) $(STD) $(WARN) $(BLIS_OPT) -ffp-contract=fast -g -fPIC $(BLIS_CF) -I. -c -o $@ backends/cpu_blis/cpu_blis.c
 
 $(BUILD)/libctorch_blis.a: $(BUILD)/cpu_blis.o
 	rm -f $@ && ar rcs $@ $(BUILD)/cpu_blis.o

@@ -11,7 +11,9 @@
  * whatever the order of static constructors, shared-library loading and the
  * header's lazy initialisation (registration initialises the library first,
  * then installs on top). Kernels for ops this build does not define are
- * skipped, so a backend built against a larger op library still works.
+ * skipped, so a backend built against a larger op library still works, and
+ * so are ops that are CompositeImplicitAutograd here (a backend kernel would
+ * hide their decomposition from autograd).
  *
  * Each entry's `replaced` receives the kernel it displaced: a backend calls
  * it for the cases it does not handle itself (other dtypes, odd layouts,
@@ -125,6 +127,9 @@ static ct_status ct__backend_install_locked(ct_backend *b) {
     op = ct__find_locked(e->op);
     if (!op || (op->fallthrough & ct_keyset_of(e->key))) continue; /* op not in this build */
     if (e->signature && strcmp(e->signature, op->schema.signature) != 0) continue; /* another C signature */
+    /* A composite op (no kernel of its own at this key) stays composite: a
+     * backend kernel there would cut it off from autograd. */
+    if (!ct__has(&op->registered[e->key]) && ct__has(&op->registered[CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD])) continue;
     slot = ct__backend_slot_for(op, (int)e->key, 0);
     if (slot && slot->priority >= b->priority) continue; /* an equal or stronger backend holds it */
     if (!slot && !(slot = ct__backend_slot_for(op, (int)e->key, 1)))

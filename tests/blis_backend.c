@@ -79,7 +79,7 @@ static void test_registration(void) {
 }
 
 static void test_mm(void) {
-  static const int64_t sizes[][3] = {{1, 32, 64}, {3, 5, 7}, {64, 64, 64}, {70, 90, 80}, {128, 33, 300}, {0, 4, 5}, {4, 0, 5}};
+  static const int64_t sizes[][3] = {{1, 32, 64}, {3, 5, 7}, {4, 8, 16}, {8, 16, 24}, {5, 3, 40}, {2, 100, 300}, {9, 7, 1}, {64, 64, 64}, {70, 90, 80}, {128, 33, 300}, {0, 4, 5}, {4, 0, 5}};
   int dt, s;
   for (dt = 0; dt < 2; dt++) {
     ct_dtype d = dt ? CT_F64 : CT_F32;

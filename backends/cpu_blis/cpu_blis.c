@@ -7,8 +7,8 @@
  *   mm, mm.out, addmm, addmm.out, bmm, bmm.out, baddbmm, baddbmm.out, mv,
  *   mv.out, dot, dot.out (those the build defines; matmul, linear and conv
  *   reach them through ct_mm / ct_addmm), and the f32/f64 contiguous cases
- *   of add.Tensor, sub.Tensor, mul.Tensor, relu, threshold_backward, sum
- *   and mean (vectorised, parallel over ct_parallel_for above a threshold,
+ *   of add.Tensor, sub.Tensor, mul.Tensor, relu, threshold_backward and sum
+ *   (mean reaches sum: it is composite) (vectorised, parallel over ct_parallel_for above a threshold,
  *   fixed chunking so results do not depend on the thread count).
  * Anything else (other dtypes, broadcasting, odd strides, errors) goes to
  * the kernel it replaced, so the reference semantics stay in one place.
@@ -30,9 +30,13 @@
 #include "ctorch.h"
 #include <blis.h>
 #include <math.h>
+#include "ctorch_blis.h"
 
 #ifndef CT_BLIS_SMALL_FLOPS
-#define CT_BLIS_SMALL_FLOPS (64 * 64 * 64) /* m*n*k below which the plain-C kernel runs */
+#define CT_BLIS_SMALL_FLOPS (16 * 16 * 32) /* m*n*k below which the plain-C kernel runs */
+#endif
+#ifndef CT_BLIS_SMALL_GEMV_FLOPS
+#define CT_BLIS_SMALL_GEMV_FLOPS (1 << 17) /* the same for m or n <= 2 (GEMV-like products) */
 #endif
 #ifndef CT_BLIS_THREAD_FLOPS
 #define CT_BLIS_THREAD_FLOPS ((int64_t)192 * 192 * 192) /* m*n*k from which BLIS gets more than one thread */
@@ -42,20 +46,33 @@
 #endif
 
 #if (defined(__GNUC__) && !defined(__clang__)) && (defined(__x86_64__) || defined(__i386__)) && !defined(CT_BLIS_NO_CLONES)
-#define CT__BLIS_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#define CTB__BLIS_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
-#define CT__BLIS_CLONES
+#define CTB__BLIS_CLONES
 #endif
 
 const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_version_str() */
 
 enum {
   K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
-  K_ADD, K_SUB, K_MUL, K_RELU, K_THRESHOLD_BW, K_SUM, K_MEAN, K_COUNT
+  K_ADD, K_SUB, K_MUL, K_RELU, K_THRESHOLD_BW, K_SUM, K_COUNT
 };
 
+static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
+/* Tuning knobs (benchmarks, experiments): set, return the previous value. */
+int64_t ct_cpu_blis_set_small_flops(int64_t v) {
+  int64_t old = ctb__small_flops;
+  ctb__small_flops = v;
+  return old;
+}
+int64_t ct_cpu_blis_set_thread_flops(int64_t v) {
+  int64_t old = ctb__thread_flops;
+  ctb__thread_flops = v;
+  return old;
+}
+
 /* ---- threads ---- */
-static void ct__blis_set_threads(int n) { bli_thread_set_num_threads((dim_t)n); }
+static void ctb__blis_set_threads(int n) { bli_thread_set_num_threads((dim_t)n); }
 
 /* ---- GEMM core: C = alpha * A B + beta * C over strided operands ---- */
 typedef struct {
@@ -64,25 +81,97 @@ typedef struct {
   void *c;
   int64_t rsa, csa, rsb, csb, rsc, csc; /* element strides */
   double alpha, beta;                  /* beta 0: C is not read */
-} ct__gemm_args;
+} ctb__gemm_args;
 
-/* Plain-C kernels for small products. Rows of B contiguous: C row += a_ip * B row
- * (vectorises over j). Columns of B and rows of A contiguous: dot products with
- * 8 independent partial sums. Otherwise a strided triple loop. */
-#define CT__SMALL_GEMM(NAME, T)                                                                                      \
-  CT__BLIS_CLONES static void NAME(const ct__gemm_args *g) {                                                         \
+/* Plain-C kernels for small products (no packing, no call overhead).
+ * Rows of B and C contiguous: register blocks of MR x NR outputs accumulate
+ * over all of k (the compiler keeps acc in vector registers and broadcasts
+ * A), edge blocks use the same code with fewer rows. Columns of B and rows of
+ * A contiguous (x @ W.t()): dot products with 8 independent partial sums.
+ * Otherwise a strided triple loop. */
+#define CTB__MR 4
+#define CTB__NR 16
+/* acc[0..ROWS) = A[0..ROWS, :] x B[:, 0..NR): the NR columns as 32-byte
+ * vectors (GCC/Clang vector extensions) held in registers over all of k. */
+#define CTB__GEMM_BLOCK(NAME, T, V, VU, ROWS, NVEC)                                                                      \
+  CTB__BLIS_CLONES static void NAME(const T *A, int64_t rsa, int64_t csa, const T *B, int64_t rsb, int64_t k,        \
+                                    T acc[CTB__MR][CTB__NR]) {                                                       \
+    enum { VL = 32 / (int)sizeof(T), NV = NVEC };                                                                    \
+    V c[ROWS][NV], zero = {0};                                                                                       \
+    int64_t p;                                                                                                       \
+    int r, v;                                                                                                        \
+    for (r = 0; r < ROWS; r++)                                                                                       \
+      for (v = 0; v < NV; v++) c[r][v] = zero;                                                                       \
+    for (p = 0; p < k; p++) {                                                                                        \
+      V b[NV];                                                                                                       \
+      for (v = 0; v < NV; v++) b[v] = *(const VU *)(B + p * rsb + v * VL);                                           \
+      for (r = 0; r < ROWS; r++) {                                                                                   \
+        V a = zero + A[r * rsa + p * csa];                                                                           \
+        for (v = 0; v < NV; v++) c[r][v] += a * b[v];                                                                \
+      }                                                                                                              \
+    }                                                                                                                \
+    for (r = 0; r < ROWS; r++)                                                                                       \
+      for (v = 0; v < NV; v++) *(VU *)(acc[r] + v * VL) = c[r][v];                                                   \
+  }
+typedef float ctb__v8f __attribute__((vector_size(32)));
+typedef double ctb__v4d __attribute__((vector_size(32)));
+typedef float ctb__v8fu __attribute__((vector_size(32), aligned(4), may_alias));
+typedef double ctb__v4du __attribute__((vector_size(32), aligned(8), may_alias));
+CTB__GEMM_BLOCK(ctb__small_gemm_f32_block4, float, ctb__v8f, ctb__v8fu, 4, 2)
+CTB__GEMM_BLOCK(ctb__small_gemm_f32_block1, float, ctb__v8f, ctb__v8fu, 1, 2)
+CTB__GEMM_BLOCK(ctb__small_gemm_f32_half4, float, ctb__v8f, ctb__v8fu, 4, 1)
+CTB__GEMM_BLOCK(ctb__small_gemm_f32_half1, float, ctb__v8f, ctb__v8fu, 1, 1)
+CTB__GEMM_BLOCK(ctb__small_gemm_f64_block4, double, ctb__v4d, ctb__v4du, 4, 4)
+CTB__GEMM_BLOCK(ctb__small_gemm_f64_block1, double, ctb__v4d, ctb__v4du, 1, 4)
+CTB__GEMM_BLOCK(ctb__small_gemm_f64_half4, double, ctb__v4d, ctb__v4du, 4, 2)
+CTB__GEMM_BLOCK(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 1, 2)
+
+#define CTB__SMALL_GEMM(NAME, T)                                                                                      \
+  static void NAME##_store(const ctb__gemm_args *g, int64_t i0, int64_t mi, int64_t j0, int64_t nj,                   \
+                           T acc[CTB__MR][CTB__NR]) {                                                                  \
+    T alpha = (T)g->alpha, beta = (T)g->beta;                                                                        \
+    int64_t r, j;                                                                                                    \
+    for (r = 0; r < mi; r++) {                                                                                       \
+      T *c = (T *)g->c + (i0 + r) * g->rsc + j0;                                                                     \
+      if (beta == 0) for (j = 0; j < nj; j++) c[j] = alpha * acc[r][j];                                              \
+      else for (j = 0; j < nj; j++) c[j] = alpha * acc[r][j] + beta * c[j];                                          \
+    }                                                                                                                \
+  }                                                                                                                  \
+  /* acc[r][j] for j in [j0, j1): one dot product each, the sum kept in a register */                                \
+  static void NAME##_cols(const T *A, int64_t rsa, int64_t csa, const T *B, int64_t rsb, int64_t k, int64_t mi,      \
+                          int64_t j0, int64_t j1, T acc[CTB__MR][CTB__NR]) {                                         \
+    int64_t r, j, p;                                                                                                 \
+    for (r = 0; r < mi; r++)                                                                                         \
+      for (j = j0; j < j1; j++) {                                                                                    \
+        T s = 0;                                                                                                     \
+        for (p = 0; p < k; p++) s += A[r * rsa + p * csa] * B[p * rsb + j];                                          \
+        acc[r][j] = s;                                                                                               \
+      }                                                                                                              \
+  }                                                                                                                  \
+  CTB__BLIS_CLONES static void NAME(const ctb__gemm_args *g) {                                                         \
     const T *A = (const T *)g->a, *B = (const T *)g->b;                                                             \
     T *C = (T *)g->c, alpha = (T)g->alpha, beta = (T)g->beta;                                                      \
     int64_t i, j, p, m = g->m, n = g->n, k = g->k;                                                                  \
     if (g->csb == 1 && g->csc == 1) {                                                                               \
-      for (i = 0; i < m; i++) {                                                                                     \
-        T *restrict c = C + i * g->rsc;                                                                             \
-        if (beta == 0) for (j = 0; j < n; j++) c[j] = 0;                                                            \
-        else if (beta != 1) for (j = 0; j < n; j++) c[j] *= beta;                                                   \
-        for (p = 0; p < k; p++) {                                                                                   \
-          const T *restrict b = B + p * g->rsb;                                                                     \
-          T aip = alpha * A[i * g->rsa + p * g->csa];                                                               \
-          for (j = 0; j < n; j++) c[j] += aip * b[j];                                                               \
+      int64_t i0, j0, r, mi, nj;                                                                                    \
+      for (j0 = 0; j0 < n; j0 += CTB__NR) {                                                                          \
+        nj = n - j0 < CTB__NR ? n - j0 : CTB__NR;                                                                     \
+        for (i0 = 0; i0 < m; i0 += CTB__MR) {                                                                        \
+          T acc[CTB__MR][CTB__NR];                                                                                    \
+          mi = m - i0 < CTB__MR ? m - i0 : CTB__MR;                                                                   \
+          if (nj == CTB__NR) {                                                                                        \
+            if (mi == CTB__MR) NAME##_block4(A + i0 * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, acc);               \
+            else for (r = 0; r < mi; r++)                                                                            \
+              NAME##_block1(A + (i0 + r) * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, acc + r);                      \
+          } else if (nj >= CTB__NR / 2) { /* half a block, then the rest column by column */                         \
+            if (mi == CTB__MR) NAME##_half4(A + i0 * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, acc);                \
+            else for (r = 0; r < mi; r++)                                                                            \
+              NAME##_half1(A + (i0 + r) * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, acc + r);                       \
+            NAME##_cols(A + i0 * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, mi, CTB__NR / 2, nj, acc);               \
+          } else {                                                                                                   \
+            NAME##_cols(A + i0 * g->rsa, g->rsa, g->csa, B + j0, g->rsb, k, mi, 0, nj, acc);                         \
+          }                                                                                                          \
+          NAME##_store(g, i0, mi, j0, nj, acc);                                                                     \
         }                                                                                                           \
       }                                                                                                             \
     } else if (g->rsb == 1 && g->csa == 1) {                                                                        \
@@ -109,37 +198,37 @@ typedef struct {
         }                                                                                                           \
     }                                                                                                               \
   }
-CT__SMALL_GEMM(ct__small_gemm_f32, float)
-CT__SMALL_GEMM(ct__small_gemm_f64, double)
+CTB__SMALL_GEMM(ctb__small_gemm_f32, float)
+CTB__SMALL_GEMM(ctb__small_gemm_f64, double)
 
 /* BLIS wants positive strides, and for a size-1 dimension any stride is
  * meaningless: give it one BLIS accepts. */
-static int ct__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *cs) {
+static int ctb__blis_strides(int64_t rows, int64_t cols, int64_t *rs, int64_t *cs) {
   if (rows == 1 && cols == 1) *rs = *cs = 1;
   else if (rows == 1) *rs = cols * *cs;
   else if (cols == 1) *cs = rows * *rs;
   return *rs > 0 && *cs > 0;
 }
 
-static void ct__gemm(ct_dtype dt, ct__gemm_args *g) {
+static void ctb__gemm(ct_dtype dt, ctb__gemm_args *g) {
   rntm_t rntm;
   int64_t work = g->m * g->n * g->k;
   if (g->m == 0 || g->n == 0) return;
   if (g->k == 0) { /* C = beta * C */
-    ct__gemm_args z = *g;
+    ctb__gemm_args z = *g;
     z.k = 0;
-    if (dt == CT_F32) ct__small_gemm_f32(&z);
-    else ct__small_gemm_f64(&z);
+    if (dt == CT_F32) ctb__small_gemm_f32(&z);
+    else ctb__small_gemm_f64(&z);
     return;
   }
-  if (work < CT_BLIS_SMALL_FLOPS || !ct__blis_strides(g->m, g->k, &g->rsa, &g->csa) ||
-      !ct__blis_strides(g->k, g->n, &g->rsb, &g->csb) || !ct__blis_strides(g->m, g->n, &g->rsc, &g->csc)) {
-    if (dt == CT_F32) ct__small_gemm_f32(g);
-    else ct__small_gemm_f64(g);
+  if (work < ctb__small_flops || ((g->m <= 2 || g->n <= 2) && work < ctb__small_flops * (CT_BLIS_SMALL_GEMV_FLOPS / CT_BLIS_SMALL_FLOPS)) || !ctb__blis_strides(g->m, g->k, &g->rsa, &g->csa) ||
+      !ctb__blis_strides(g->k, g->n, &g->rsb, &g->csb) || !ctb__blis_strides(g->m, g->n, &g->rsc, &g->csc)) {
+    if (dt == CT_F32) ctb__small_gemm_f32(g);
+    else ctb__small_gemm_f64(g);
     return;
   }
   bli_rntm_init(&rntm);
-  bli_rntm_set_num_threads(work >= CT_BLIS_THREAD_FLOPS ? (dim_t)ct_get_num_threads() : 1, &rntm);
+  bli_rntm_set_num_threads(work >= ctb__thread_flops ? (dim_t)ct_get_num_threads() : 1, &rntm);
   if (dt == CT_F32) {
     float alpha = (float)g->alpha, beta = (float)g->beta;
     bli_sgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, g->m, g->n, g->k, &alpha, (float *)g->a, g->rsa, g->csa,
@@ -170,67 +259,65 @@ static ct_tensor *k_mul(ct_keyset, ct_tensor *, ct_tensor *);
 static ct_tensor *k_relu(ct_keyset, ct_tensor *);
 static ct_tensor *k_threshold_bw(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
 static ct_tensor *k_sum(ct_keyset, ct_tensor *, ct_dtype);
-static ct_tensor *k_mean(ct_keyset, ct_tensor *, ct_dtype);
 
-#define CT__BK(op, sig, fn) {op, sig, CT_KEY_CPU, CT_FN(fn), {NULL, NULL, NULL, NULL}, 0}
-static ct_backend_kernel ct__blis_kernels[K_COUNT] = {
-    CT__BK("mm", "T,T->T", k_mm),
-    CT__BK("mm.out", "T,T,Tw->Tw", k_mm_out),
-    CT__BK("addmm", "T,T,T,S,S->T", k_addmm),
-    CT__BK("addmm.out", "T,T,T,S,S,Tw->Tw", k_addmm_out),
-    CT__BK("bmm", "T,T->T", k_bmm),
-    CT__BK("bmm.out", "T,T,Tw->Tw", k_bmm_out),
-    CT__BK("baddbmm", "T,T,T,S,S->T", k_baddbmm),
-    CT__BK("baddbmm.out", "T,T,T,S,S,Tw->Tw", k_baddbmm_out),
-    CT__BK("mv", "T,T->T", k_mv),
-    CT__BK("mv.out", "T,T,Tw->Tw", k_mv_out),
-    CT__BK("dot", "T,T->T", k_dot),
-    CT__BK("dot.out", "T,T,Tw->Tw", k_dot_out),
-    CT__BK("add.Tensor", "T,T,S->T", k_add),
-    CT__BK("sub.Tensor", "T,T,S->T", k_sub),
-    CT__BK("mul.Tensor", "T,T->T", k_mul),
-    CT__BK("relu", "T->T", k_relu),
-    CT__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
-    CT__BK("sum", "T,D->T", k_sum),
-    CT__BK("mean", "T,D->T", k_mean),
+#define CTB__BK(op, sig, fn) {op, sig, CT_KEY_CPU, CT_FN(fn), {NULL, NULL, NULL, NULL}, 0}
+static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
+    CTB__BK("mm", "T,T->T", k_mm),
+    CTB__BK("mm.out", "T,T,Tw->Tw", k_mm_out),
+    CTB__BK("addmm", "T,T,T,S,S->T", k_addmm),
+    CTB__BK("addmm.out", "T,T,T,S,S,Tw->Tw", k_addmm_out),
+    CTB__BK("bmm", "T,T->T", k_bmm),
+    CTB__BK("bmm.out", "T,T,Tw->Tw", k_bmm_out),
+    CTB__BK("baddbmm", "T,T,T,S,S->T", k_baddbmm),
+    CTB__BK("baddbmm.out", "T,T,T,S,S,Tw->Tw", k_baddbmm_out),
+    CTB__BK("mv", "T,T->T", k_mv),
+    CTB__BK("mv.out", "T,T,Tw->Tw", k_mv_out),
+    CTB__BK("dot", "T,T->T", k_dot),
+    CTB__BK("dot.out", "T,T,Tw->Tw", k_dot_out),
+    CTB__BK("add.Tensor", "T,T,S->T", k_add),
+    CTB__BK("sub.Tensor", "T,T,S->T", k_sub),
+    CTB__BK("mul.Tensor", "T,T->T", k_mul),
+    CTB__BK("relu", "T->T", k_relu),
+    CTB__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
+    CTB__BK("sum", "T,D->T", k_sum),
 };
-static ct_backend ct__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
-                                      ct__blis_kernels, K_COUNT, ct__blis_set_threads, CT_OK, 0, NULL};
+static ct_backend ctb__blis_backend = {CT_BACKEND_ABI, (uint32_t)sizeof(ct_tensor), "cpu_blis", ct_cpu_blis_version, 10,
+                                      ctb__blis_kernels, K_COUNT, ctb__blis_set_threads, CT_OK, 0, NULL};
 
 /* Explicit registration (also what the constructor calls); idempotent. */
-ct_status ct_cpu_blis_register(void) { return ct_register_backend(&ct__blis_backend); }
+int ct_cpu_blis_register(void) { return (int)ct_register_backend(&ctb__blis_backend); }
 /* Referenced with -Wl,-u,ct_cpu_blis_anchor to keep this object in a static link. */
 int ct_cpu_blis_anchor = 1;
 
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((constructor)) static void ct__blis_startup(void) { ct_cpu_blis_register(); }
+__attribute__((constructor)) static void ctb__blis_startup(void) { ct_cpu_blis_register(); }
 #else
 #error "cpu_blis: needs a compiler with __attribute__((constructor)) (GCC, Clang)"
 #endif
 
 /* the replaced kernel of entry i, typed */
-#define CT__PREV(i, type) ((type)ct__blis_kernels[i].replaced.unboxed)
-typedef ct_tensor *(*ct__fn_tt)(ct_keyset, ct_tensor *, ct_tensor *);
-typedef ct_status (*ct__fn_ttw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
-typedef ct_tensor *(*ct__fn_tttss)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
-typedef ct_status (*ct__fn_tttssw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
-typedef ct_tensor *(*ct__fn_tts)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
-typedef ct_tensor *(*ct__fn_t)(ct_keyset, ct_tensor *);
-typedef ct_tensor *(*ct__fn_td)(ct_keyset, ct_tensor *, ct_dtype);
+#define CTB__PREV(i, type) ((type)ctb__blis_kernels[i].replaced.unboxed)
+typedef ct_tensor *(*ctb__fn_tt)(ct_keyset, ct_tensor *, ct_tensor *);
+typedef ct_status (*ctb__fn_ttw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
+typedef ct_tensor *(*ctb__fn_tttss)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+typedef ct_status (*ctb__fn_tttssw)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
+typedef ct_tensor *(*ctb__fn_tts)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+typedef ct_tensor *(*ctb__fn_t)(ct_keyset, ct_tensor *);
+typedef ct_tensor *(*ctb__fn_td)(ct_keyset, ct_tensor *, ct_dtype);
 
 /* ---- helpers ---- */
-static int ct__is_cpu_float(const ct_tensor *t) {
+static int ctb__is_cpu_float(const ct_tensor *t) {
   return t->device.type == CT_DEVICE_CPU && (t->dtype == CT_F32 || t->dtype == CT_F64) && t->storage->data;
 }
-static double ct__scalar_d(ct_scalar s) {
+static double ctb__scalar_d(ct_scalar s) {
   return s.kind == CT_SCALAR_FLOAT ? s.v.f : s.kind == CT_SCALAR_INT ? (double)s.v.i : s.kind == CT_SCALAR_BOOL ? (double)s.v.b : 1.0;
 }
-static int ct__contig(const ct_tensor *t) { return ct_is_contiguous(t); }
+static int ctb__contig(const ct_tensor *t) { return ct_is_contiguous(t); }
 /* out= target we can write directly: right dtype and shape, contiguous, not aliasing an input */
-static int ct__out_ok(const ct_tensor *out, ct_dtype dt, int ndim, const int64_t *shape, const ct_tensor *x, const ct_tensor *y,
+static int ctb__out_ok(const ct_tensor *out, ct_dtype dt, int ndim, const int64_t *shape, const ct_tensor *x, const ct_tensor *y,
                       const ct_tensor *z) {
   int d;
-  if (out->device.type != CT_DEVICE_CPU || out->dtype != dt || out->ndim != ndim || !ct__contig(out) || out->autograd) return 0;
+  if (out->device.type != CT_DEVICE_CPU || out->dtype != dt || out->ndim != ndim || !ctb__contig(out) || out->autograd) return 0;
   for (d = 0; d < ndim; d++)
     if (out->sizes[d] != shape[d]) return 0;
   if (out->storage == x->storage || out->storage == y->storage || (z && out->storage == z->storage)) return 0;
@@ -238,7 +325,7 @@ static int ct__out_ok(const ct_tensor *out, ct_dtype dt, int ndim, const int64_t
 }
 
 /* a 2-D view of t (rank 2 or 3 with batch index) as gemm operand fields */
-static void ct__mat(const ct_tensor *t, int batch_dims, int64_t bi, const void **p, int64_t *rs, int64_t *cs) {
+static void ctb__mat(const ct_tensor *t, int batch_dims, int64_t bi, const void **p, int64_t *rs, int64_t *cs) {
   size_t es = t->dtype == CT_F32 ? 4 : 8;
   int64_t off = t->offset + (batch_dims ? bi * t->strides[0] : 0);
   *p = (const char *)t->storage->data + off * (int64_t)es;
@@ -247,68 +334,68 @@ static void ct__mat(const ct_tensor *t, int batch_dims, int64_t bi, const void *
 }
 
 /* C[b] = alpha A[b] B[b] + beta C[b] for rank-3 (batch_dims 1) or rank-2 operands. */
-static void ct__gemm_tensors(int batch_dims, ct_tensor *a, ct_tensor *b, ct_tensor *c, double alpha, double beta) {
+static void ctb__gemm_tensors(int batch_dims, ct_tensor *a, ct_tensor *b, ct_tensor *c, double alpha, double beta) {
   int64_t nb = batch_dims ? c->sizes[0] : 1, bi;
   for (bi = 0; bi < nb; bi++) {
-    ct__gemm_args g;
+    ctb__gemm_args g;
     const void *cp;
     g.m = c->sizes[batch_dims];
     g.n = c->sizes[batch_dims + 1];
     g.k = a->sizes[batch_dims + 1];
-    ct__mat(a, batch_dims, bi, &g.a, &g.rsa, &g.csa);
-    ct__mat(b, batch_dims, bi, &g.b, &g.rsb, &g.csb);
-    ct__mat(c, batch_dims, bi, &cp, &g.rsc, &g.csc);
+    ctb__mat(a, batch_dims, bi, &g.a, &g.rsa, &g.csa);
+    ctb__mat(b, batch_dims, bi, &g.b, &g.rsb, &g.csb);
+    ctb__mat(c, batch_dims, bi, &cp, &g.rsc, &g.csc);
     g.c = (void *)cp;
     g.alpha = alpha;
     g.beta = beta;
-    ct__gemm((ct_dtype)c->dtype, &g);
+    ctb__gemm((ct_dtype)c->dtype, &g);
   }
 }
 
 /* Can we run (a @ b) ourselves? same float dtype on the CPU, matching ranks and inner sizes. */
-static int ct__mm_ok(const ct_tensor *a, const ct_tensor *b, int rank) {
-  if (a->ndim != rank || b->ndim != rank || !ct__is_cpu_float(a) || !ct__is_cpu_float(b) || a->dtype != b->dtype) return 0;
+static int ctb__mm_ok(const ct_tensor *a, const ct_tensor *b, int rank) {
+  if (a->ndim != rank || b->ndim != rank || !ctb__is_cpu_float(a) || !ctb__is_cpu_float(b) || a->dtype != b->dtype) return 0;
   if (a->sizes[rank - 1] != b->sizes[rank - 2]) return 0;
   if (rank == 3 && a->sizes[0] != b->sizes[0]) return 0;
   return 1;
 }
 
 /* ---- mm / bmm ---- */
-static ct_tensor *ct__mm_new(int rank, ct_tensor *a, ct_tensor *b, const char *op) {
+static ct_tensor *ctb__mm_new(int rank, ct_tensor *a, ct_tensor *b, const char *op) {
   int64_t shape[3];
   ct_tensor *r;
   if (rank == 3) shape[0] = a->sizes[0];
   shape[rank - 2] = a->sizes[rank - 2];
   shape[rank - 1] = b->sizes[rank - 1];
   r = ct_backend_empty(op, rank, shape, (ct_dtype)a->dtype, a->device);
-  if (r) ct__gemm_tensors(rank - 2, a, b, r, 1.0, 0.0);
+  if (r) ctb__gemm_tensors(rank - 2, a, b, r, 1.0, 0.0);
   return r;
 }
-static int ct__mm_out_ok(int rank, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
+static int ctb__mm_out_ok(int rank, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
   int64_t shape[3];
-  if (!ct__mm_ok(a, b, rank)) return 0;
+  if (!ctb__mm_ok(a, b, rank)) return 0;
   if (rank == 3) shape[0] = a->sizes[0];
   shape[rank - 2] = a->sizes[rank - 2];
   shape[rank - 1] = b->sizes[rank - 1];
-  return ct__out_ok(out, (ct_dtype)a->dtype, rank, shape, a, b, NULL);
+  return ctb__out_ok(out, (ct_dtype)a->dtype, rank, shape, a, b, NULL);
 }
 static ct_tensor *k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  if (!ct__mm_ok(a, b, 2)) return CT__PREV(K_MM, ct__fn_tt)(ks, a, b);
-  return ct__mm_new(2, a, b, "mm");
+  if (!ctb__mm_ok(a, b, 2)) return CTB__PREV(K_MM, ctb__fn_tt)(ks, a, b);
+  return ctb__mm_new(2, a, b, "mm");
 }
 static ct_status k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  if (!ct__mm_out_ok(2, a, b, out)) return CT__PREV(K_MM_OUT, ct__fn_ttw)(ks, a, b, out);
-  ct__gemm_tensors(0, a, b, out, 1.0, 0.0);
+  if (!ctb__mm_out_ok(2, a, b, out)) return CTB__PREV(K_MM_OUT, ctb__fn_ttw)(ks, a, b, out);
+  ctb__gemm_tensors(0, a, b, out, 1.0, 0.0);
   ct_backend_bump_version(out);
   return CT_OK;
 }
 static ct_tensor *k_bmm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  if (!ct__mm_ok(a, b, 3)) return CT__PREV(K_BMM, ct__fn_tt)(ks, a, b);
-  return ct__mm_new(3, a, b, "bmm");
+  if (!ctb__mm_ok(a, b, 3)) return CTB__PREV(K_BMM, ctb__fn_tt)(ks, a, b);
+  return ctb__mm_new(3, a, b, "bmm");
 }
 static ct_status k_bmm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  if (!ct__mm_out_ok(3, a, b, out)) return CT__PREV(K_BMM_OUT, ct__fn_ttw)(ks, a, b, out);
-  ct__gemm_tensors(1, a, b, out, 1.0, 0.0);
+  if (!ctb__mm_out_ok(3, a, b, out)) return CTB__PREV(K_BMM_OUT, ctb__fn_ttw)(ks, a, b, out);
+  ctb__gemm_tensors(1, a, b, out, 1.0, 0.0);
   ct_backend_bump_version(out);
   return CT_OK;
 }
@@ -316,7 +403,7 @@ static ct_status k_bmm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *
 /* ---- addmm / baddbmm: out = beta * self (broadcast) + alpha * (m1 @ m2) ---- */
 /* Copy self, broadcast to out's shape (right-aligned, size-1 or missing dims
  * repeat), into out, which is contiguous. */
-static void ct__broadcast_copy(const ct_tensor *self, ct_tensor *out) {
+static void ctb__broadcast_copy(const ct_tensor *self, ct_tensor *out) {
   int nd = out->ndim, d;
   int64_t st[3] = {0, 0, 0}, idx[3] = {0, 0, 0}, i, n = out->numel;
   size_t es = out->dtype == CT_F32 ? 4 : 8;
@@ -337,9 +424,9 @@ static void ct__broadcast_copy(const ct_tensor *self, ct_tensor *out) {
     }
   }
 }
-static int ct__addmm_ok(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+static int ctb__addmm_ok(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
   int d;
-  if (!ct__mm_ok(m1, m2, rank) || !ct__is_cpu_float(self) || self->dtype != m1->dtype || self->ndim > rank) return 0;
+  if (!ctb__mm_ok(m1, m2, rank) || !ctb__is_cpu_float(self) || self->dtype != m1->dtype || self->ndim > rank) return 0;
   if (beta.kind == CT_SCALAR_NONE || alpha.kind == CT_SCALAR_NONE) return 0;
   for (d = 0; d < self->ndim; d++) {
     int od = rank - self->ndim + d;
@@ -348,11 +435,11 @@ static int ct__addmm_ok(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2,
   }
   return 1;
 }
-static void ct__addmm_into(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, double beta, double alpha, ct_tensor *out) {
-  if (beta != 0) ct__broadcast_copy(self, out);
-  ct__gemm_tensors(rank - 2, m1, m2, out, alpha, beta == 0 ? 0.0 : beta);
+static void ctb__addmm_into(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, double beta, double alpha, ct_tensor *out) {
+  if (beta != 0) ctb__broadcast_copy(self, out);
+  ctb__gemm_tensors(rank - 2, m1, m2, out, alpha, beta == 0 ? 0.0 : beta);
 }
-static ct_tensor *ct__addmm_new(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
+static ct_tensor *ctb__addmm_new(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
                                 const char *op) {
   int64_t shape[3];
   ct_tensor *r;
@@ -360,86 +447,86 @@ static ct_tensor *ct__addmm_new(int rank, ct_tensor *self, ct_tensor *m1, ct_ten
   shape[rank - 2] = m1->sizes[rank - 2];
   shape[rank - 1] = m2->sizes[rank - 1];
   r = ct_backend_empty(op, rank, shape, (ct_dtype)m1->dtype, m1->device);
-  if (r) ct__addmm_into(rank, self, m1, m2, ct__scalar_d(beta), ct__scalar_d(alpha), r);
+  if (r) ctb__addmm_into(rank, self, m1, m2, ctb__scalar_d(beta), ctb__scalar_d(alpha), r);
   return r;
 }
 static ct_tensor *k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
-  if (!ct__addmm_ok(2, self, m1, m2, beta, alpha)) return CT__PREV(K_ADDMM, ct__fn_tttss)(ks, self, m1, m2, beta, alpha);
-  return ct__addmm_new(2, self, m1, m2, beta, alpha, "addmm");
+  if (!ctb__addmm_ok(2, self, m1, m2, beta, alpha)) return CTB__PREV(K_ADDMM, ctb__fn_tttss)(ks, self, m1, m2, beta, alpha);
+  return ctb__addmm_new(2, self, m1, m2, beta, alpha, "addmm");
 }
 static ct_tensor *k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
-  if (!ct__addmm_ok(3, self, m1, m2, beta, alpha)) return CT__PREV(K_BADDBMM, ct__fn_tttss)(ks, self, m1, m2, beta, alpha);
-  return ct__addmm_new(3, self, m1, m2, beta, alpha, "baddbmm");
+  if (!ctb__addmm_ok(3, self, m1, m2, beta, alpha)) return CTB__PREV(K_BADDBMM, ctb__fn_tttss)(ks, self, m1, m2, beta, alpha);
+  return ctb__addmm_new(3, self, m1, m2, beta, alpha, "baddbmm");
 }
-static ct_status ct__addmm_out(int idx, int rank, ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta,
+static ct_status ctb__addmm_out(int idx, int rank, ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta,
                                ct_scalar alpha, ct_tensor *out) {
   int64_t shape[3];
-  if (ct__addmm_ok(rank, self, m1, m2, beta, alpha)) {
+  if (ctb__addmm_ok(rank, self, m1, m2, beta, alpha)) {
     if (rank == 3) shape[0] = m1->sizes[0];
     shape[rank - 2] = m1->sizes[rank - 2];
     shape[rank - 1] = m2->sizes[rank - 1];
-    if (ct__out_ok(out, (ct_dtype)m1->dtype, rank, shape, m1, m2, self)) {
-      ct__addmm_into(rank, self, m1, m2, ct__scalar_d(beta), ct__scalar_d(alpha), out);
+    if (ctb__out_ok(out, (ct_dtype)m1->dtype, rank, shape, m1, m2, self)) {
+      ctb__addmm_into(rank, self, m1, m2, ctb__scalar_d(beta), ctb__scalar_d(alpha), out);
       ct_backend_bump_version(out);
       return CT_OK;
     }
   }
-  return CT__PREV(idx, ct__fn_tttssw)(ks, self, m1, m2, beta, alpha, out);
+  return CTB__PREV(idx, ctb__fn_tttssw)(ks, self, m1, m2, beta, alpha, out);
 }
 static ct_status k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
                              ct_tensor *out) {
-  return ct__addmm_out(K_ADDMM_OUT, 2, ks, self, m1, m2, beta, alpha, out);
+  return ctb__addmm_out(K_ADDMM_OUT, 2, ks, self, m1, m2, beta, alpha, out);
 }
 static ct_status k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
                                ct_tensor *out) {
-  return ct__addmm_out(K_BADDBMM_OUT, 3, ks, self, m1, m2, beta, alpha, out);
+  return ctb__addmm_out(K_BADDBMM_OUT, 3, ks, self, m1, m2, beta, alpha, out);
 }
 
 /* ---- mv (a gemm with n = 1) and dot ---- */
-static int ct__mv_ok(const ct_tensor *a, const ct_tensor *x) {
-  return a->ndim == 2 && x->ndim == 1 && ct__is_cpu_float(a) && ct__is_cpu_float(x) && a->dtype == x->dtype &&
+static int ctb__mv_ok(const ct_tensor *a, const ct_tensor *x) {
+  return a->ndim == 2 && x->ndim == 1 && ctb__is_cpu_float(a) && ctb__is_cpu_float(x) && a->dtype == x->dtype &&
          a->sizes[1] == x->sizes[0];
 }
-static void ct__mv_into(ct_tensor *a, ct_tensor *x, ct_tensor *y) {
-  ct__gemm_args g;
+static void ctb__mv_into(ct_tensor *a, ct_tensor *x, ct_tensor *y) {
+  ctb__gemm_args g;
   const void *p;
   size_t es = a->dtype == CT_F32 ? 4 : 8;
   g.m = a->sizes[0];
   g.n = 1;
   g.k = a->sizes[1];
-  ct__mat(a, 0, 0, &g.a, &g.rsa, &g.csa);
+  ctb__mat(a, 0, 0, &g.a, &g.rsa, &g.csa);
   g.b = (const char *)x->storage->data + x->offset * (int64_t)es;
   g.rsb = x->strides[0];
   g.csb = 1;
-  ct__mat(y, 0, 0, &p, &g.rsc, &g.csc); /* y is 1-D: rs = stride, cs read past strides[1] is fixed below */
+  ctb__mat(y, 0, 0, &p, &g.rsc, &g.csc); /* y is 1-D: rs = stride, cs read past strides[1] is fixed below */
   g.c = (void *)p;
   g.rsc = y->strides[0];
   g.csc = 1;
   g.alpha = 1;
   g.beta = 0;
   if (g.rsb != 1 && g.k > 1) g.csb = g.k * g.rsb; /* any valid column stride for a single column */
-  ct__gemm((ct_dtype)a->dtype, &g);
+  ctb__gemm((ct_dtype)a->dtype, &g);
 }
 static ct_tensor *k_mv(ct_keyset ks, ct_tensor *a, ct_tensor *x) {
   ct_tensor *r;
-  if (!ct__mv_ok(a, x)) return CT__PREV(K_MV, ct__fn_tt)(ks, a, x);
+  if (!ctb__mv_ok(a, x)) return CTB__PREV(K_MV, ctb__fn_tt)(ks, a, x);
   r = ct_backend_empty("mv", 1, a->sizes, (ct_dtype)a->dtype, a->device);
-  if (r) ct__mv_into(a, x, r);
+  if (r) ctb__mv_into(a, x, r);
   return r;
 }
 static ct_status k_mv_out(ct_keyset ks, ct_tensor *a, ct_tensor *x, ct_tensor *out) {
-  if (!ct__mv_ok(a, x) || !ct__out_ok(out, (ct_dtype)a->dtype, 1, a->sizes, a, x, NULL))
-    return CT__PREV(K_MV_OUT, ct__fn_ttw)(ks, a, x, out);
-  ct__mv_into(a, x, out);
+  if (!ctb__mv_ok(a, x) || !ctb__out_ok(out, (ct_dtype)a->dtype, 1, a->sizes, a, x, NULL))
+    return CTB__PREV(K_MV_OUT, ctb__fn_ttw)(ks, a, x, out);
+  ctb__mv_into(a, x, out);
   ct_backend_bump_version(out);
   return CT_OK;
 }
 
-static int ct__dot_ok(const ct_tensor *a, const ct_tensor *b) {
-  return a->ndim == 1 && b->ndim == 1 && ct__is_cpu_float(a) && ct__is_cpu_float(b) && a->dtype == b->dtype &&
+static int ctb__dot_ok(const ct_tensor *a, const ct_tensor *b) {
+  return a->ndim == 1 && b->ndim == 1 && ctb__is_cpu_float(a) && ctb__is_cpu_float(b) && a->dtype == b->dtype &&
          a->sizes[0] == b->sizes[0];
 }
-static void ct__dot_into(ct_tensor *a, ct_tensor *b, ct_tensor *r) {
+static void ctb__dot_into(ct_tensor *a, ct_tensor *b, ct_tensor *r) {
   size_t es = a->dtype == CT_F32 ? 4 : 8;
   const char *pa = (const char *)a->storage->data + a->offset * (int64_t)es;
   const char *pb = (const char *)b->storage->data + b->offset * (int64_t)es;
@@ -457,15 +544,15 @@ static void ct__dot_into(ct_tensor *a, ct_tensor *b, ct_tensor *r) {
 }
 static ct_tensor *k_dot(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
   ct_tensor *r;
-  if (!ct__dot_ok(a, b)) return CT__PREV(K_DOT, ct__fn_tt)(ks, a, b);
+  if (!ctb__dot_ok(a, b)) return CTB__PREV(K_DOT, ctb__fn_tt)(ks, a, b);
   r = ct_backend_empty("dot", 0, NULL, (ct_dtype)a->dtype, a->device);
-  if (r) ct__dot_into(a, b, r);
+  if (r) ctb__dot_into(a, b, r);
   return r;
 }
 static ct_status k_dot_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  if (!ct__dot_ok(a, b) || !ct__out_ok(out, (ct_dtype)a->dtype, 0, NULL, a, b, NULL))
-    return CT__PREV(K_DOT_OUT, ct__fn_ttw)(ks, a, b, out);
-  ct__dot_into(a, b, out);
+  if (!ctb__dot_ok(a, b) || !ctb__out_ok(out, (ct_dtype)a->dtype, 0, NULL, a, b, NULL))
+    return CTB__PREV(K_DOT_OUT, ctb__fn_ttw)(ks, a, b, out);
+  ctb__dot_into(a, b, out);
   ct_backend_bump_version(out);
   return CT_OK;
 }
@@ -477,10 +564,10 @@ typedef struct {
   const void *a, *b;
   void *r;
   double alpha; /* add: r = a + alpha b; threshold_bw: threshold */
-} ct__pw;
+} ctb__pw;
 
-#define CT__PW_LOOP(NAME, T)                                                                                 \
-  CT__BLIS_CLONES static void NAME(int op, const T *restrict a, const T *restrict b, T *restrict r, T s,    \
+#define CTB__PW_LOOP(NAME, T)                                                                                 \
+  CTB__BLIS_CLONES static void NAME(int op, const T *restrict a, const T *restrict b, T *restrict r, T s,    \
                                    int64_t n) {                                                            \
     int64_t i;                                                                                             \
     switch (op) {                                                                                          \
@@ -493,73 +580,73 @@ typedef struct {
     default: for (i = 0; i < n; i++) r[i] = b[i] <= s ? 0 : a[i]; break;                                   \
     }                                                                                                      \
   }
-CT__PW_LOOP(ct__pw_f32, float)
-CT__PW_LOOP(ct__pw_f64, double)
+CTB__PW_LOOP(ctb__pw_f32, float)
+CTB__PW_LOOP(ctb__pw_f64, double)
 
 typedef struct {
-  ct__pw pw;
+  ctb__pw pw;
   int f64;
-} ct__pw_job;
-static void ct__pw_run(int64_t b, int64_t e, void *ctx) {
-  ct__pw_job *j = (ct__pw_job *)ctx;
+} ctb__pw_job;
+static void ctb__pw_run(int64_t b, int64_t e, void *ctx) {
+  ctb__pw_job *j = (ctb__pw_job *)ctx;
   if (j->f64)
-    ct__pw_f64(j->pw.op, (const double *)j->pw.a + b, j->pw.b ? (const double *)j->pw.b + b : (const double *)j->pw.a + b,
+    ctb__pw_f64(j->pw.op, (const double *)j->pw.a + b, j->pw.b ? (const double *)j->pw.b + b : (const double *)j->pw.a + b,
                (double *)j->pw.r + b, j->pw.alpha, e - b);
   else
-    ct__pw_f32(j->pw.op, (const float *)j->pw.a + b, j->pw.b ? (const float *)j->pw.b + b : (const float *)j->pw.a + b,
+    ctb__pw_f32(j->pw.op, (const float *)j->pw.a + b, j->pw.b ? (const float *)j->pw.b + b : (const float *)j->pw.a + b,
                (float *)j->pw.r + b, (float)j->pw.alpha, e - b);
 }
 
-static const void *ct__base(const ct_tensor *t) {
+static const void *ctb__base(const ct_tensor *t) {
   return (const char *)t->storage->data + t->offset * (int64_t)(t->dtype == CT_F32 ? 4 : 8);
 }
 /* a and b (b may be NULL): same float dtype, same shape, contiguous, plain tensors */
-static int ct__pw_ok(const ct_tensor *a, const ct_tensor *b) {
-  if (!ct__is_cpu_float(a) || !ct__contig(a) || (a->flags & CT_TENSOR_WRAPPED_NUMBER)) return 0;
+static int ctb__pw_ok(const ct_tensor *a, const ct_tensor *b) {
+  if (!ctb__is_cpu_float(a) || !ctb__contig(a) || (a->flags & CT_TENSOR_WRAPPED_NUMBER)) return 0;
   if (!b) return 1;
-  return ct__is_cpu_float(b) && ct__contig(b) && b->dtype == a->dtype && !(b->flags & CT_TENSOR_WRAPPED_NUMBER) &&
+  return ctb__is_cpu_float(b) && ctb__contig(b) && b->dtype == a->dtype && !(b->flags & CT_TENSOR_WRAPPED_NUMBER) &&
          ct_same_shape(a, b);
 }
-static ct_tensor *ct__pw_new(int op, const char *name, ct_tensor *a, ct_tensor *b, double s) {
-  ct__pw_job j;
+static ct_tensor *ctb__pw_new(int op, const char *name, ct_tensor *a, ct_tensor *b, double s) {
+  ctb__pw_job j;
   ct_tensor *r = ct_backend_empty(name, a->ndim, a->sizes, (ct_dtype)a->dtype, a->device);
   if (!r) return NULL;
   j.pw.op = op;
-  j.pw.a = ct__base(a);
-  j.pw.b = b ? ct__base(b) : NULL;
-  j.pw.r = (void *)ct__base(r);
+  j.pw.a = ctb__base(a);
+  j.pw.b = b ? ctb__base(b) : NULL;
+  j.pw.r = (void *)ctb__base(r);
   j.pw.alpha = s;
   j.f64 = a->dtype == CT_F64;
-  ct_parallel_for(a->numel, CT_BLIS_GRAIN, ct__pw_run, &j);
+  ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__pw_run, &j);
   return r;
 }
-static int ct__alpha_ok(ct_scalar s) { return s.kind == CT_SCALAR_FLOAT || s.kind == CT_SCALAR_INT; }
+static int ctb__alpha_ok(ct_scalar s) { return s.kind == CT_SCALAR_FLOAT || s.kind == CT_SCALAR_INT; }
 static ct_tensor *k_add(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
-  if (!ct__pw_ok(a, b) || !ct__alpha_ok(alpha)) return CT__PREV(K_ADD, ct__fn_tts)(ks, a, b, alpha);
-  return ct__pw_new(OP_ADD, "add", a, b, ct__scalar_d(alpha));
+  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha)) return CTB__PREV(K_ADD, ctb__fn_tts)(ks, a, b, alpha);
+  return ctb__pw_new(OP_ADD, "add", a, b, ctb__scalar_d(alpha));
 }
 static ct_tensor *k_sub(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_scalar alpha) {
-  if (!ct__pw_ok(a, b) || !ct__alpha_ok(alpha)) return CT__PREV(K_SUB, ct__fn_tts)(ks, a, b, alpha);
-  return ct__pw_new(OP_ADD, "sub", a, b, -ct__scalar_d(alpha));
+  if (!ctb__pw_ok(a, b) || !ctb__alpha_ok(alpha)) return CTB__PREV(K_SUB, ctb__fn_tts)(ks, a, b, alpha);
+  return ctb__pw_new(OP_ADD, "sub", a, b, -ctb__scalar_d(alpha));
 }
 static ct_tensor *k_mul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  if (!ct__pw_ok(a, b)) return CT__PREV(K_MUL, ct__fn_tt)(ks, a, b);
-  return ct__pw_new(OP_MUL, "mul", a, b, 0);
+  if (!ctb__pw_ok(a, b)) return CTB__PREV(K_MUL, ctb__fn_tt)(ks, a, b);
+  return ctb__pw_new(OP_MUL, "mul", a, b, 0);
 }
 static ct_tensor *k_relu(ct_keyset ks, ct_tensor *a) {
-  if (!ct__pw_ok(a, NULL)) return CT__PREV(K_RELU, ct__fn_t)(ks, a);
-  return ct__pw_new(OP_RELU, "relu", a, NULL, 0);
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU, ctb__fn_t)(ks, a);
+  return ctb__pw_new(OP_RELU, "relu", a, NULL, 0);
 }
 static ct_tensor *k_threshold_bw(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar th) {
-  if (!ct__pw_ok(grad, self) || !ct__alpha_ok(th)) return CT__PREV(K_THRESHOLD_BW, ct__fn_tts)(ks, grad, self, th);
-  return ct__pw_new(OP_THRESHOLD_BW, "threshold_backward", grad, self, ct__scalar_d(th));
+  if (!ctb__pw_ok(grad, self) || !ctb__alpha_ok(th)) return CTB__PREV(K_THRESHOLD_BW, ctb__fn_tts)(ks, grad, self, th);
+  return ctb__pw_new(OP_THRESHOLD_BW, "threshold_backward", grad, self, ctb__scalar_d(th));
 }
 
 /* Sum: one double partial per fixed chunk, each from 16 float lanes summed in
  * a fixed order; partials combined in chunk order: the same bits whatever
  * the thread count. */
-#define CT__SUM_LOOP(NAME, T)                                                              \
-  CT__BLIS_CLONES static double NAME(const T *restrict x, int64_t n) {                     \
+#define CTB__SUM_LOOP(NAME, T)                                                              \
+  CTB__BLIS_CLONES static double NAME(const T *restrict x, int64_t n) {                     \
     T acc[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};                           \
     double s = 0;                                                                          \
     int64_t i;                                                                             \
@@ -570,23 +657,23 @@ static ct_tensor *k_threshold_bw(ct_keyset ks, ct_tensor *grad, ct_tensor *self,
     for (; i < n; i++) s += (double)x[i];                                                  \
     return s;                                                                              \
   }
-CT__SUM_LOOP(ct__sum_f32, float)
-CT__SUM_LOOP(ct__sum_f64, double)
+CTB__SUM_LOOP(ctb__sum_f32, float)
+CTB__SUM_LOOP(ctb__sum_f64, double)
 
 typedef struct {
   const void *x;
   int f64;
   double *partials;
-} ct__sum_job;
-static void ct__sum_run(int64_t b, int64_t e, void *ctx) {
-  ct__sum_job *j = (ct__sum_job *)ctx;
+} ctb__sum_job;
+static void ctb__sum_run(int64_t b, int64_t e, void *ctx) {
+  ctb__sum_job *j = (ctb__sum_job *)ctx;
   j->partials[b / CT_BLIS_GRAIN] =
-      j->f64 ? ct__sum_f64((const double *)j->x + b, e - b) : ct__sum_f32((const float *)j->x + b, e - b);
+      j->f64 ? ctb__sum_f64((const double *)j->x + b, e - b) : ctb__sum_f32((const float *)j->x + b, e - b);
 }
-static ct_tensor *ct__sum_common(ct_tensor *a, int mean, const char *name) {
+static ct_tensor *ctb__sum_common(ct_tensor *a, int mean, const char *name) {
   double local[64], *partials = local, s = 0;
   int64_t nchunks = (a->numel + CT_BLIS_GRAIN - 1) / CT_BLIS_GRAIN, c;
-  ct__sum_job j;
+  ctb__sum_job j;
   ct_tensor *r = ct_backend_empty(name, 0, NULL, (ct_dtype)a->dtype, a->device);
   if (!r) return NULL;
   if (nchunks > 64) {
@@ -596,17 +683,17 @@ static ct_tensor *ct__sum_common(ct_tensor *a, int mean, const char *name) {
       return NULL;
     }
     partials = (double *)ct_data_ptr(buf);
-    j.x = ct__base(a);
+    j.x = ctb__base(a);
     j.f64 = a->dtype == CT_F64;
     j.partials = partials;
-    ct_parallel_for(a->numel, CT_BLIS_GRAIN, ct__sum_run, &j);
+    ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__sum_run, &j);
     for (c = 0; c < nchunks; c++) s += partials[c];
     ct_release(buf);
   } else {
-    j.x = ct__base(a);
+    j.x = ctb__base(a);
     j.f64 = a->dtype == CT_F64;
     j.partials = partials;
-    ct_parallel_for(a->numel, CT_BLIS_GRAIN, ct__sum_run, &j);
+    ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__sum_run, &j);
     for (c = 0; c < nchunks; c++) s += partials[c];
   }
   if (mean) s = a->numel ? s / (double)a->numel : NAN;
@@ -615,10 +702,6 @@ static ct_tensor *ct__sum_common(ct_tensor *a, int mean, const char *name) {
   return r;
 }
 static ct_tensor *k_sum(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
-  if (!ct__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CT__PREV(K_SUM, ct__fn_td)(ks, a, dtype);
-  return ct__sum_common(a, 0, "sum");
-}
-static ct_tensor *k_mean(ct_keyset ks, ct_tensor *a, ct_dtype dtype) {
-  if (!ct__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CT__PREV(K_MEAN, ct__fn_td)(ks, a, dtype);
-  return ct__sum_common(a, 1, "mean");
+  if (!ctb__pw_ok(a, NULL) || (dtype != CT_DTYPE_NONE && dtype != (ct_dtype)a->dtype)) return CTB__PREV(K_SUM, ctb__fn_td)(ks, a, dtype);
+  return ctb__sum_common(a, 0, "sum");
 }
