@@ -339,10 +339,11 @@ CTDEF ct_tensor *ct_call_op(const ct_op *op, int nargs, const ct_value *args) {
       return ct__fail_null(op->full_name, op->schema.args[i].name), (ct_tensor *)NULL;
   ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
   for (i = 0; i < nargs; i++) s.items[s.size++] = args[i];
-  if (ct_call_boxed(op, &s) == CT_OK && s.size == 1) {
-    ct_value v = ct_stack_pop(&s);
-    r = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
-    if (r && !v.owned) ct_retain(r);
+  if (ct_call_boxed(op, &s) == CT_OK && s.size >= 1 && s.items[0].tag == CT_VALUE_TENSOR) {
+    ct_value *v = &s.items[0]; /* the first result; the others are dropped */
+    r = v->v.tensor;
+    if (v->owned) v->owned = 0;
+    else ct_retain(r);
   }
   ct_stack_free(&s);
   return ct__track(r);

@@ -43,6 +43,13 @@ typedef struct ct_tensor_list {
   int64_t n;
 } ct_tensor_list;
 
+/* Random-number generators (ctorch/ops/random.h); ops take `Generator?`. */
+typedef struct ct_generator ct_generator;
+
+/* `int?` arguments are int64_t with this value for None; `float?` ones are
+ * double with NaN for None. */
+#define CT_INT_NONE INT64_MIN
+
 typedef enum ct_value_tag {
   CT_VALUE_NONE = 0,
   CT_VALUE_TENSOR,
@@ -53,7 +60,8 @@ typedef enum ct_value_tag {
   CT_VALUE_DTYPE,
   CT_VALUE_INT_LIST,
   CT_VALUE_TENSOR_LIST,
-  CT_VALUE_STRING
+  CT_VALUE_STRING,
+  CT_VALUE_GENERATOR
 } ct_value_tag;
 
 /* One tagged value (PyTorch's IValue). Argument tensors and lists are
@@ -72,6 +80,7 @@ typedef struct ct_value {
     ct_int_list ints;
     ct_tensor_list tensors;
     const char *str;
+    ct_generator *gen;
   } v;
 } ct_value;
 
@@ -85,6 +94,10 @@ CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
 CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
 CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
+CTDEF ct_value ct_value_generator(ct_generator *g); /* NULL becomes None */
+/* Releases what an owned value holds (a popped result: a tensor, or a
+ * Tensor[] result's tensors and array) and makes it None. */
+CTDEF void ct_value_release(ct_value *v);
 
 typedef struct ct_stack {
   ct_value *items;
@@ -239,6 +252,21 @@ CTDEF ct_value ct_value_string(const char *s) {
   return v;
 }
 
+CTDEF ct_value ct_value_generator(ct_generator *g) {
+  ct_value v = ct__value(g ? CT_VALUE_GENERATOR : CT_VALUE_NONE);
+  v.v.gen = g;
+  return v;
+}
+CTDEF void ct_value_release(ct_value *v) {
+  if (!v || !v->owned) return;
+  if (v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+  if (v->tag == CT_VALUE_TENSOR_LIST) {
+    int64_t i;
+    for (i = 0; i < v->v.tensors.n; i++) ct_release(v->v.tensors.data[i]);
+    CT_FREE((void *)v->v.tensors.data);
+  }
+  *v = ct_value_none();
+}
 CTDEF void ct_stack_init(ct_stack *s, ct_value *buf, int cap) {
   s->items = buf;
   s->size = 0;
@@ -267,8 +295,7 @@ CTDEF ct_value ct_stack_pop(ct_stack *s) {
 CTDEF void ct_stack_drop(ct_stack *s, int n) {
   if (!s) return;
   while (n-- > 0 && s->size > 0) {
-    ct_value *v = &s->items[--s->size];
-    if (v->owned && v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+    ct_value_release(&s->items[--s->size]);
   }
 }
 CTDEF void ct_stack_free(ct_stack *s) {
@@ -292,8 +319,12 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
     ct_value *v = &a[i];
     int ok = 0;
     if (v->tag == CT_VALUE_NONE) {
-      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR;
+      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR;
+      /* None as the typed forms read it */
       if (ok && s->type == CT_TYPE_SCALAR_TYPE) v->v.dtype = CT_DTYPE_NONE;
+      if (ok && s->type == CT_TYPE_INT) v->v.i = CT_INT_NONE;
+      if (ok && s->type == CT_TYPE_FLOAT) v->v.d = (double)NAN;
+      if (ok && (s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR)) v->v.str = NULL, v->v.gen = NULL;
       if (ok && s->type == CT_TYPE_INT_LIST) v->v.ints.data = NULL, v->v.ints.n = -1;
       if (ok && s->type == CT_TYPE_SCALAR) v->v.scalar.kind = CT_SCALAR_NONE;
     } else {
@@ -317,6 +348,7 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
         break;
       case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
+      case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;
       }
     }
     if (!ok)
@@ -731,10 +763,10 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
 }
 
 /* A typed frontend reaching a boxed-only kernel: box, call, unbox. The
- * values are the op's arguments; the single result is returned as a tensor
- * reference (for functional ops) or NULL. */
+ * values are the op's arguments; the op's nres tensor results are returned
+ * as references in results[] (nres 0 for in-place / out= ops). */
 static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n,
-                                       ct_tensor **result) {
+                                       int nres, ct_tensor **results) {
   ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
   ct_stack s;
   ct_status st;
@@ -743,10 +775,10 @@ static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_k
   for (i = 0; i < n; i++) s.items[s.size++] = args[i];
   st = ct__check_args(op, s.items, n);
   if (st == CT_OK) st = ct__run_boxed(op, k, ks, &s);
-  if (st == CT_OK && result) {
+  for (i = nres - 1; st == CT_OK && i >= 0; i--) {
     ct_value v = ct_stack_pop(&s);
-    *result = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
-    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(*result);
+    results[i] = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
+    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(results[i]);
   }
   ct_stack_free(&s);
   return st;

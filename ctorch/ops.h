@@ -1179,11 +1179,35 @@ static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
 /* A typed frontend reaching a boxed-only kernel. */
 static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
   ct_tensor *r = NULL;
-  ct__call_boxed_kernel(op, k, ks, v, n, &r);
+  ct__call_boxed_kernel(op, k, ks, v, n, 1, &r);
   return r;
 }
 static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
-  return ct__call_boxed_kernel(op, k, ks, v, n, NULL);
+  return ct__call_boxed_kernel(op, k, ks, v, n, 0, NULL);
+}
+/* ... for ops returning several tensors: the first is returned, the others
+ * go to *extra[i] (NULL: released). */
+static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n, int nres,
+                                   ct_tensor **const *extra) {
+  ct_tensor *r[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
+  int i;
+  if (ct__call_boxed_kernel(op, k, ks, v, n, nres, r) != CT_OK) return NULL;
+  for (i = 1; i < nres; i++) *extra[i - 1] = r[i];
+  return r[0];
+}
+/* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
+static inline int64_t ct__finish_list(const ct_op *op) {
+  return ct_fail(CT_ERR_UNSUPPORTED, op->full_name, "a boxed kernel for an op returning Tensor[] is not supported"), -1;
+}
+/* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
+static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
+  ct_value v = ct_value_tensor_list(items, n);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_value_release(&v);
+    return ct_last_error();
+  }
+  return CT_OK;
 }
 static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
 static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {

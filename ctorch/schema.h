@@ -28,7 +28,8 @@ typedef enum ct_type {
   CT_TYPE_SCALAR_TYPE,
   CT_TYPE_INT_LIST,
   CT_TYPE_TENSOR_LIST,
-  CT_TYPE_STR
+  CT_TYPE_STR,
+  CT_TYPE_GENERATOR
 } ct_type;
 
 typedef struct ct_arg {
@@ -116,6 +117,7 @@ static int ct__parse_type(ct__parser *ps, ct_arg *a) {
   else if (!strcmp(word, "Scalar")) a->type = CT_TYPE_SCALAR;
   else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
   else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
+  else if (!strcmp(word, "Generator")) a->type = CT_TYPE_GENERATOR;
   else {
     ps->err = "unknown type";
     ps->p -= strlen(word);
@@ -174,7 +176,8 @@ static const char *ct__type_code(const ct_arg *a) {
   case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
   case CT_TYPE_INT_LIST: return "I";    /* ct_int_list; None is data NULL, n -1 */
   case CT_TYPE_TENSOR_LIST: return "L";
-  case CT_TYPE_STR: return "s";
+  case CT_TYPE_STR: return a->optional ? "s?" : "s";
+  case CT_TYPE_GENERATOR: return "G"; /* ct_generator *, NULL for the default */
   }
   return "?";
 }

@@ -596,7 +596,8 @@ typedef enum ct_type {
   CT_TYPE_SCALAR_TYPE,
   CT_TYPE_INT_LIST,
   CT_TYPE_TENSOR_LIST,
-  CT_TYPE_STR
+  CT_TYPE_STR,
+  CT_TYPE_GENERATOR
 } ct_type;
 
 typedef struct ct_arg {
@@ -834,6 +835,13 @@ typedef struct ct_tensor_list {
   int64_t n;
 } ct_tensor_list;
 
+/* Random-number generators (ctorch/ops/random.h); ops take `Generator?`. */
+typedef struct ct_generator ct_generator;
+
+/* `int?` arguments are int64_t with this value for None; `float?` ones are
+ * double with NaN for None. */
+#define CT_INT_NONE INT64_MIN
+
 typedef enum ct_value_tag {
   CT_VALUE_NONE = 0,
   CT_VALUE_TENSOR,
@@ -844,7 +852,8 @@ typedef enum ct_value_tag {
   CT_VALUE_DTYPE,
   CT_VALUE_INT_LIST,
   CT_VALUE_TENSOR_LIST,
-  CT_VALUE_STRING
+  CT_VALUE_STRING,
+  CT_VALUE_GENERATOR
 } ct_value_tag;
 
 /* One tagged value (PyTorch's IValue). Argument tensors and lists are
@@ -863,6 +872,7 @@ typedef struct ct_value {
     ct_int_list ints;
     ct_tensor_list tensors;
     const char *str;
+    ct_generator *gen;
   } v;
 } ct_value;
 
@@ -876,6 +886,10 @@ CTDEF ct_value ct_value_dtype(ct_dtype d); /* CT_DTYPE_NONE becomes None */
 CTDEF ct_value ct_value_int_list(const int64_t *data, int64_t n);
 CTDEF ct_value ct_value_tensor_list(ct_tensor *const *data, int64_t n);
 CTDEF ct_value ct_value_string(const char *s); /* NULL becomes None */
+CTDEF ct_value ct_value_generator(ct_generator *g); /* NULL becomes None */
+/* Releases what an owned value holds (a popped result: a tensor, or a
+ * Tensor[] result's tensors and array) and makes it None. */
+CTDEF void ct_value_release(ct_value *v);
 
 typedef struct ct_stack {
   ct_value *items;
@@ -2680,6 +2694,7 @@ static int ct__parse_type(ct__parser *ps, ct_arg *a) {
   else if (!strcmp(word, "Scalar")) a->type = CT_TYPE_SCALAR;
   else if (!strcmp(word, "ScalarType")) a->type = CT_TYPE_SCALAR_TYPE;
   else if (!strcmp(word, "str")) a->type = CT_TYPE_STR;
+  else if (!strcmp(word, "Generator")) a->type = CT_TYPE_GENERATOR;
   else {
     ps->err = "unknown type";
     ps->p -= strlen(word);
@@ -2738,7 +2753,8 @@ static const char *ct__type_code(const ct_arg *a) {
   case CT_TYPE_SCALAR_TYPE: return "D"; /* ct_dtype, CT_DTYPE_NONE for None */
   case CT_TYPE_INT_LIST: return "I";    /* ct_int_list; None is data NULL, n -1 */
   case CT_TYPE_TENSOR_LIST: return "L";
-  case CT_TYPE_STR: return "s";
+  case CT_TYPE_STR: return a->optional ? "s?" : "s";
+  case CT_TYPE_GENERATOR: return "G"; /* ct_generator *, NULL for the default */
   }
   return "?";
 }
@@ -3885,6 +3901,21 @@ CTDEF ct_value ct_value_string(const char *s) {
   return v;
 }
 
+CTDEF ct_value ct_value_generator(ct_generator *g) {
+  ct_value v = ct__value(g ? CT_VALUE_GENERATOR : CT_VALUE_NONE);
+  v.v.gen = g;
+  return v;
+}
+CTDEF void ct_value_release(ct_value *v) {
+  if (!v || !v->owned) return;
+  if (v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+  if (v->tag == CT_VALUE_TENSOR_LIST) {
+    int64_t i;
+    for (i = 0; i < v->v.tensors.n; i++) ct_release(v->v.tensors.data[i]);
+    CT_FREE((void *)v->v.tensors.data);
+  }
+  *v = ct_value_none();
+}
 CTDEF void ct_stack_init(ct_stack *s, ct_value *buf, int cap) {
   s->items = buf;
   s->size = 0;
@@ -3913,8 +3944,7 @@ CTDEF ct_value ct_stack_pop(ct_stack *s) {
 CTDEF void ct_stack_drop(ct_stack *s, int n) {
   if (!s) return;
   while (n-- > 0 && s->size > 0) {
-    ct_value *v = &s->items[--s->size];
-    if (v->owned && v->tag == CT_VALUE_TENSOR) ct_release(v->v.tensor);
+    ct_value_release(&s->items[--s->size]);
   }
 }
 CTDEF void ct_stack_free(ct_stack *s) {
@@ -3938,8 +3968,12 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
     ct_value *v = &a[i];
     int ok = 0;
     if (v->tag == CT_VALUE_NONE) {
-      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR;
+      ok = s->optional || s->type == CT_TYPE_SCALAR_TYPE || s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR;
+      /* None as the typed forms read it */
       if (ok && s->type == CT_TYPE_SCALAR_TYPE) v->v.dtype = CT_DTYPE_NONE;
+      if (ok && s->type == CT_TYPE_INT) v->v.i = CT_INT_NONE;
+      if (ok && s->type == CT_TYPE_FLOAT) v->v.d = (double)NAN;
+      if (ok && (s->type == CT_TYPE_STR || s->type == CT_TYPE_GENERATOR)) v->v.str = NULL, v->v.gen = NULL;
       if (ok && s->type == CT_TYPE_INT_LIST) v->v.ints.data = NULL, v->v.ints.n = -1;
       if (ok && s->type == CT_TYPE_SCALAR) v->v.scalar.kind = CT_SCALAR_NONE;
     } else {
@@ -3963,6 +3997,7 @@ static ct_status ct__check_args(const ct_op *op, ct_value *a, int n) {
         break;
       case CT_TYPE_TENSOR_LIST: ok = v->tag == CT_VALUE_TENSOR_LIST; break;
       case CT_TYPE_STR: ok = v->tag == CT_VALUE_STRING; break;
+      case CT_TYPE_GENERATOR: ok = v->tag == CT_VALUE_GENERATOR; break;
       }
     }
     if (!ok)
@@ -4377,10 +4412,10 @@ CTDEF ct_status ct_call_boxed(const ct_op *op, ct_stack *stack) {
 }
 
 /* A typed frontend reaching a boxed-only kernel: box, call, unbox. The
- * values are the op's arguments; the single result is returned as a tensor
- * reference (for functional ops) or NULL. */
+ * values are the op's arguments; the op's nres tensor results are returned
+ * as references in results[] (nres 0 for in-place / out= ops). */
 static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *args, int n,
-                                       ct_tensor **result) {
+                                       int nres, ct_tensor **results) {
   ct_value buf[CT_MAX_ARGS + CT_MAX_RETURNS];
   ct_stack s;
   ct_status st;
@@ -4389,10 +4424,10 @@ static ct_status ct__call_boxed_kernel(const ct_op *op, const ct_kernel *k, ct_k
   for (i = 0; i < n; i++) s.items[s.size++] = args[i];
   st = ct__check_args(op, s.items, n);
   if (st == CT_OK) st = ct__run_boxed(op, k, ks, &s);
-  if (st == CT_OK && result) {
+  for (i = nres - 1; st == CT_OK && i >= 0; i--) {
     ct_value v = ct_stack_pop(&s);
-    *result = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
-    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(*result);
+    results[i] = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
+    if (v.tag == CT_VALUE_TENSOR && !v.owned) ct_retain(results[i]);
   }
   ct_stack_free(&s);
   return st;
@@ -6518,11 +6553,35 @@ static inline const ct_kernel *ct__kernel_for(const ct_op *op, ct_keyset *ks) {
 /* A typed frontend reaching a boxed-only kernel. */
 static ct_tensor *ct__finish_new(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
   ct_tensor *r = NULL;
-  ct__call_boxed_kernel(op, k, ks, v, n, &r);
+  ct__call_boxed_kernel(op, k, ks, v, n, 1, &r);
   return r;
 }
 static ct_status ct__finish_mut(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n) {
-  return ct__call_boxed_kernel(op, k, ks, v, n, NULL);
+  return ct__call_boxed_kernel(op, k, ks, v, n, 0, NULL);
+}
+/* ... for ops returning several tensors: the first is returned, the others
+ * go to *extra[i] (NULL: released). */
+static inline ct_tensor *ct__finish_tuple(const ct_op *op, const ct_kernel *k, ct_keyset ks, ct_value *v, int n, int nres,
+                                   ct_tensor **const *extra) {
+  ct_tensor *r[CT_MAX_RETURNS] = {NULL, NULL, NULL, NULL};
+  int i;
+  if (ct__call_boxed_kernel(op, k, ks, v, n, nres, r) != CT_OK) return NULL;
+  for (i = 1; i < nres; i++) *extra[i - 1] = r[i];
+  return r[0];
+}
+/* ... for ops returning Tensor[] (CompositeImplicitAutograd ones only). */
+static inline int64_t ct__finish_list(const ct_op *op) {
+  return ct_fail(CT_ERR_UNSUPPORTED, op->full_name, "a boxed kernel for an op returning Tensor[] is not supported"), -1;
+}
+/* A boxed call's Tensor[] result: the kernel asked for the count, then filled. */
+static inline ct_status ct__push_list(ct_stack *s, int64_t n, ct_tensor **items) {
+  ct_value v = ct_value_tensor_list(items, n);
+  v.owned = 1;
+  if (ct_stack_push(s, v) != CT_OK) {
+    ct_value_release(&v);
+    return ct_last_error();
+  }
+  return CT_OK;
 }
 static inline ct_tensor *ct__unbox_tensor(const ct_value *v) { return v->tag == CT_VALUE_TENSOR ? v->v.tensor : NULL; }
 static ct_status ct__push_owned(ct_stack *s, ct_tensor *r) {
@@ -6683,7 +6742,7 @@ static ct_tensor *ct__dispatch_add_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.add_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -6741,7 +6800,7 @@ static ct_tensor *ct__dispatch_add_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.add_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -6779,7 +6838,7 @@ static ct_tensor *ct__dispatch_sub_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.sub_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -6837,7 +6896,7 @@ static ct_tensor *ct__dispatch_sub_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.sub_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, other, alpha);
@@ -6875,7 +6934,7 @@ static ct_tensor *ct__dispatch_mul_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.mul_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -6930,7 +6989,7 @@ static ct_tensor *ct__dispatch_mul_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.mul_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
@@ -6966,7 +7025,7 @@ static ct_tensor *ct__dispatch_div_Tensor(ct_keyset ks, ct_tensor *self, ct_tens
   const ct_op *op = ct__op.div_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -7021,7 +7080,7 @@ static ct_tensor *ct__dispatch_div_Scalar(ct_keyset ks, ct_tensor *self, ct_scal
   const ct_op *op = ct__op.div_Scalar;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_scalar ))k->unboxed)(ks, self, other);
@@ -7057,7 +7116,7 @@ static ct_tensor *ct__dispatch_neg(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.neg;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7109,7 +7168,7 @@ static ct_tensor *ct__dispatch_relu(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.relu;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7143,7 +7202,7 @@ static ct_tensor *ct__dispatch_threshold_backward(ct_keyset ks, ct_tensor *grad_
   const ct_op *op = ct__op.threshold_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar ))k->unboxed)(ks, grad_output, self, threshold);
@@ -7162,7 +7221,7 @@ static ct_tensor *ct__dispatch_exp(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.exp;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7214,7 +7273,7 @@ static ct_tensor *ct__dispatch_tanh(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.tanh;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7266,7 +7325,7 @@ static ct_tensor *ct__dispatch_sigmoid(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.sigmoid;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7318,7 +7377,7 @@ static ct_tensor *ct__dispatch_sum(ct_keyset ks, ct_tensor *self, ct_dtype dtype
   const ct_op *op = ct__op.sum;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -7336,7 +7395,7 @@ static ct_tensor *ct__dispatch_sum_dim_IntList(ct_keyset ks, ct_tensor *self, ct
   const ct_op *op = ct__op.sum_dim_IntList;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -7377,7 +7436,7 @@ static ct_tensor *ct__dispatch_mean(ct_keyset ks, ct_tensor *self, ct_dtype dtyp
   const ct_op *op = ct__op.mean;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -7395,7 +7454,7 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
   const ct_op *op = ct__op.mean_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool , ct_dtype ))k->unboxed)(ks, self, dim, keepdim, dtype);
@@ -7415,7 +7474,7 @@ static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2
   const ct_op *op = ct__op.mm;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
@@ -7452,7 +7511,7 @@ static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *
   const ct_op *op = ct__op.matmul;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
@@ -7507,7 +7566,7 @@ static ct_tensor *ct__dispatch_clone(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.clone;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7524,7 +7583,7 @@ static ct_tensor *ct__dispatch_contiguous(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.contiguous;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7541,7 +7600,7 @@ static ct_tensor *ct__dispatch__to_copy(ct_keyset ks, ct_tensor *self, ct_dtype 
   const ct_op *op = ct__op._to_copy;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -7559,7 +7618,7 @@ static ct_tensor *ct__dispatch_to_dtype(ct_keyset ks, ct_tensor *self, ct_dtype 
   const ct_op *op = ct__op.to_dtype;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_dtype ))k->unboxed)(ks, self, dtype);
@@ -7577,7 +7636,7 @@ static ct_tensor *ct__dispatch_view(ct_keyset ks, ct_tensor *self, ct_int_list s
   const ct_op *op = ct__op.view;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
@@ -7595,7 +7654,7 @@ static ct_tensor *ct__dispatch_reshape(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.reshape;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, shape);
@@ -7613,7 +7672,7 @@ static ct_tensor *ct__dispatch_transpose_int(ct_keyset ks, ct_tensor *self, int6
   const ct_op *op = ct__op.transpose_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim0, dim1);
@@ -7632,7 +7691,7 @@ static ct_tensor *ct__dispatch_t(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.t;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7649,7 +7708,7 @@ static ct_tensor *ct__dispatch_permute(ct_keyset ks, ct_tensor *self, ct_int_lis
   const ct_op *op = ct__op.permute;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, dims);
@@ -7667,7 +7726,7 @@ static ct_tensor *ct__dispatch_expand(ct_keyset ks, ct_tensor *self, ct_int_list
   const ct_op *op = ct__op.expand;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , bool ))k->unboxed)(ks, self, size, implicit);
@@ -7686,7 +7745,7 @@ static ct_tensor *ct__dispatch_broadcast_to(ct_keyset ks, ct_tensor *self, ct_in
   const ct_op *op = ct__op.broadcast_to;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list ))k->unboxed)(ks, self, size);
@@ -7704,7 +7763,7 @@ static ct_tensor *ct__dispatch_unsqueeze(ct_keyset ks, ct_tensor *self, int64_t 
   const ct_op *op = ct__op.unsqueeze;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
@@ -7722,7 +7781,7 @@ static ct_tensor *ct__dispatch_squeeze(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.squeeze;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7739,7 +7798,7 @@ static ct_tensor *ct__dispatch_squeeze_dim(ct_keyset ks, ct_tensor *self, int64_
   const ct_op *op = ct__op.squeeze_dim;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t ))k->unboxed)(ks, self, dim);
@@ -7757,7 +7816,7 @@ static ct_tensor *ct__dispatch_flatten_using_ints(ct_keyset ks, ct_tensor *self,
   const ct_op *op = ct__op.flatten_using_ints;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, start_dim, end_dim);
@@ -7776,7 +7835,7 @@ static ct_tensor *ct__dispatch_select_int(ct_keyset ks, ct_tensor *self, int64_t
   const ct_op *op = ct__op.select_int;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t ))k->unboxed)(ks, self, dim, index);
@@ -7795,7 +7854,7 @@ static ct_tensor *ct__dispatch_select_backward(ct_keyset ks, ct_tensor *grad_out
   const ct_op *op = ct__op.select_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, index);
@@ -7815,7 +7874,7 @@ static ct_tensor *ct__dispatch_slice_Tensor(ct_keyset ks, ct_tensor *self, int64
   const ct_op *op = ct__op.slice_Tensor;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, end, step);
@@ -7836,7 +7895,7 @@ static ct_tensor *ct__dispatch_slice_backward(ct_keyset ks, ct_tensor *grad_outp
   const ct_op *op = ct__op.slice_backward;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , int64_t , int64_t , int64_t , int64_t ))k->unboxed)(ks, grad_output, input_sizes, dim, start, end, step);
@@ -7858,7 +7917,7 @@ static ct_tensor *ct__dispatch_narrow(ct_keyset ks, ct_tensor *self, int64_t dim
   const ct_op *op = ct__op.narrow;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, int64_t , int64_t , int64_t ))k->unboxed)(ks, self, dim, start, length);
@@ -7878,7 +7937,7 @@ static ct_tensor *ct__dispatch_as_strided(ct_keyset ks, ct_tensor *self, ct_int_
   const ct_op *op = ct__op.as_strided;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_int_list , ct_int_list , int64_t ))k->unboxed)(ks, self, size, stride, storage_offset);
@@ -7898,7 +7957,7 @@ static ct_tensor *ct__dispatch_alias(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.alias;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -7915,7 +7974,7 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   const ct_op *op = ct__op.detach;
   const ct_kernel *k = ct__kernel_for(op, &ks);
   ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return NULL;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
   ct__tls.depth++;
   if (CT_LIKELY(k->unboxed != NULL)) {
     r = ((ct_tensor *(*)(ct_keyset, ct_tensor *))k->unboxed)(ks, self);
@@ -11728,10 +11787,11 @@ CTDEF ct_tensor *ct_call_op(const ct_op *op, int nargs, const ct_value *args) {
       return ct__fail_null(op->full_name, op->schema.args[i].name), (ct_tensor *)NULL;
   ct_stack_init(&s, buf, CT_MAX_ARGS + CT_MAX_RETURNS);
   for (i = 0; i < nargs; i++) s.items[s.size++] = args[i];
-  if (ct_call_boxed(op, &s) == CT_OK && s.size == 1) {
-    ct_value v = ct_stack_pop(&s);
-    r = v.tag == CT_VALUE_TENSOR ? v.v.tensor : NULL;
-    if (r && !v.owned) ct_retain(r);
+  if (ct_call_boxed(op, &s) == CT_OK && s.size >= 1 && s.items[0].tag == CT_VALUE_TENSOR) {
+    ct_value *v = &s.items[0]; /* the first result; the others are dropped */
+    r = v->v.tensor;
+    if (v->owned) v->owned = 0;
+    else ct_retain(r);
   }
   ct_stack_free(&s);
   return ct__track(r);

@@ -207,6 +207,16 @@ static void read_derivs(const char *path) {
 static int is_tensor(const ct_arg *a) { return a->type == CT_TYPE_TENSOR; }
 static int is_out_arg(const op *o, int i) { return o->s.args[i].is_write && i > 0; }
 static int returns_status(const op *o) { return o->s.nrets == 1 && o->s.rets[0].is_write; }
+static int returns_list(const op *o) { return o->s.nrets == 1 && o->s.rets[0].type == CT_TYPE_TENSOR_LIST; }
+/* Returns after the first of a tuple `-> (Tensor values, Tensor indices)`:
+ * trailing `ct_tensor **NAME` parameters. */
+static int nextra(const op *o) { return returns_status(o) || returns_list(o) ? 0 : o->s.nrets - 1; }
+static const char *ret_name(const op *o, int i) {
+  static char buf[CT_MAX_RETURNS][32];
+  if (o->s.rets[i].name[0]) return o->s.rets[i].name;
+  snprintf(buf[i], sizeof buf[i], "result%d", i);
+  return buf[i];
+}
 
 static const char *kernel_ctype(const ct_arg *a) {
   switch (a->type) {
@@ -219,10 +229,16 @@ static const char *kernel_ctype(const ct_arg *a) {
   case CT_TYPE_INT_LIST: return "ct_int_list ";
   case CT_TYPE_TENSOR_LIST: return "ct_tensor_list ";
   case CT_TYPE_STR: return "const char *";
+  case CT_TYPE_GENERATOR: return "ct_generator *";
   }
   return "?";
 }
-static const char *ret_ctype(const op *o) { return returns_status(o) ? "ct_status " : "ct_tensor *"; }
+static const char *ret_ctype(const op *o) {
+  return returns_status(o) ? "ct_status " : returns_list(o) ? "int64_t " : "ct_tensor *";
+}
+static const char *fail_value(const op *o) {
+  return returns_status(o) ? "ct_last_error()" : returns_list(o) ? "(int64_t)-1" : "(ct_tensor *)NULL";
+}
 
 /* Does identifier `id` occur as a whole word in text? */
 static int uses(const char *text, const char *id) {
@@ -255,13 +271,38 @@ static void c_default(const op *o, const ct_arg *a, char *out, size_t cap) {
   case CT_TYPE_BOOL: snprintf(out, cap, "%s", !strcmp(v, "True") ? "true" : "false"); return;
   case CT_TYPE_SCALAR_TYPE: snprintf(out, cap, "CT_DTYPE_NONE"); return;
   case CT_TYPE_INT:
-    if (!strcmp(v, "9223372036854775807")) snprintf(out, cap, "INT64_MAX");
+    if (!strcmp(v, "None")) snprintf(out, cap, "CT_INT_NONE");
+    else if (!strcmp(v, "9223372036854775807")) snprintf(out, cap, "INT64_MAX");
+    else if (!strcmp(v, "Mean")) snprintf(out, cap, "1"); /* at::Reduction */
+    else if (!strcmp(v, "Sum")) snprintf(out, cap, "2");
     else snprintf(out, cap, "%s", v);
     return;
-  case CT_TYPE_FLOAT: snprintf(out, cap, "%s", v); return;
+  case CT_TYPE_FLOAT: snprintf(out, cap, "%s", !strcmp(v, "None") ? "(double)NAN" : v); return;
   case CT_TYPE_TENSOR: snprintf(out, cap, "NULL"); return;
+  case CT_TYPE_GENERATOR: snprintf(out, cap, "NULL"); return;
+  case CT_TYPE_STR:
+    if (!strcmp(v, "None")) snprintf(out, cap, "NULL");
+    else if (v[0] == '"' || v[0] == '\'') snprintf(out, cap, "\"%.*s\"", (int)strlen(v) - 2, v + 1);
+    else die(o->file, o->line, "%s: bad str default %s", o->full, v);
+    return;
   default: die(o->file, o->line, "%s: no C default for argument '%s'", o->full, a->name);
   }
+}
+
+/* The elements of an int[] default: "[1, 2]" -> "1, 2"; a bare "1" for
+ * int[2] -> "1, 1" (PyTorch repeats it). */
+static const char *int_list_default(const op *o, const ct_arg *a) {
+  static char buf[96];
+  const char *v = a->default_value;
+  int i, n = 0;
+  if (v[0] == '[') {
+    snprintf(buf, sizeof buf, "%.*s", (int)strlen(v) - 2, v + 1);
+    return buf;
+  }
+  if (a->list_size <= 0) die(o->file, o->line, "%s: int[] default '%s' needs a sized list", o->full, v);
+  buf[0] = 0;
+  for (i = 0; i < a->list_size; i++) n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s", i ? ", " : "", v);
+  return buf;
 }
 
 /* Is argument i in the short form? */
@@ -317,13 +358,22 @@ static void public_params(const op *o, int ex) {
       else if (a->type == CT_TYPE_TENSOR_LIST) p("int %s_len, ct_tensor *const *%s", a->name, a->name);
       else p("%s%s", kernel_ctype(a), a->name);
     }
+  for (i = 1; i <= nextra(o); i++) p("%sct_tensor **%s", first ? "" : ", ", ret_name(o, i)), first = 0;
+  if (returns_list(o)) p("%sint64_t cap, ct_tensor **out", first ? "" : ", "), first = 0;
   if (first) p("void");
+}
+/* The trailing kernel parameters of tuple and Tensor[] returns. */
+static void extra_param_types(const op *o) {
+  int i;
+  for (i = 1; i <= nextra(o); i++) p(", ct_tensor **");
+  if (returns_list(o)) p(", int64_t, ct_tensor **");
 }
 
 static void kernel_param_types(const op *o) {
   int i;
   p("ct_keyset");
   for (i = 0; i < o->s.nargs; i++) p(", %s", kernel_ctype(&o->s.args[i]));
+  extra_param_types(o);
 }
 static void fnptr_cast(const op *o) {
   p("(%s(*)(", ret_ctype(o));
@@ -334,20 +384,34 @@ static void kernel_params(const op *o) {
   int i;
   p("ct_keyset ks");
   for (i = 0; i < o->s.nargs; i++) p(", %s%s", kernel_ctype(&o->s.args[i]), o->s.args[i].name);
+  for (i = 1; i <= nextra(o); i++) p(", ct_tensor **%s", ret_name(o, i));
+  if (returns_list(o)) p(", int64_t cap, ct_tensor **out");
 }
 static void call_args(const op *o) {
   int i;
   for (i = 0; i < o->s.nargs; i++) p(", %s", o->s.args[i].name);
+  for (i = 1; i <= nextra(o); i++) p(", %s", ret_name(o, i));
+  if (returns_list(o)) p(", cap, out");
 }
 
 static void box_value(const ct_arg *a) {
   const char *n = a->name;
   switch (a->type) {
   case CT_TYPE_TENSOR: p("ct_value_tensor(%s)", n); break;
-  case CT_TYPE_INT: p("ct_value_int(%s)", n); break;
-  case CT_TYPE_FLOAT: p("ct_value_double(%s)", n); break;
+  case CT_TYPE_INT:
+    if (a->optional) p("%s == CT_INT_NONE ? ct_value_none() : ct_value_int(%s)", n, n);
+    else p("ct_value_int(%s)", n);
+    break;
+  case CT_TYPE_FLOAT:
+    if (a->optional) p("%s != %s ? ct_value_none() : ct_value_double(%s)", n, n, n);
+    else p("ct_value_double(%s)", n);
+    break;
+  case CT_TYPE_GENERATOR: p("ct_value_generator(%s)", n); break;
   case CT_TYPE_BOOL: p("ct_value_bool(%s)", n); break;
-  case CT_TYPE_SCALAR: p("ct_value_scalar(%s)", n); break;
+  case CT_TYPE_SCALAR:
+    if (a->optional) p("%s.kind == CT_SCALAR_NONE ? ct_value_none() : ct_value_scalar(%s)", n, n);
+    else p("ct_value_scalar(%s)", n);
+    break;
   case CT_TYPE_SCALAR_TYPE: p("ct_value_dtype(%s)", n); break;
   case CT_TYPE_INT_LIST: p("%s.n < 0 ? ct_value_none() : ct_value_int_list(%s.data, %s.n)", n, n, n); break;
   case CT_TYPE_TENSOR_LIST: p("ct_value_tensor_list(%s.data, %s.n)", n, n); break;
@@ -415,30 +479,39 @@ static void gen_functions(void) {
     p("static %sct__dispatch_%s(", ret_ctype(o), o->handle);
     kernel_params(o);
     p(") {\n");
-    p("  const ct_op *op = ct__op.%s;\n  const ct_kernel *k = ct__kernel_for(op, &ks);\n  %s%s;\n", o->handle,
-      st ? "ct_status " : "ct_tensor *", st ? "r" : "r");
-    p("  if (CT_UNLIKELY(!k)) return %s;\n", st ? "ct_last_error()" : "NULL");
+    p("  const ct_op *op = ct__op.%s;\n  const ct_kernel *k = ct__kernel_for(op, &ks);\n  %sr;\n", o->handle, ret_ctype(o));
+    p("  if (CT_UNLIKELY(!k)) return %s;\n", fail_value(o));
     p("  ct__tls.depth++;\n  if (CT_LIKELY(k->unboxed != NULL)) {\n    r = (");
     fnptr_cast(o);
     p("k->unboxed)(ks");
     call_args(o);
-    p(");\n  } else {\n    ct_value v[%d];\n", o->s.nargs ? o->s.nargs : 1);
-    for (j = 0; j < o->s.nargs; j++) {
-      p("    v[%d] = ", j);
-      box_value(&o->s.args[j]);
-      p(";\n");
+    p(");\n  } else {\n");
+    if (returns_list(o)) {
+      p("    r = ct__finish_list(op);\n");
+    } else {
+      p("    ct_value v[%d];\n", o->s.nargs ? o->s.nargs : 1);
+      if (nextra(o)) {
+        p("    ct_tensor **extra[%d];\n", nextra(o));
+        for (j = 1; j <= nextra(o); j++) p("    extra[%d] = %s;\n", j - 1, ret_name(o, j));
+      }
+      for (j = 0; j < o->s.nargs; j++) {
+        p("    v[%d] = ", j);
+        box_value(&o->s.args[j]);
+        p(";\n");
+      }
+      if (nextra(o)) p("    r = ct__finish_tuple(op, k, ks, v, %d, %d, extra);\n", o->s.nargs, o->s.nrets);
+      else p("    r = %s(op, k, ks, v, %d);\n", st ? "ct__finish_mut" : "ct__finish_new", o->s.nargs);
     }
-    p("    r = %s(op, k, ks, v, %d);\n  }\n  ct__tls.depth--;\n  return r;\n}\n", st ? "ct__finish_mut" : "ct__finish_new",
-      o->s.nargs);
+    p("  }\n  ct__tls.depth--;\n  return r;\n}\n");
   }
 
   /* frontends */
   p("\n/* ---- frontends ---- */\n");
   for (i = 0; i < nops; i++) {
     op *o = &ops[i];
-    int st = returns_status(o), ex = has_ex(o);
+    int st = returns_status(o), ex = has_ex(o), lst = returns_list(o);
     char exn[96];
-    const char *fail = st ? "ct_last_error()" : "(ct_tensor *)NULL";
+    const char *fail = fail_value(o);
     ex_name(o, exn, sizeof exn);
     p("CTDEF %sct_%s(", ret_ctype(o), ex ? exn : o->cname);
     public_params(o, 1);
@@ -451,6 +524,13 @@ static void gen_functions(void) {
       if (a->type == CT_TYPE_TENSOR_LIST) p("  ct_tensor_list %s_l;\n  int64_t %s_i;\n", a->name, a->name);
     }
     p("  ct_keyset keys = 0;\n");
+    if (nextra(o)) {
+      p("  ct_tensor *ct__r, *ct__x[%d] = {NULL", nextra(o));
+      for (j = 1; j < nextra(o); j++) p(", NULL");
+      p("};\n");
+      for (j = 1; j <= nextra(o); j++) p("  if (%s) *%s = NULL;\n", ret_name(o, j), ret_name(o, j));
+    }
+    if (lst) p("  int64_t ct__n, ct__i;\n  if (CT_UNLIKELY(cap < 0 || (cap > 0 && !out))) return ct__fail_null(\"%s\", \"out\"), %s;\n", o->full, fail);
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       if (a->type == CT_TYPE_TENSOR && !a->optional) {
@@ -477,15 +557,36 @@ static void gen_functions(void) {
       }
     }
     if (st) p("  return ct__dispatch_%s(ct__call_keys(keys)", o->handle);
+    else if (nextra(o) || lst) p("  %s = ct__dispatch_%s(ct__call_keys(keys)", lst ? "ct__n" : "ct__r", o->handle);
     else p("  return ct__track(ct__dispatch_%s(ct__call_keys(keys)", o->handle);
     for (j = 0; j < o->s.nargs; j++) {
       const ct_arg *a = &o->s.args[j];
       if (a->type == CT_TYPE_INT_LIST || a->type == CT_TYPE_TENSOR_LIST) p(", %s_l", a->name);
       else p(", %s", a->name);
     }
-    p(st ? ");\n}\n" : "));\n}\n");
+    for (j = 1; j <= nextra(o); j++) p(", &ct__x[%d]", j - 1);
+    if (lst) {
+      /* results are tracked like any frontend's; out == NULL asks for the count */
+      p(", cap, out);\n  for (ct__i = 0; out && ct__i < ct__n && ct__i < cap; ct__i++) ct__track(out[ct__i]);\n"
+        "  return ct__n;\n}\n");
+    } else if (nextra(o)) {
+      p(");\n  if (!ct__r) {\n");
+      for (j = 1; j <= nextra(o); j++) p("    ct_release(ct__x[%d]);\n", j - 1);
+      p("    return NULL;\n  }\n");
+      for (j = 1; j <= nextra(o); j++)
+        p("  if (%s) *%s = ct__track(ct__x[%d]);\n  else ct_release(ct__x[%d]);\n", ret_name(o, j), ret_name(o, j), j - 1,
+          j - 1);
+      p("  return ct__track(ct__r);\n}\n");
+    } else p(st ? ");\n}\n" : "));\n}\n");
     if (ex) { /* the short form: schema defaults for the rest */
       int first = 1, pass;
+      for (j = 0; j < o->s.nargs; j++) { /* int[] defaults other than None and [] */
+        const ct_arg *a = &o->s.args[j];
+        if (a->type != CT_TYPE_INT_LIST || in_short(o, j) || !strcmp(a->default_value, "None") ||
+            !strcmp(a->default_value, "[]"))
+          continue;
+        p("static const int64_t ct__default_%s_%s[] = {%s};\n", o->handle, a->name, int_list_default(o, a));
+      }
       p("CTDEF %sct_%s(", ret_ctype(o), o->cname);
       public_params(o, 0);
       p(") {\n  return ct_%s(", exn);
@@ -501,14 +602,16 @@ static void gen_functions(void) {
             else p("%s", a->name);
           } else {
             if (a->type == CT_TYPE_INT_LIST) {
-              if (!strcmp(a->default_value, "None")) p("0, NULL");
-              else die(o->file, o->line, "%s: int[] default '%s' unsupported", o->full, a->default_value);
+              if (!strcmp(a->default_value, "None") || !strcmp(a->default_value, "[]")) p("0, NULL");
+              else p("(int)(sizeof ct__default_%s_%s / sizeof(int64_t)), ct__default_%s_%s", o->handle, a->name, o->handle, a->name);
             } else {
               c_default(o, a, def, sizeof def);
               p("%s", def);
             }
           }
         }
+      for (j = 1; j <= nextra(o); j++) p("%s%s", first ? "" : ", ", ret_name(o, j)), first = 0;
+      if (lst) p("%scap, out", first ? "" : ", ");
       p(");\n}\n");
     }
   }
@@ -636,18 +739,23 @@ static void gen_autograd(void) {
       if (is_tensor(a) && deriv_uses(d, id)) p("  ct_dtype %s_dtype;\n", a->name);
     }
     if (save_result) p("  ct__saved result;\n");
+    for (j = 1; j <= nextra(o); j++)
+      if (deriv_uses(d, ret_name(o, j))) p("  ct__saved %s;\n", ret_name(o, j));
     p("} %s;\n\n", nodename);
     /* release_saved */
     {
       int any = save_result;
       for (j = 0; j < o->s.nargs; j++)
         if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j) && deriv_uses(d, o->s.args[j].name)) any = 1;
+      for (j = 1; j <= nextra(o); j++) any |= deriv_uses(d, ret_name(o, j));
       if (any) {
         p("static void ct__release_%s(ct_node *node) {\n  %s *n = (%s *)node;\n", o->handle, nodename, nodename);
         for (j = 0; j < o->s.nargs; j++)
           if (is_tensor(&o->s.args[j]) && !is_out_arg(o, j) && deriv_uses(d, o->s.args[j].name))
             p("  ct__saved_reset(&n->%s);\n", o->s.args[j].name);
         if (save_result) p("  ct__saved_reset(&n->result);\n");
+        for (j = 1; j <= nextra(o); j++)
+          if (deriv_uses(d, ret_name(o, j))) p("  ct__saved_reset(&n->%s);\n", ret_name(o, j));
         p("}\n");
       }
       /* backward */
@@ -671,6 +779,9 @@ static void gen_autograd(void) {
         if (deriv_uses(d, id)) p("  const ct_dtype %s_dtype = n->%s_dtype;\n", a->name, a->name);
       }
       if (save_result) p("  ct_tensor *result = ct__unpack(&n->result, node, \"result\");\n");
+      for (j = 1; j <= nextra(o); j++)
+        if (deriv_uses(d, ret_name(o, j)))
+          p("  ct_tensor *%s = ct__unpack(&n->%s, node, \"%s\");\n", ret_name(o, j), ret_name(o, j), ret_name(o, j));
       {
         int first = 1;
         for (j = 0; j < o->s.nargs; j++) {
@@ -680,6 +791,8 @@ static void gen_autograd(void) {
           first = 0;
         }
         if (save_result) p("%s!result", first ? "  if (" : " || "), first = 0;
+        for (j = 1; j <= nextra(o); j++)
+          if (deriv_uses(d, ret_name(o, j))) p("%s!%s", first ? "  if (" : " || ", ret_name(o, j)), first = 0;
         if (!first) p(") return ct_last_error();\n");
       }
       p("  (void)n;\n  (void)grads;\n  (void)grad_inputs;\n");
@@ -747,6 +860,9 @@ static void gen_autograd(void) {
     } else {
       p("    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;\n");
       if (save_result) p("    if (r && ct__save_output(&n->result, r) != CT_OK) ct_release(r), r = NULL;\n");
+      for (j = 1; j <= nextra(o); j++) /* only the first output is differentiable: the others are saved as data */
+        if (deriv_uses(d, ret_name(o, j)))
+          p("    if (r && ct__save_output(&n->%s, *%s) != CT_OK) ct_release(r), r = NULL;\n", ret_name(o, j), ret_name(o, j));
       if (o->kind == K_VIEW)
         p("    if (r && r->autograd) r->autograd->is_view = 1, r->autograd->view_version = r->storage->version;\n");
     }
@@ -782,6 +898,7 @@ static const char *unbox_expr(const ct_arg *a, int i, char *buf, size_t cap) {
   case CT_TYPE_INT_LIST: snprintf(buf, cap, "ct__value_int_list(&a[%d])", i); break;
   case CT_TYPE_TENSOR_LIST: snprintf(buf, cap, "a[%d].v.tensors", i); break;
   case CT_TYPE_STR: snprintf(buf, cap, "a[%d].tag == CT_VALUE_STRING ? a[%d].v.str : NULL", i, i); break;
+  case CT_TYPE_GENERATOR: snprintf(buf, cap, "a[%d].tag == CT_VALUE_GENERATOR ? a[%d].v.gen : NULL", i, i); break;
   }
   return buf;
 }
@@ -831,15 +948,46 @@ static void gen_registration(void) {
     p("/* %s */\nstatic ct_status ct__adapt_%s(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {\n",
       o->s.signature, id);
     p("  ct_value *a = s->items + s->size - %d;\n", o->s.nargs);
+    if (returns_list(o)) { /* ask for the count, then fill an owned array */
+      int pass;
+      p("  int64_t n = 0, m = -1;\n  ct_tensor **items = NULL;\n  (void)op;\n");
+      for (pass = 0; pass < 2; pass++) {
+        p(pass ? "  items = (ct_tensor **)CT_MALLOC(sizeof(ct_tensor *) * (size_t)(n > 0 ? n : 1));\n"
+                 "  if (items) m = ("
+               : "  n = (");
+        fnptr_cast(o);
+        p("k->unboxed)(ks");
+        for (j = 0; j < o->s.nargs; j++) p(", %s", unbox_expr(&o->s.args[j], j, ub, sizeof ub));
+        p(pass ? ", n, items);\n" : ", 0, NULL);\n  if (n < 0) return ct_stack_drop(s, %d), ct_last_error();\n", o->s.nargs);
+      }
+      p("  ct_stack_drop(s, %d);\n", o->s.nargs);
+      p("  if (!items) return ct_fail(CT_ERR_OOM, op->full_name, \"out of memory for %%lld results\", (long long)n);\n");
+      p("  if (m != n) {\n    CT_FREE(items);\n    return m < 0 ? ct_last_error() : "
+        "ct_fail(CT_ERR_STATE, op->full_name, \"kernel returned %%lld tensors, then %%lld\", (long long)n, (long long)m);\n  }\n");
+      p("  return ct__push_list(s, n, items);\n}\n");
+      continue;
+    }
     if (st) p("  ct_tensor *w = a[%d].v.tensor;\n  ct_status r;\n", w);
     else p("  ct_tensor *r;\n");
+    if (nextra(o)) {
+      p("  ct_tensor *x[%d] = {NULL", nextra(o));
+      for (j = 1; j < nextra(o); j++) p(", NULL");
+      p("};\n  ct_status st;\n");
+    }
     p("  (void)op;\n  r = (");
     fnptr_cast(o);
     p("k->unboxed)(ks");
     for (j = 0; j < o->s.nargs; j++) p(", %s", unbox_expr(&o->s.args[j], j, ub, sizeof ub));
+    for (j = 1; j <= nextra(o); j++) p(", &x[%d]", j - 1);
     p(");\n  ct_stack_drop(s, %d);\n", o->s.nargs);
     if (st) p("  if (r != CT_OK) return r;\n  return ct_stack_push(s, ct_value_tensor(w));\n}\n");
-    else
+    else if (nextra(o)) {
+      p("  if (!r) {\n");
+      for (j = 1; j <= nextra(o); j++) p("    ct_release(x[%d]);\n", j - 1);
+      p("    return ct_last_error();\n  }\n  st = ct__push_owned(s, r);\n");
+      for (j = 1; j <= nextra(o); j++) p("  if (st == CT_OK) st = ct__push_owned(s, x[%d]);\n  else ct_release(x[%d]);\n", j - 1, j - 1);
+      p("  return st;\n}\n");
+    } else
       p("  if (!r) return ct_last_error();\n  return ct__push_owned(s, r);\n}\n");
   }
   p("\nstatic const struct {\n  const char *signature;\n  ct_boxed_fn fn;\n} ct__generated_adapters[] = {\n");
@@ -855,6 +1003,7 @@ static void gen_registration(void) {
     char exn[96], ub[96];
     int pass, first = 1;
     ex_name(o, exn, sizeof exn);
+    if (returns_list(o)) continue; /* no single result to compare: opcheck skips the frontend */
     p("static ct_status ct__frontend_%s(const ct_value *a, ct_tensor **r) {\n", o->handle);
     p(returns_status(o) ? "  ct_status st = ct_%s(" : "  *r = ct_%s(", has_ex(o) ? exn : o->cname);
     for (pass = 0; pass < 2; pass++)
@@ -869,6 +1018,7 @@ static void gen_registration(void) {
         else if (a->type == CT_TYPE_TENSOR_LIST) p("(int)a[%d].v.tensors.n, a[%d].v.tensors.data", j, j);
         else p("%s", unbox_expr(a, j, ub, sizeof ub));
       }
+    for (j = 1; j <= nextra(o); j++) p(", (ct_tensor **)NULL"); /* the first result only */
     if (returns_status(o)) {
       int w = 0;
       for (j = 0; j < o->s.nargs; j++)
@@ -881,7 +1031,13 @@ static void gen_registration(void) {
   p("\n/* ---- schemas, in spec order; handles[i] receives the registered op ---- */\n");
   p("static const struct {\n  ct_op **handle;\n  const char *schema;\n  ct_status (*frontend)(const ct_value *, ct_tensor **);\n}"
     " ct__generated_schemas[] = {\n");
-  for (i = 0; i < nops; i++) p("    {&ct__op.%s, \"%s\", ct__frontend_%s},\n", ops[i].handle, ops[i].text, ops[i].handle);
+  for (i = 0; i < nops; i++) {
+    const char *t;
+    p("    {&ct__op.%s, \"", ops[i].handle);
+    for (t = ops[i].text; *t; t++) p("%s%c", *t == '"' || *t == '\\' ? "\\" : "", *t); /* a C string literal */
+    if (returns_list(&ops[i])) p("\", NULL},\n");
+    else p("\", ct__frontend_%s},\n", ops[i].handle);
+  }
   p("};\n\n");
   p("/* ---- kernels: (op, key, function, where it comes from) ---- */\n");
   p("static const struct {\n  const char *op;\n  ct_key key;\n  ct_unboxed_fn fn;\n  const char *source;\n}"
@@ -947,6 +1103,74 @@ static void gen_docs(void) {
   fclose(out);
 }
 
+/* ================= README.md: the op list between the markers ================= */
+/* The area of an op: its spec file's name (gen/ops/unary.spec -> unary). */
+static void area_of(const op *o, char *buf, size_t cap) {
+  const char *b = strrchr(o->file, '/'), *dot;
+  b = b ? b + 1 : o->file;
+  dot = strchr(b, '.');
+  snprintf(buf, cap, "%.*s", (int)(dot ? dot - b : (long)strlen(b)), b);
+  if (!strcmp(buf, "ops")) snprintf(buf, cap, "core");
+}
+static void gen_readme_list(void) {
+  static const char *begin = "<!-- ops:begin (generated by make gen from gen/ops.spec) -->", *end = "<!-- ops:end -->";
+  char path[1024], area[64], prev[64] = "";
+  FILE *f;
+  long n;
+  char *text, *b, *e;
+  int i, j, nfun = 0;
+  snprintf(path, sizeof path, "%s/README.md", root);
+  if (!(f = fopen(path, "rb"))) return; /* a scratch tree without README (the staleness check) */
+  fseek(f, 0, SEEK_END);
+  n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  text = (char *)malloc((size_t)n + 1);
+  if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) die(path, 0, "cannot read");
+  text[n] = 0;
+  fclose(f);
+  b = strstr(text, begin);
+  e = b ? strstr(b, end) : NULL;
+  if (!b || !e) die(path, 0, "no op-list markers");
+  out = open_out("README.md");
+  fwrite(text, 1, (size_t)(b - text) + strlen(begin), out);
+  for (i = 0; i < nops; i++) nfun += ops[i].kind == K_FUNCTIONAL || ops[i].kind == K_VIEW;
+  p("\n%d schemas (%d functional); per op: overloads, then `_` (in-place) and `out` variants.\n", nops, nfun);
+  for (i = 0; i < nops; i++) {
+    const op *o = &ops[i];
+    int inplace = 0, outv = 0, first = 1;
+    if (o->kind == K_OUT) continue;
+    if (o->kind == K_INPLACE) { /* listed with its functional op, unless it has none (copy_, fill_) */
+      size_t nl = strlen(o->s.name) - 1;
+      for (j = 0; j < nops; j++)
+        if ((ops[j].kind == K_FUNCTIONAL || ops[j].kind == K_VIEW) && strlen(ops[j].s.name) == nl &&
+            !strncmp(ops[j].s.name, o->s.name, nl))
+          break;
+      if (j < nops) continue;
+    }
+    for (j = 0; j < i; j++) /* each name once, at its first functional overload */
+      if ((ops[j].kind == K_FUNCTIONAL || ops[j].kind == K_VIEW) && !strcmp(ops[j].s.name, o->s.name)) break;
+    if (j < i) continue;
+    area_of(o, area, sizeof area);
+    if (strcmp(area, prev)) p("%s- **%s**:", prev[0] ? "\n" : "\n", area), strcpy(prev, area);
+    else p(",");
+    p(" `%s`", o->s.name);
+    for (j = 0; j < nops; j++) {
+      const op *v = &ops[j];
+      size_t nl = strlen(o->s.name);
+      if ((v->kind == K_FUNCTIONAL || v->kind == K_VIEW) && !strcmp(v->s.name, o->s.name) && v->s.overload[0])
+        p("%s%s", first ? " (" : " ", v->s.overload), first = 0;
+      if (v->kind == K_INPLACE && !strncmp(v->s.name, o->s.name, nl) && !strcmp(v->s.name + nl, "_")) inplace = 1;
+      if (v->kind == K_OUT && !strcmp(v->s.name, o->s.name)) outv = 1;
+    }
+    if (!first) p(")");
+    if (inplace || outv) p(" [%s%s%s]", inplace ? "_" : "", inplace && outv ? " " : "", outv ? "out" : "");
+  }
+  p("\n");
+  fputs(e, out);
+  fclose(out);
+  free(text);
+}
+
 static void link_ops(void) {
   int i, j;
   for (i = 0; i < nops; i++) {
@@ -954,9 +1178,14 @@ static void link_ops(void) {
     int nw = 0;
     if (!o->cname[0]) die(o->file, o->line, "%s: missing c:", o->full);
     if (!o->nkernels) die(o->file, o->line, "%s: no kernel", o->full);
-    if (o->s.nrets != 1) die(o->file, o->line, "%s: ops must return exactly one tensor", o->full);
+    if (o->s.nrets < 1) die(o->file, o->line, "%s: ops must return a tensor", o->full);
+    for (j = 0; j < o->s.nrets; j++)
+      if (o->s.rets[j].type != CT_TYPE_TENSOR && !(o->s.nrets == 1 && o->s.rets[j].type == CT_TYPE_TENSOR_LIST))
+        die(o->file, o->line, "%s: ops return Tensor, (Tensor, ...) or Tensor[]", o->full);
     for (j = 0; j < o->s.nargs; j++) nw += o->s.args[j].is_write;
     if (nw && !o->s.rets[0].is_write) die(o->file, o->line, "%s: a written argument must be returned", o->full);
+    if (nw && o->s.nrets > 1) die(o->file, o->line, "%s: in-place / out= ops returning several tensors are not supported", o->full);
+    if (returns_list(o) && !o->cia) die(o->file, o->line, "%s: Tensor[] returns need CompositeImplicitAutograd", o->full);
     o->kind = o->s.args[0].is_write && o->s.nargs && nw ? K_INPLACE
               : nw                                       ? K_OUT
               : o->s.rets[0].alias                       ? K_VIEW
@@ -992,6 +1221,7 @@ int main(int argc, char **argv) {
   gen_autograd();
   gen_registration();
   gen_docs();
+  gen_readme_list();
   fprintf(stderr, "ctgen: %d ops, %d derivative entries\n", nops, nderivs);
   return 0;
 }

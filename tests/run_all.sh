@@ -54,10 +54,11 @@ suite() { # $1: name, $2: compiler, $3: include dir, rest: flags
 # generated code: regenerate into a scratch tree and compare with what is checked in
 gen_fresh() {
   rm -rf build/genchk && mkdir -p build/genchk/gen build/genchk/ctorch/generated build/genchk/docs &&
-    cp -r gen/. build/genchk/gen/ &&
+    cp -r gen/. build/genchk/gen/ && cp README.md build/genchk/ &&
     ${CC:-cc} -std=c11 $WARN -Wno-unused-function -O1 -o build/ctgen-check gen/ctgen.c &&
     ./build/ctgen-check build/genchk 2>/dev/null &&
-    diff -r build/genchk/ctorch/generated ctorch/generated && diff build/genchk/docs/ops.md docs/ops.md
+    diff -r build/genchk/ctorch/generated ctorch/generated && diff build/genchk/docs/ops.md docs/ops.md &&
+    diff build/genchk/README.md README.md
 }
 check "generated code is up to date (make gen)" gen_fresh
 sh tools/amalgamate.sh > build/amalgamated.h || failed=$((failed + 1))
