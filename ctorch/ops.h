@@ -790,92 +790,6 @@ static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, boo
   return ct__sum_impl(a, dims, keepdim, dtype, out, NULL);
 }
 
-/* ---- mm: naive triple loop over strides (BLIS replaces it) ---- */
-#define CT__MM_LOOP(NAME, T, ACC, LOAD, STORE)                                                         \
-  static void NAME(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {                             \
-    const T *A = (const T *)ct_data_ptr(a), *B = (const T *)ct_data_ptr(b);                            \
-    T *C = (T *)ct_data_ptr(c);                                                                         \
-    int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;                                 \
-    for (i = 0; i < M; i++)                                                                             \
-      for (j = 0; j < N; j++) {                                                                         \
-        ACC acc = 0;                                                                                    \
-        for (k = 0; k < K; k++)                                                                         \
-          acc += (ACC)LOAD(A[i * a->strides[0] + k * a->strides[1]]) * (ACC)LOAD(B[k * b->strides[0] + j * b->strides[1]]); \
-        C[i * c->strides[0] + j * c->strides[1]] = STORE((T)(acc));                                     \
-      }                                                                                                 \
-  }
-#define CT__STORE_F16_MM(x) ct_f32_to_f16((float)(x))
-CT__MM_LOOP(ct__mm_f32, float, float, CT__LOAD_ID, CT__STORE_ID)
-CT__MM_LOOP(ct__mm_f64, double, double, CT__LOAD_ID, CT__STORE_ID)
-CT__MM_LOOP(ct__mm_i64, int64_t, uint64_t, (uint64_t), CT__STORE_ID)
-CT__MM_LOOP(ct__mm_i32, int32_t, uint32_t, (uint32_t), CT__STORE_ID)
-CT__MM_LOOP(ct__mm_u8, uint8_t, uint8_t, CT__LOAD_ID, CT__STORE_ID)
-static void ct__mm_half(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {
-  /* f16 / bf16: accumulate in float, round once */
-  int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;
-  for (i = 0; i < M; i++)
-    for (j = 0; j < N; j++) {
-      float acc = 0;
-      for (k = 0; k < K; k++)
-        acc += (float)ct__load_double((const uint16_t *)ct_data_ptr(a) + i * a->strides[0] + k * a->strides[1], (ct_dtype)a->dtype) *
-               (float)ct__load_double((const uint16_t *)ct_data_ptr(b) + k * b->strides[0] + j * b->strides[1], (ct_dtype)b->dtype);
-      ct__store_double((uint16_t *)ct_data_ptr(c) + i * c->strides[0] + j * c->strides[1], (ct_dtype)c->dtype, acc);
-    }
-}
-
-static ct_status ct__mm_impl(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
-  static const char *op = "mm";
-  int64_t shape[2];
-  ct_tensor *dst;
-  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "self must be a matrix, got a %dD tensor", a->ndim);
-  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
-  if (a->sizes[1] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
-                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
-  if (a->dtype != b->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected mat1 and mat2 to have the same dtype, but got: %s != %s",
-                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
-  if (a->dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"addmm\" is not implemented for 'Bool'");
-  if (!ct__same_device(op, a, b)) return ct_last_error();
-  shape[0] = a->sizes[0];
-  shape[1] = b->sizes[1];
-  if (out) {
-    ct_status st;
-    if (out->dtype != a->dtype)
-      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)a->dtype),
-                     ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if ((st = ct__resize_out(op, out, 2, shape)) != CT_OK) return st;
-    dst = out;
-  } else {
-    dst = ct__empty(op, 2, shape, (ct_dtype)a->dtype, a->device);
-    if (!dst) return ct_last_error();
-  }
-  if (!ct__is_meta(dst)) {
-    switch (a->dtype) {
-    case CT_F32: ct__mm_f32(a, b, dst); break;
-    case CT_F64: ct__mm_f64(a, b, dst); break;
-    case CT_I64: ct__mm_i64(a, b, dst); break;
-    case CT_I32: ct__mm_i32(a, b, dst); break;
-    case CT_U8: ct__mm_u8(a, b, dst); break;
-    default: ct__mm_half(a, b, dst); break;
-    }
-  }
-  if (out) ct__bump_version(out);
-  else *result = dst;
-  return CT_OK;
-}
-static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__mm_impl(a, b, NULL, &r);
-  return r;
-}
-static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  (void)ks;
-  return ct__mm_impl(a, b, out, NULL);
-}
-
 /* ---- threshold_backward: grad_output where self > threshold, else 0 ---- */
 static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
@@ -1057,33 +971,6 @@ static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim,
   CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_dim_ex(self, dim.data ? (int)dim.n : 0, dim.data, keepdim, dtype), ct_int(count))); }
   return r;
 }
-/* matmul: the 1-D and 2-D cases of torch.matmul, through mm. */
-static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (a->ndim == 0 || b->ndim == 0)
-    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
-                   b->ndim),
-           (ct_tensor *)NULL;
-  if (a->ndim > 2 || b->ndim > 2)
-    return ct_fail(CT_ERR_UNSUPPORTED, "matmul", "batched operands (%dD and %dD) are not supported yet: only 1-D and 2-D",
-                   a->ndim, b->ndim),
-           (ct_tensor *)NULL;
-  if (a->ndim == 1 && b->ndim == 1 && a->sizes[0] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, "matmul", "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same "
-                   "number of elements, but got %lld and %lld elements respectively", (long long)a->sizes[0],
-                   (long long)b->sizes[0], (long long)a->sizes[0], (long long)b->sizes[0]),
-           (ct_tensor *)NULL;
-  CT_SCOPE {
-    ct_tensor *x = a->ndim == 1 ? ct_unsqueeze(a, 0) : a, *y = b->ndim == 1 ? ct_unsqueeze(b, 1) : b;
-    ct_tensor *m = ct_mm(x, y);
-    if (m && a->ndim == 1) m = ct_squeeze_dim(m, 0);
-    if (m && b->ndim == 1) m = ct_squeeze_dim(m, -1);
-    r = ct_keep(m);
-  }
-  return r;
-}
-
 /* ================= derivative helpers (FunctionsManual) =================
  * Called by the formulas in gen/derivatives.spec. They run inside the
  * engine's scope, which releases their temporaries; they are written with
@@ -1119,8 +1006,6 @@ static ct_tensor *ct__tanh_backward(ct_tensor *grad, ct_tensor *y) {
 static ct_tensor *ct__sigmoid_backward(ct_tensor *grad, ct_tensor *y) {
   return ct_mul(grad, ct_mul(y, ct_add_scalar(ct_neg(y), ct_int(1))));
 }
-static ct_tensor *ct__mm_mat1_backward(ct_tensor *grad, ct_tensor *mat2) { return ct_mm(grad, ct_t(mat2)); }
-static ct_tensor *ct__mm_mat2_backward(ct_tensor *grad, ct_tensor *self) { return ct_mm(ct_t(self), grad); }
 static ct_tensor *ct__permute_backward(ct_tensor *grad, ct_int_list dims) {
   int64_t inv[CT_MAX_DIMS];
   int64_t i;

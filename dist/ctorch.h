@@ -1417,6 +1417,20 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/linalg.spec and their derivatives in
  * gen/derivatives/linalg.spec; the frontends are generated (docs/ops.md).
+ *
+ * Every product runs through one strided kernel (ct__la_gemm):
+ *   C[b] = alpha * (A[b] @ B[b]) + beta * C[b]     (beta ignored when 0)
+ * with each operand read through its own strides (no copies of transposed
+ * or expanded operands), in i-k-j order over blocks of columns so that the
+ * inner loop walks rows of B and the accumulators stay in L1. Accumulation
+ * is in float for float32/float16/bfloat16, double for float64 and wrapping
+ * 64-bit integers for the integer dtypes (PyTorch's CPU allows integer
+ * products; bool is refused as in PyTorch). A faster backend (BLIS) may
+ * register its own kernels for the same schemas.
+ *
+ * matmul, outer and linear are CompositeImplicitAutograd, as in PyTorch:
+ * matmul picks dot / mv / mm / bmm with PyTorch's shape rules (folding the
+ * batch of an N-D operand into mm/mv when that needs no copy).
  */
 #ifndef CT_OPS_LINALG_H
 #define CT_OPS_LINALG_H
@@ -1469,11 +1483,107 @@ CT_EXTERN_C_END
  *
  * The ops are declared in gen/ops/random.spec and their derivatives in
  * gen/derivatives/random.spec; the frontends are generated (docs/ops.md).
+ *
+ * Note [Generators]
+ * -----------------
+ * A ct_generator is (seed, offset) for a counter-based Philox4x32-10
+ * (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3", the
+ * Random123 reference; PyTorch's CUDA generator is the same design):
+ *   - key      = (seed & 0xffffffff, seed >> 32)
+ *   - block b  = philox4x32_10(counter = (b & 0xffffffff, b >> 32, 0, 0), key):
+ *                four 32-bit words
+ *   - offset   = the next unused block. Each random op reserves the blocks
+ *                it needs, ceil(W / 4) for W words, starting at the current
+ *                offset, and advances the offset past them; word j of the
+ *                op is word j % 4 of block (offset + j / 4).
+ * Elements are numbered in logical (row-major) order whatever the strides,
+ * and each op reads a fixed number of words per element:
+ *   u24(w)     = (w >> 8) * 2^-24                            in [0, 1)
+ *   u53(w0,w1) = (((uint64)w0 << 32 | w1) >> 11) * 2^-53      in [0, 1)
+ *   uniform_ / rand     float32, float16, bfloat16: element i, word i: u24;
+ *                       float64: words 2i, 2i+1: u53. value = fma(to - from,
+ *                       u, from) in double, rounded to the dtype; a value
+ *                       that rounds up to `to` becomes `from` (PyTorch CUDA).
+ *   normal_ / randn     elements 2p and 2p+1 use block p (words 4p..4p+3):
+ *                       u1 = u53(w0, w1), u2 = u53(w2, w3),
+ *                       r = sqrt(-2 log(1 - u1)), t = 2 pi u2,
+ *                       element 2p = fma(std, r cos t, mean), 2p+1 with sin.
+ *   random_ / randint   words 2i, 2i+1 as x = w0 << 32 | w1: from + x mod (to - from).
+ *   bernoulli, dropout  words 2i, 2i+1: u53 < p gives 1 (dropout keeps with p' = 1 - p).
+ *   randperm(n)         Fisher-Yates: step i (0 <= i < n) swaps r[i] and
+ *                       r[i + x mod (n - i)], x from words 2i, 2i+1.
+ * So the same (seed, offset) gives the same numbers on every run, thread
+ * count and platform: everything but normal is integer arithmetic and
+ * correctly rounded IEEE operations; normal also uses log, cos and sin,
+ * whose last bit in float64 depends on the C library (glibc's are within an
+ * ulp and the same on every x86-64/AArch64 machine; float32 results are
+ * rounded from those). A device's backend may compute the same streams.
+ *
+ * Thread safety: a generator's state is read and advanced under ctorch's
+ * lock, so threads sharing a generator get disjoint counter ranges (in an
+ * unspecified order: for reproducible streams give each thread its own
+ * generator, or order the calls). Values are computed outside the lock.
+ * ct_generator_free must not race with uses of the generator.
+ *
+ * Factories without a Tensor argument (rand, randn, randint, randperm, eye,
+ * linspace) cannot be dispatched yet (the key set of a call comes from its
+ * tensors): their out= forms are dispatched ops, and the functional forms
+ * below allocate on the generator's device (the CPU by default) and call
+ * them.
  */
 #ifndef CT_OPS_RANDOM_H
 #define CT_OPS_RANDOM_H
 
 
+CT_EXTERN_C_BEGIN
+
+#define CT_DEFAULT_SEED 67280421310721ull /* PyTorch's default seed */
+
+/* ---- Philox4x32-10 ---- */
+/* One block: out = philox4x32_10(ctr, key). */
+CTDEF void ct_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]);
+
+/* ---- generators ---- */
+/* A new generator for `device` (seed CT_DEFAULT_SEED, offset 0); NULL on error. */
+CTDEF ct_generator *ct_generator_new(ct_device device);
+CTDEF void ct_generator_free(ct_generator *g); /* NULL is fine; default generators are never freed */
+/* The default generator of a device (used when an op's generator is NULL). */
+CTDEF ct_generator *ct_default_generator(ct_device device);
+/* Seed a generator and rewind its offset to 0 (torch.Generator.manual_seed). */
+CTDEF ct_status ct_manual_seed(ct_generator *g, uint64_t seed);
+CTDEF uint64_t ct_generator_seed(const ct_generator *g);
+/* The offset, in 128-bit Philox blocks (see Note [Generators]). */
+CTDEF uint64_t ct_generator_offset(const ct_generator *g);
+CTDEF ct_status ct_generator_set_offset(ct_generator *g, uint64_t offset);
+CTDEF ct_device ct_generator_device(const ct_generator *g);
+/* Seed every default generator (torch.manual_seed). */
+CTDEF void ct_manual_seed_all(uint64_t seed);
+/* Seed every default generator from a non-deterministic source and return the seed (torch.seed). */
+CTDEF uint64_t ct_seed(void);
+
+/* ---- factories (see the note above); NULL generator = the CPU's default ----
+ * float32 unless dtype says otherwise (CT_DTYPE_NONE); randint and randperm
+ * default to int64. The result is on the generator's device. */
+CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype);
+CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype);
+/* integers in [low, high) */
+CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size);
+CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator,
+                               ct_dtype dtype);
+CTDEF ct_tensor *ct_randperm(int64_t n);
+CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype);
+/* n x n identity; ct_eye_m: n x m */
+CTDEF ct_tensor *ct_eye(int64_t n);
+CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype);
+CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m);
+CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype);
+/* steps values from start to end inclusive (torch.linspace) */
+CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps);
+CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype);
+
+CT_EXTERN_C_END
 #endif /* CT_OPS_RANDOM_H */
 
 /* ---- ctorch/generated/functions.h ---- */
@@ -1591,13 +1701,6 @@ CTDEF ct_tensor *ct_mean_ex(ct_tensor *self, ct_dtype dtype);
 /* mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
 CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim);
 CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim, ct_dtype dtype);
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
-/* matmul(Tensor self, Tensor other) -> Tensor
- * 1-D and 2-D operands (dot, mv, vm, mm); batched operands arrive with bmm */
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)
  * any strides and dtypes; src broadcasts to self */
 CTDEF ct_status ct_copy_(ct_tensor *self, ct_tensor *src);
@@ -1665,6 +1768,110 @@ CTDEF ct_tensor *ct_alias(ct_tensor *self);
 /* detach(Tensor(a) self) -> Tensor(a)
  * shares self's data, outside the autograd graph */
 CTDEF ct_tensor *ct_detach(ct_tensor *self);
+/* dot(Tensor self, Tensor tensor) -> Tensor
+ * inner product of two 1-D tensors of one dtype (0-dim result) */
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor);
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor);
+/* mv(Tensor self, Tensor vec) -> Tensor
+ * matrix [n, m] times vector [m] */
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec);
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec);
+/* mm(Tensor self, Tensor mat2) -> Tensor
+ * matrix product of [n, k] and [k, m]; both of one dtype */
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2);
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* bmm(Tensor self, Tensor mat2) -> Tensor
+ * batched matrix product of [b, n, k] and [b, k, m] */
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2);
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2);
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * (mat1 @ mat2); self broadcasts; beta = 0 ignores self (even NaN) */
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2);
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+ * beta * self + alpha * bmm(batch1, batch2); self broadcasts; beta = 0 ignores self */
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2);
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha);
+/* outer(Tensor self, Tensor vec2) -> Tensor
+ * self[i] * vec2[j] (promotes like mul) */
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2);
+/* matmul(Tensor self, Tensor other) -> Tensor
+ * torch.matmul: dot, mv, vector-matrix, mm, and batched with broadcast batch dims (1-D operands get a 1 added and removed) */
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other);
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor
+ * input @ weight.t() + bias (addmm when input is 2-D and bias is given) */
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias);
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)
+ * uniform in [from, to); floating dtypes */
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to);
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator);
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)
+ * normal(mean, std) by Box-Muller; floating dtypes */
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std);
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator);
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)
+ * integers in [from, to); to None: up to the dtype's largest (exact) integer */
+CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to);
+CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator);
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)
+ * 1 with probability p, else 0, in self's dtype */
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p);
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator);
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+ * 1 with probability self[i], else 0 (self's dtype; probabilities must be in [0, 1]) */
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self);
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator);
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+ * self-shaped: 1 with probability p */
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p);
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator);
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, uniform in [0, 1); ct_rand(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, standard normal; ct_randn(_ex) allocates */
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator);
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * out resized to size, integers in [low, high); ct_randint(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator);
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)
+ * a random permutation of 0..n-1 (Fisher-Yates); ct_randperm(_ex) allocates (int64 by default) */
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator);
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)
+ * n x n identity; ct_eye(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n);
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m);
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)
+ * steps values from start to end inclusive; ct_linspace(_ex) allocates (float32 by default) */
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps);
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)
+ * (input * mask / (1 - p), mask) in training (mask: bool, kept elements); (copy of input, all true) in evaluation */
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask);
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask);
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor
+ * grad_output * mask * scale */
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale);
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor
+ * training: zero each element with probability p and scale the rest by 1/(1-p) (p = 1: zeros); evaluation: input itself */
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train);
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator);
 
 CT_EXTERN_C_END
 #endif /* CT_GENERATED_FUNCTIONS_H */
@@ -6164,92 +6371,6 @@ static ct_status ct__k_sum_out(ct_keyset ks, ct_tensor *a, ct_int_list dims, boo
   return ct__sum_impl(a, dims, keepdim, dtype, out, NULL);
 }
 
-/* ---- mm: naive triple loop over strides (BLIS replaces it) ---- */
-#define CT__MM_LOOP(NAME, T, ACC, LOAD, STORE)                                                         \
-  static void NAME(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {                             \
-    const T *A = (const T *)ct_data_ptr(a), *B = (const T *)ct_data_ptr(b);                            \
-    T *C = (T *)ct_data_ptr(c);                                                                         \
-    int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;                                 \
-    for (i = 0; i < M; i++)                                                                             \
-      for (j = 0; j < N; j++) {                                                                         \
-        ACC acc = 0;                                                                                    \
-        for (k = 0; k < K; k++)                                                                         \
-          acc += (ACC)LOAD(A[i * a->strides[0] + k * a->strides[1]]) * (ACC)LOAD(B[k * b->strides[0] + j * b->strides[1]]); \
-        C[i * c->strides[0] + j * c->strides[1]] = STORE((T)(acc));                                     \
-      }                                                                                                 \
-  }
-#define CT__STORE_F16_MM(x) ct_f32_to_f16((float)(x))
-CT__MM_LOOP(ct__mm_f32, float, float, CT__LOAD_ID, CT__STORE_ID)
-CT__MM_LOOP(ct__mm_f64, double, double, CT__LOAD_ID, CT__STORE_ID)
-CT__MM_LOOP(ct__mm_i64, int64_t, uint64_t, (uint64_t), CT__STORE_ID)
-CT__MM_LOOP(ct__mm_i32, int32_t, uint32_t, (uint32_t), CT__STORE_ID)
-CT__MM_LOOP(ct__mm_u8, uint8_t, uint8_t, CT__LOAD_ID, CT__STORE_ID)
-static void ct__mm_half(const ct_tensor *a, const ct_tensor *b, ct_tensor *c) {
-  /* f16 / bf16: accumulate in float, round once */
-  int64_t M = a->sizes[0], K = a->sizes[1], N = b->sizes[1], i, j, k;
-  for (i = 0; i < M; i++)
-    for (j = 0; j < N; j++) {
-      float acc = 0;
-      for (k = 0; k < K; k++)
-        acc += (float)ct__load_double((const uint16_t *)ct_data_ptr(a) + i * a->strides[0] + k * a->strides[1], (ct_dtype)a->dtype) *
-               (float)ct__load_double((const uint16_t *)ct_data_ptr(b) + k * b->strides[0] + j * b->strides[1], (ct_dtype)b->dtype);
-      ct__store_double((uint16_t *)ct_data_ptr(c) + i * c->strides[0] + j * c->strides[1], (ct_dtype)c->dtype, acc);
-    }
-}
-
-static ct_status ct__mm_impl(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
-  static const char *op = "mm";
-  int64_t shape[2];
-  ct_tensor *dst;
-  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "self must be a matrix, got a %dD tensor", a->ndim);
-  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
-  if (a->sizes[1] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
-                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
-  if (a->dtype != b->dtype)
-    return ct_fail(CT_ERR_DTYPE, op, "expected mat1 and mat2 to have the same dtype, but got: %s != %s",
-                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
-  if (a->dtype == CT_BOOL) return ct_fail(CT_ERR_DTYPE, op, "\"addmm\" is not implemented for 'Bool'");
-  if (!ct__same_device(op, a, b)) return ct_last_error();
-  shape[0] = a->sizes[0];
-  shape[1] = b->sizes[1];
-  if (out) {
-    ct_status st;
-    if (out->dtype != a->dtype)
-      return ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead", ct_dtype_name((ct_dtype)a->dtype),
-                     ct_dtype_name((ct_dtype)out->dtype));
-    if (!ct__same_device(op, out, a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
-    if ((st = ct__resize_out(op, out, 2, shape)) != CT_OK) return st;
-    dst = out;
-  } else {
-    dst = ct__empty(op, 2, shape, (ct_dtype)a->dtype, a->device);
-    if (!dst) return ct_last_error();
-  }
-  if (!ct__is_meta(dst)) {
-    switch (a->dtype) {
-    case CT_F32: ct__mm_f32(a, b, dst); break;
-    case CT_F64: ct__mm_f64(a, b, dst); break;
-    case CT_I64: ct__mm_i64(a, b, dst); break;
-    case CT_I32: ct__mm_i32(a, b, dst); break;
-    case CT_U8: ct__mm_u8(a, b, dst); break;
-    default: ct__mm_half(a, b, dst); break;
-    }
-  }
-  if (out) ct__bump_version(out);
-  else *result = dst;
-  return CT_OK;
-}
-static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  ct__mm_impl(a, b, NULL, &r);
-  return r;
-}
-static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *out) {
-  (void)ks;
-  return ct__mm_impl(a, b, out, NULL);
-}
-
 /* ---- threshold_backward: grad_output where self > threshold, else 0 ---- */
 static ct_tensor *ct__k_threshold_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar threshold) {
   ct_tensor *r = NULL;
@@ -6431,33 +6552,6 @@ static ct_tensor *ct__k_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_list dim,
   CT_SCOPE { r = ct_keep(ct_div_scalar(ct_sum_dim_ex(self, dim.data ? (int)dim.n : 0, dim.data, keepdim, dtype), ct_int(count))); }
   return r;
 }
-/* matmul: the 1-D and 2-D cases of torch.matmul, through mm. */
-static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
-  ct_tensor *r = NULL;
-  (void)ks;
-  if (a->ndim == 0 || b->ndim == 0)
-    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
-                   b->ndim),
-           (ct_tensor *)NULL;
-  if (a->ndim > 2 || b->ndim > 2)
-    return ct_fail(CT_ERR_UNSUPPORTED, "matmul", "batched operands (%dD and %dD) are not supported yet: only 1-D and 2-D",
-                   a->ndim, b->ndim),
-           (ct_tensor *)NULL;
-  if (a->ndim == 1 && b->ndim == 1 && a->sizes[0] != b->sizes[0])
-    return ct_fail(CT_ERR_SHAPE, "matmul", "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same "
-                   "number of elements, but got %lld and %lld elements respectively", (long long)a->sizes[0],
-                   (long long)b->sizes[0], (long long)a->sizes[0], (long long)b->sizes[0]),
-           (ct_tensor *)NULL;
-  CT_SCOPE {
-    ct_tensor *x = a->ndim == 1 ? ct_unsqueeze(a, 0) : a, *y = b->ndim == 1 ? ct_unsqueeze(b, 1) : b;
-    ct_tensor *m = ct_mm(x, y);
-    if (m && a->ndim == 1) m = ct_squeeze_dim(m, 0);
-    if (m && b->ndim == 1) m = ct_squeeze_dim(m, -1);
-    r = ct_keep(m);
-  }
-  return r;
-}
-
 /* ================= derivative helpers (FunctionsManual) =================
  * Called by the formulas in gen/derivatives.spec. They run inside the
  * engine's scope, which releases their temporaries; they are written with
@@ -6493,8 +6587,6 @@ static ct_tensor *ct__tanh_backward(ct_tensor *grad, ct_tensor *y) {
 static ct_tensor *ct__sigmoid_backward(ct_tensor *grad, ct_tensor *y) {
   return ct_mul(grad, ct_mul(y, ct_add_scalar(ct_neg(y), ct_int(1))));
 }
-static ct_tensor *ct__mm_mat1_backward(ct_tensor *grad, ct_tensor *mat2) { return ct_mm(grad, ct_t(mat2)); }
-static ct_tensor *ct__mm_mat2_backward(ct_tensor *grad, ct_tensor *self) { return ct_mm(ct_t(self), grad); }
 static ct_tensor *ct__permute_backward(ct_tensor *grad, ct_int_list dims) {
   int64_t inv[CT_MAX_DIMS];
   int64_t i;
@@ -6626,6 +6718,533 @@ CT_EXTERN_C_END
 #include <math.h>
 CT_EXTERN_C_BEGIN
 
+/* ---- the strided kernel ---- */
+typedef struct ct__la_gemm {
+  int64_t batch, m, n, k;
+  const char *a, *b; /* element [0,0,0] of each operand */
+  char *c;
+  int64_t as[3], bs[3], cs[3]; /* element strides: batch, row, column */
+  double alpha_f, beta_f;
+  uint64_t alpha_i, beta_i; /* integer dtypes: wrapping arithmetic */
+  int use_beta;             /* 0: C's old values are never read (beta == 0 ignores NaN, as PyTorch) */
+} ct__la_gemm;
+
+#define CT__LA_NB 128 /* columns per block: the accumulators of one row block */
+
+#define CT__LA_GEMM_LOOP(NAME, T, ACC, LOAD, STORE, ALPHA, BETA)                                   \
+  static void NAME(const ct__la_gemm *g) {                                                         \
+    const ACC alpha = (ACC)(ALPHA), beta = (ACC)(BETA);                                            \
+    const T *A = (const T *)g->a, *B = (const T *)g->b;                                            \
+    T *C = (T *)g->c;                                                                              \
+    ACC acc[CT__LA_NB];                                                                            \
+    int64_t bt, i, j, j0, k, nb;                                                                   \
+    for (bt = 0; bt < g->batch; bt++)                                                              \
+      for (i = 0; i < g->m; i++)                                                                   \
+        for (j0 = 0; j0 < g->n; j0 += CT__LA_NB) {                                                 \
+          T *crow = C + bt * g->cs[0] + i * g->cs[1] + j0 * g->cs[2];                              \
+          nb = g->n - j0 < CT__LA_NB ? g->n - j0 : CT__LA_NB;                                      \
+          for (j = 0; j < nb; j++) acc[j] = 0;                                                     \
+          for (k = 0; k < g->k; k++) {                                                             \
+            const ACC av = (ACC)LOAD(A[bt * g->as[0] + i * g->as[1] + k * g->as[2]]);              \
+            const T *brow = B + bt * g->bs[0] + k * g->bs[1] + j0 * g->bs[2];                      \
+            if (g->bs[2] == 1) {                                                                   \
+              for (j = 0; j < nb; j++) acc[j] += av * (ACC)LOAD(brow[j]);                          \
+            } else {                                                                               \
+              for (j = 0; j < nb; j++) acc[j] += av * (ACC)LOAD(brow[j * g->bs[2]]);               \
+            }                                                                                      \
+          }                                                                                        \
+          for (j = 0; j < nb; j++) {                                                               \
+            T *cp = crow + j * g->cs[2];                                                           \
+            ACC v = alpha * acc[j];                                                                \
+            if (g->use_beta) v += beta * (ACC)LOAD(*cp);                                           \
+            *cp = (T)STORE(v);                                                                     \
+          }                                                                                        \
+        }                                                                                          \
+  }
+#define CT__LA_DEF_FLOAT(sfx, T, ACC, LOAD, STORE) CT__LA_GEMM_LOOP(ct__la_gemm_##sfx, T, ACC, LOAD, STORE, g->alpha_f, g->beta_f)
+CT__FLOAT_TYPES(CT__LA_DEF_FLOAT)
+#define CT__LA_LOAD_INT(x) ((uint64_t)(int64_t)(x))
+#define CT__LA_DEF_INT(sfx, T, U) CT__LA_GEMM_LOOP(ct__la_gemm_##sfx, T, uint64_t, CT__LA_LOAD_INT, CT__STORE_ID, g->alpha_i, g->beta_i)
+CT__INT_TYPES(CT__LA_DEF_INT)
+
+typedef void (*ct__la_gemm_fn)(const ct__la_gemm *);
+/* in ct_dtype order: f32 f64 f16 bf16 i64 i32 u8 bool */
+static const ct__la_gemm_fn ct__la_gemm_loops[CT_DTYPE_NUM] = {ct__la_gemm_f32, ct__la_gemm_f64, ct__la_gemm_f16, ct__la_gemm_bf16,
+                                                              ct__la_gemm_i64, ct__la_gemm_i32, ct__la_gemm_u8,  NULL};
+
+/* A number as a wrapping integer (NaN and out-of-range floats are not UB). */
+static uint64_t ct__la_scalar_bits(ct_scalar s) {
+  if (s.kind == CT_SCALAR_FLOAT) {
+    double f = s.v.f;
+    if (f != f) return 0;
+    if (f >= 9.2e18) return (uint64_t)INT64_MAX;
+    if (f <= -9.2e18) return (uint64_t)INT64_MIN;
+    return (uint64_t)(int64_t)f;
+  }
+  return s.kind == CT_SCALAR_INT ? (uint64_t)s.v.i : s.kind == CT_SCALAR_BOOL ? (uint64_t)s.v.b : 1;
+}
+static int ct__la_is_zero(ct_scalar s) {
+  return (s.kind == CT_SCALAR_FLOAT && s.v.f == 0) || (s.kind == CT_SCALAR_INT && s.v.i == 0) ||
+         (s.kind == CT_SCALAR_BOOL && !s.v.b);
+}
+static double ct__la_scalar_f(ct_scalar s) { return s.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(s); }
+
+/* A 0..3-D operand's strides as (batch, row, column); a vector is a row
+ * (A of dot: 1 x K) or a column (B of dot and mv, C of mv). */
+static void ct__la_strides3(const ct_tensor *t, int vector_is_row, int64_t s[3]) {
+  s[0] = s[1] = s[2] = 0;
+  if (t->ndim == 3) s[0] = t->strides[0], s[1] = t->strides[1], s[2] = t->strides[2];
+  else if (t->ndim == 2) s[1] = t->strides[0], s[2] = t->strides[1];
+  else if (t->ndim == 1) s[vector_is_row ? 2 : 1] = t->strides[0];
+}
+
+/* One product: result = beta * self + alpha * (a @ b). */
+typedef struct ct__la_call {
+  const char *op;
+  ct_tensor *self; /* the added term (addmm, baddbmm), broadcast to the result; or NULL */
+  ct_tensor *a, *b;
+  ct_scalar beta, alpha;
+  ct_dtype dtype; /* the result's */
+  int ndim;       /* the result's: 0 dot, 1 mv, 2 mm, 3 bmm */
+  int64_t shape[3];
+  int64_t batch, m, n, k;
+} ct__la_call;
+
+static ct_status ct__la_dtype_mismatch(const char *op, ct_dtype want, ct_dtype got) {
+  return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name(want), ct__dtype_torch_name(got));
+}
+
+/* self must broadcast to the result's shape (PyTorch expands it) */
+static ct_status ct__la_check_expand(const char *op, const ct_tensor *self, int ndim, const int64_t *shape) {
+  char b1[160], b2[160];
+  int i;
+  if (self->ndim > ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "expand(%s, size=%s): the number of sizes provided (%d) must be greater or equal to the "
+                   "number of dimensions in the tensor (%d)", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2), ndim, self->ndim);
+  for (i = 0; i < self->ndim; i++) {
+    int64_t want = shape[ndim - self->ndim + i], have = self->sizes[i];
+    if (have != want && have != 1)
+      return ct_fail(CT_ERR_SHAPE, op, "The expanded size of the tensor (%lld) must match the existing size (%lld) at "
+                     "non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s", (long long)want, (long long)have,
+                     ndim - self->ndim + i, ct_shape_format(ndim, shape, b1, sizeof b1),
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  }
+  return CT_OK;
+}
+
+/* Runs a checked call into a new tensor (out NULL), into out (out=) or
+ * into self (inplace). Operands that share storage with the written tensor
+ * are read before anything is written (through a temporary). */
+static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, ct_tensor **result) {
+  const char *op = c->op;
+  ct_tensor *dst, *work;
+  ct_status st = CT_OK;
+  int use_beta = c->self && !ct__la_is_zero(c->beta);
+  char b1[160], b2[160];
+  if (!ct__la_gemm_loops[c->dtype])
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", c->ndim == 3 ? "bmm" : c->ndim == 2 ? "addmm_impl_cpu_"
+                   : c->ndim == 1 ? "addmv_impl_cpu" : "dot", ct__dtype_torch_name(c->dtype));
+  if (inplace) {
+    dst = c->self;
+    if (dst->ndim != c->ndim || memcmp(dst->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim))
+      return ct_fail(CT_ERR_SHAPE, op, "Bad in-place call: input tensor size %s and output tensor size %s should match",
+                     ct_shape_format(dst->ndim, dst->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
+    if (dst->dtype != c->dtype) return ct__la_dtype_mismatch(op, (ct_dtype)dst->dtype, c->dtype);
+    if (ct__check_writable(op, dst) != CT_OK) return ct_last_error();
+  } else if (out) {
+    if (out->dtype != c->dtype)
+      return c->ndim == 0 ? ct_fail(CT_ERR_DTYPE, op, "result dtype %s does not match input dtype %s",
+                                    ct__dtype_torch_name((ct_dtype)out->dtype), ct__dtype_torch_name(c->dtype))
+                          : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
+                                    ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
+    if (!ct__same_device(op, out, c->a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
+    if ((out == c->a || out == c->b || out == c->self) &&
+        (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
+      return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
+    if ((st = ct__resize_out(op, out, c->ndim, c->shape)) != CT_OK) return st;
+    dst = out;
+  } else {
+    dst = ct__empty(op, c->ndim, c->shape, c->dtype, c->a->device);
+    if (!dst) return ct_last_error();
+  }
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    ct__la_gemm g;
+    int alias = dst->storage == c->a->storage || dst->storage == c->b->storage;
+    work = alias ? ct__empty(op, c->ndim, c->shape, c->dtype, dst->device) : dst;
+    if (!work) {
+      st = ct_last_error();
+    } else if (use_beta && work != c->self && (st = ct__copy_impl(work, c->self)) != CT_OK) {
+      /* self broadcast and cast into the result first */
+    } else {
+      g.batch = c->batch, g.m = c->m, g.n = c->n, g.k = c->k;
+      g.a = (const char *)ct_data_ptr(c->a);
+      g.b = (const char *)ct_data_ptr(c->b);
+      g.c = (char *)ct_data_ptr(work);
+      ct__la_strides3(c->a, 1, g.as);
+      ct__la_strides3(c->b, 0, g.bs);
+      ct__la_strides3(work, 0, g.cs);
+      g.alpha_f = ct__la_scalar_f(c->alpha), g.beta_f = ct__la_scalar_f(c->beta);
+      g.alpha_i = ct__la_scalar_bits(c->alpha), g.beta_i = ct__la_scalar_bits(c->beta);
+      g.use_beta = use_beta;
+      if (g.k == 0) g.a = g.b = g.c; /* never read; keeps pointer arithmetic off NULL */
+      ct__la_gemm_loops[c->dtype](&g);
+      if (work != dst) st = ct__copy_impl(dst, work);
+    }
+    if (work != dst) ct_release(work);
+  }
+  if (out || inplace) {
+    if (st == CT_OK) ct__bump_version(dst);
+    return st;
+  }
+  if (st != CT_OK) {
+    ct_release(dst);
+    return st;
+  }
+  *result = dst;
+  return CT_OK;
+}
+
+static ct_status ct__la_same_dtype(const char *op, const ct_tensor *a, const ct_tensor *b) {
+  return a->dtype == b->dtype ? CT_OK : ct__la_dtype_mismatch(op, (ct_dtype)a->dtype, (ct_dtype)b->dtype);
+}
+
+/* ---- dot ---- */
+static ct_status ct__la_dot(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "dot";
+  ct__la_call c;
+  if (a->ndim != 1 || b->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+  if (a->sizes[0] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of "
+                   "elements, but got %lld and %lld elements respectively", (long long)a->sizes[0], (long long)b->sizes[0],
+                   (long long)a->sizes[0], (long long)b->sizes[0]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "dot : expected both vectors to have same dtype, but found %s and %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype));
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = a, c.b = b, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
+  c.ndim = 0, c.batch = c.m = c.n = 1, c.k = a->sizes[0];
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_dot(self, tensor, NULL, &r);
+  return r;
+}
+static ct_status ct__k_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  (void)ks;
+  return ct__la_dot(self, tensor, out, NULL);
+}
+
+/* ---- mv ---- */
+static ct_status ct__la_mv(ct_tensor *a, ct_tensor *v, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "mv";
+  ct__la_call c;
+  if (a->ndim != 2 || v->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "vector + matrix @ vector expected, got 1, %d, %d", a->ndim, v->ndim);
+  if (a->sizes[1] != v->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
+  if (ct__la_same_dtype(op, a, v) != CT_OK || !ct__same_device(op, a, v)) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = a, c.b = v, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
+  c.ndim = 1, c.shape[0] = a->sizes[0];
+  c.batch = 1, c.m = a->sizes[0], c.n = 1, c.k = a->sizes[1];
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_mv(self, vec, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  (void)ks;
+  return ct__la_mv(self, vec, out, NULL);
+}
+
+/* ---- mm and addmm ---- */
+static ct_status ct__la_mm_check(const char *op, const char *n1, ct_tensor *a, ct_tensor *b) {
+  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "%s must be a matrix, got a %dD tensor", n1, a->ndim);
+  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
+  if (a->sizes[1] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s (expected mat1 and mat2 to have the same dtype, but "
+                   "got: %s != %s)", ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype),
+                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  return CT_OK;
+}
+static void ct__la_mm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
+  memset(c, 0, sizeof *c);
+  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
+  c->ndim = 2, c->shape[0] = a->sizes[0], c->shape[1] = b->sizes[1];
+  c->batch = 1, c->m = a->sizes[0], c->n = b->sizes[1], c->k = a->sizes[1];
+}
+static ct_status ct__la_mm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  ct__la_call c;
+  if (ct__la_mm_check("mm", "self", a, b) != CT_OK) return ct_last_error();
+  ct__la_mm_call(&c, "mm", a, b);
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_mm(self, mat2, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  (void)ks;
+  return ct__la_mm(self, mat2, out, NULL);
+}
+
+static ct_status ct__la_addmm(ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                              int inplace, ct_tensor **result) {
+  static const char *op = "addmm";
+  ct__la_call c;
+  if (ct__la_mm_check(op, "mat1", m1, m2) != CT_OK) return ct_last_error();
+  if (self->dtype != m1->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)m2->dtype));
+  if (!ct__same_device(op, self, m1)) return ct_last_error();
+  ct__la_mm_call(&c, op, m1, m2);
+  if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
+  c.self = self, c.beta = beta, c.alpha = alpha;
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_addmm(self, mat1, mat2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  (void)ks;
+  return ct__la_addmm(self, mat1, mat2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha,
+                                 ct_tensor *out) {
+  (void)ks;
+  return ct__la_addmm(self, mat1, mat2, beta, alpha, out, 0, NULL);
+}
+
+/* ---- bmm and baddbmm ---- */
+static ct_status ct__la_bmm_check(const char *op, ct_tensor *a, ct_tensor *b) {
+  if (a->ndim != 3) return ct_fail(CT_ERR_RANK, op, "batch1 must be a 3D tensor, got a %dD tensor", a->ndim);
+  if (b->ndim != 3) return ct_fail(CT_ERR_RANK, op, "batch2 must be a 3D tensor, got a %dD tensor", b->ndim);
+  if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2])
+    return ct_fail(CT_ERR_SHAPE, op, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
+                   "[%lld, %lld].", (long long)a->sizes[0], (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (ct__la_same_dtype(op, a, b) != CT_OK || !ct__same_device(op, a, b)) return ct_last_error();
+  return CT_OK;
+}
+static void ct__la_bmm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
+  memset(c, 0, sizeof *c);
+  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
+  c->ndim = 3, c->shape[0] = a->sizes[0], c->shape[1] = a->sizes[1], c->shape[2] = b->sizes[2];
+  c->batch = a->sizes[0], c->m = a->sizes[1], c->n = b->sizes[2], c->k = a->sizes[2];
+}
+static ct_status ct__la_bmm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  ct__la_call c;
+  if (ct__la_bmm_check("bmm", a, b) != CT_OK) return ct_last_error();
+  ct__la_bmm_call(&c, "bmm", a, b);
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_bmm(self, mat2, NULL, &r);
+  return r;
+}
+static ct_status ct__k_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  (void)ks;
+  return ct__la_bmm(self, mat2, out, NULL);
+}
+
+static ct_status ct__la_baddbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                                int inplace, ct_tensor **result) {
+  static const char *op = "baddbmm";
+  ct__la_call c;
+  if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
+  if (!ct__same_device(op, self, b1)) return ct_last_error();
+  if (ct_dtype_is_floating((ct_dtype)self->dtype) != ct_dtype_is_floating((ct_dtype)b1->dtype) || self->dtype == CT_BOOL)
+    return ct__la_dtype_mismatch(op, (ct_dtype)b1->dtype, (ct_dtype)self->dtype); /* self is cast to the result (PyTorch) */
+  ct__la_bmm_call(&c, op, b1, b2);
+  if (!inplace && ct__la_check_expand(op, self, 3, c.shape) != CT_OK) return ct_last_error();
+  c.self = self, c.beta = beta, c.alpha = alpha;
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_baddbmm(self, batch1, batch2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                ct_scalar alpha) {
+  (void)ks;
+  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                   ct_scalar alpha, ct_tensor *out) {
+  (void)ks;
+  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
+}
+
+/* ================= composite kernels (CompositeImplicitAutograd) ================= */
+
+/* outer: self.reshape(n, 1) * vec2, as PyTorch (so it promotes like mul) */
+static ct_tensor *ct__k_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  ct_tensor *r = NULL;
+  int64_t shape[2];
+  (void)ks;
+  if (self->ndim != 1 || vec2->ndim != 1)
+    return ct_fail(CT_ERR_RANK, "outer", "outer: Expected 1-D argument %s, but got %d-D", self->ndim != 1 ? "self" : "vec2",
+                   self->ndim != 1 ? self->ndim : vec2->ndim),
+           (ct_tensor *)NULL;
+  shape[0] = self->sizes[0], shape[1] = 1;
+  CT_SCOPE { r = ct_keep(ct_mul(ct_reshape(self, 2, shape), vec2)); }
+  return r;
+}
+
+/* PyTorch's should_fold: an N-D (N >= 3) operand times a 1-D or 2-D one
+ * folds the batch into mm / mv when that needs no copy of the big operand
+ * (or when the small one requires grad, which keeps its gradient an mm). */
+static int ct__la_should_fold(const ct_tensor *t1, const ct_tensor *t2) {
+  int larger = t1->ndim >= t2->ndim, dim_big, dim_small, i;
+  const ct_tensor *big = larger ? t1 : t2;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  dim_big = big->ndim;
+  dim_small = larger ? t2->ndim : t1->ndim;
+  if (!(dim_big >= 3 && dim_small <= 2)) return 0;
+  if (ct__needs_grad(larger ? t2 : t1)) return 1;
+  if (t1->ndim == 2) return 0; /* the result would need a transposing copy */
+  if (big->numel == 0) return 1;
+  for (i = 0; i < dim_big; i++) sizes[i] = big->sizes[i], strides[i] = big->strides[i];
+  if (!larger) { /* big is t2.mT */
+    sizes[dim_big - 1] = big->sizes[dim_big - 2], sizes[dim_big - 2] = big->sizes[dim_big - 1];
+    strides[dim_big - 1] = big->strides[dim_big - 2], strides[dim_big - 2] = big->strides[dim_big - 1];
+  }
+  for (i = 0; i < dim_big - 2; i++)
+    if (strides[i] != strides[i + 1] * sizes[i + 1]) return 0;
+  return 1;
+}
+static ct_tensor *ct__la_matmul_fold(ct_tensor *a, ct_tensor *b) {
+  int transpose = b->ndim > a->ndim;
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *t1 = transpose ? ct_transpose(b, -1, -2) : a;
+    ct_tensor *t2 = !transpose ? b : a->ndim == 2 ? ct_t(a) : a;
+    ct_tensor *o = NULL;
+    if (t1 && t2) {
+      int64_t oshape[CT_MAX_DIMS], fshape[2], folded = 1;
+      int on = t1->ndim - 1, i;
+      for (i = 0; i < on; i++) folded *= oshape[i] = t1->sizes[i];
+      fshape[0] = folded, fshape[1] = t1->sizes[on];
+      t1 = ct_reshape(t1, 2, fshape);
+      if (t2->ndim == 2) {
+        oshape[on++] = t2->sizes[1];
+        o = ct_view(ct_mm(t1, t2), on, oshape);
+        if (transpose) o = ct_contiguous(ct_transpose(o, -1, -2));
+      } else {
+        o = ct_view(ct_mv(t1, t2), on, oshape);
+      }
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+/* batched: broadcast the batch dims, flatten them, bmm, view back */
+static ct_tensor *ct__la_matmul_batched(ct_tensor *a, ct_tensor *b) {
+  int da = a->ndim, db = b->ndim, nb, i;
+  int64_t n = da > 1 ? a->sizes[da - 2] : 1, m1 = a->sizes[da - 1];
+  int64_t m2 = db > 1 ? b->sizes[db - 2] : b->sizes[0], p = db > 1 ? b->sizes[db - 1] : 1;
+  int64_t batch[CT_MAX_DIMS + 2], ea[CT_MAX_DIMS + 2], eb[CT_MAX_DIMS + 2], fa[3], fb[3], prod = 1;
+  ct_tensor *r = NULL;
+  nb = ct_broadcast_shapes("matmul", da > 2 ? da - 2 : 0, a->sizes, db > 2 ? db - 2 : 0, b->sizes, batch);
+  if (nb < 0) return NULL;
+  if (nb + 2 > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, "matmul", "the broadcast batch has %d dims: the result would exceed rank %d", nb, CT_MAX_DIMS),
+           (ct_tensor *)NULL;
+  for (i = 0; i < nb; i++) prod *= ea[i] = eb[i] = batch[i];
+  ea[nb] = n, ea[nb + 1] = m1, eb[nb] = m2, eb[nb + 1] = p;
+  fa[0] = fb[0] = prod, fa[1] = n, fa[2] = m1, fb[1] = m2, fb[2] = p;
+  CT_SCOPE {
+    ct_tensor *x = ct_reshape(ct_expand(a, nb + 2, ea), 3, fa);
+    ct_tensor *y = ct_reshape(ct_expand(db == 1 ? ct_unsqueeze(b, -1) : b, nb + 2, eb), 3, fb);
+    ct_tensor *o = ct_bmm(x, y);
+    int on = nb;
+    if (da > 1) batch[on++] = n;
+    if (db > 1) batch[on++] = p;
+    r = ct_keep(ct_view(o, on, batch));
+  }
+  return r;
+}
+/* matmul: torch.matmul's shape cases */
+static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (a->ndim == 0 || b->ndim == 0)
+    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
+                   b->ndim),
+           (ct_tensor *)NULL;
+  if (a->ndim == 1 && b->ndim == 1) return ct_dot(a, b);
+  if (a->ndim == 2 && b->ndim == 1) return ct_mv(a, b);
+  if (a->ndim == 2 && b->ndim == 2) return ct_mm(a, b);
+  if (a->ndim == 1 && b->ndim == 2) {
+    CT_SCOPE { r = ct_keep(ct_squeeze_dim(ct_mm(ct_unsqueeze(a, 0), b), 0)); }
+    return r;
+  }
+  if (ct__la_should_fold(a, b)) return ct__la_matmul_fold(a, b);
+  return ct__la_matmul_batched(a, b);
+}
+
+/* PyTorch's output.add_(bias), out of place (the output may be a view, which
+ * ctorch's autograd does not rebase): bias may not grow the output, and the
+ * sum keeps the output's dtype. */
+static ct_tensor *ct__la_add_bias(ct_tensor *o, ct_tensor *bias) {
+  int64_t shape[CT_MAX_DIMS];
+  char b1[160], b2[160];
+  int n = ct_broadcast_shapes("linear", o->ndim, o->sizes, bias->ndim, bias->sizes, shape);
+  if (n < 0) return NULL;
+  if (n != o->ndim || memcmp(shape, o->sizes, sizeof(int64_t) * (size_t)n))
+    return ct_fail(CT_ERR_SHAPE, "linear", "output with shape %s doesn't match the broadcast shape %s (adding bias)",
+                   ct_shape_format(o->ndim, o->sizes, b1, sizeof b1), ct_shape_format(n, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  return ct_to_dtype(ct_add(o, bias), (ct_dtype)o->dtype);
+}
+/* linear: input @ weight.t() + bias, through addmm where PyTorch does */
+static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *wt = ct_t(weight), *o = NULL;
+    if (wt && bias && input->ndim == 2) {
+      o = ct_addmm(bias, input, wt);
+    } else if (wt && bias && input->ndim == 3 && ct_is_contiguous(input)) {
+      int64_t flat[2], shape[3];
+      flat[0] = input->sizes[0] * input->sizes[1], flat[1] = input->sizes[2];
+      o = ct_addmm(bias, ct_view(input, 2, flat), wt);
+      if (o) {
+        shape[0] = input->sizes[0], shape[1] = input->sizes[1], shape[2] = o->sizes[1];
+        o = ct_view(o, 3, shape);
+      }
+    } else if (wt) {
+      o = ct_matmul(input, wt);
+      if (o && bias) o = ct__la_add_bias(o, bias);
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__OPS_LINALG_IMPL */
 /* ---- ctorch/ops/shape.h: implementation ---- */
@@ -6656,7 +7275,621 @@ CT_EXTERN_C_END
 #if defined(CT__IMPLEMENT) && !defined(CT__OPS_RANDOM_IMPL)
 #define CT__OPS_RANDOM_IMPL
 #include <math.h>
+#include <time.h>
 CT_EXTERN_C_BEGIN
+
+struct ct_generator {
+  uint64_t seed, offset;
+  ct_device device;
+  int is_default;
+};
+
+CTDEF void ct_philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4]) {
+  uint32_t c0 = ctr[0], c1 = ctr[1], c2 = ctr[2], c3 = ctr[3], k0 = key[0], k1 = key[1];
+  int r;
+  for (r = 0; r < 10; r++) {
+    uint64_t p0 = (uint64_t)0xD2511F53u * c0, p1 = (uint64_t)0xCD9E8D57u * c2;
+    uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0, n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
+    c1 = (uint32_t)p1;
+    c3 = (uint32_t)p0;
+    c0 = n0;
+    c2 = n2;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  out[0] = c0, out[1] = c1, out[2] = c2, out[3] = c3;
+}
+
+/* ---- generator state ---- */
+#define CT__RN_MAX_INDEX 16
+static ct_generator ct__rn_defaults[CT_DEVICE_NUM][CT__RN_MAX_INDEX];
+static unsigned char ct__rn_default_ready[CT_DEVICE_NUM][CT__RN_MAX_INDEX];
+
+CTDEF ct_generator *ct_generator_new(ct_device device) {
+  ct_generator *g;
+  if (device.type < 0 || device.type >= CT_DEVICE_NUM || device.index < 0)
+    return ct_fail(CT_ERR_DEVICE, "ct_generator_new", "invalid device (type %d, index %d)", device.type, device.index),
+           (ct_generator *)NULL;
+  g = (ct_generator *)calloc(1, sizeof *g);
+  if (!g) return ct_fail(CT_ERR_OOM, "ct_generator_new", "out of memory"), (ct_generator *)NULL;
+  g->seed = CT_DEFAULT_SEED;
+  g->device = device;
+  return g;
+}
+CTDEF void ct_generator_free(ct_generator *g) {
+  if (g && !g->is_default) free(g);
+}
+CTDEF ct_generator *ct_default_generator(ct_device device) {
+  ct_generator *g;
+  if (device.type < 0 || device.type >= CT_DEVICE_NUM || device.index < 0 || device.index >= CT__RN_MAX_INDEX)
+    return ct_fail(CT_ERR_DEVICE, "ct_default_generator", "no default generator for device (type %d, index %d)", device.type,
+                   device.index),
+           (ct_generator *)NULL;
+  g = &ct__rn_defaults[device.type][device.index];
+  ct__lock();
+  if (!ct__rn_default_ready[device.type][device.index]) {
+    g->seed = CT_DEFAULT_SEED;
+    g->offset = 0;
+    g->device = device;
+    g->is_default = 1;
+    ct__rn_default_ready[device.type][device.index] = 1;
+  }
+  ct__unlock();
+  return g;
+}
+CTDEF ct_status ct_manual_seed(ct_generator *g, uint64_t seed) {
+  if (!g) return ct__fail_null("ct_manual_seed", "g");
+  ct__lock();
+  g->seed = seed;
+  g->offset = 0;
+  ct__unlock();
+  return CT_OK;
+}
+CTDEF uint64_t ct_generator_seed(const ct_generator *g) {
+  uint64_t s;
+  if (!g) return ct__fail_null("ct_generator_seed", "g"), 0;
+  ct__lock();
+  s = g->seed;
+  ct__unlock();
+  return s;
+}
+CTDEF uint64_t ct_generator_offset(const ct_generator *g) {
+  uint64_t o;
+  if (!g) return ct__fail_null("ct_generator_offset", "g"), 0;
+  ct__lock();
+  o = g->offset;
+  ct__unlock();
+  return o;
+}
+CTDEF ct_status ct_generator_set_offset(ct_generator *g, uint64_t offset) {
+  if (!g) return ct__fail_null("ct_generator_set_offset", "g");
+  ct__lock();
+  g->offset = offset;
+  ct__unlock();
+  return CT_OK;
+}
+CTDEF ct_device ct_generator_device(const ct_generator *g) { return g ? g->device : CT_CPU; }
+CTDEF void ct_manual_seed_all(uint64_t seed) {
+  int t, i;
+  for (t = 0; t < CT_DEVICE_NUM; t++)
+    for (i = 0; i < CT__RN_MAX_INDEX; i++) {
+      ct_generator *g = ct_default_generator(ct_device_make((ct_device_type)t, i));
+      if (g) ct_manual_seed(g, seed);
+    }
+}
+CTDEF uint64_t ct_seed(void) {
+  static int counter;
+  uint64_t s = (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32) ^ (uint64_t)(uintptr_t)&counter ^ (uint64_t)++counter * 0x9E3779B97F4A7C15ull;
+  s ^= s >> 31; /* splitmix64 finaliser */
+  s *= 0xBF58476D1CE4E5B9ull;
+  s ^= s >> 27;
+  ct_manual_seed_all(s);
+  return s;
+}
+
+/* ---- an op's stream: words at consecutive indices from its reserved range ---- */
+typedef struct ct__rn_stream {
+  uint32_t key[2];
+  uint64_t base, block;
+  uint32_t buf[4];
+  int valid;
+} ct__rn_stream;
+
+/* The generator an op uses on tensor t: gen, or the device's default. */
+static ct_generator *ct__rn_pick(const char *op, ct_generator *gen, const ct_tensor *t) {
+  if (!gen) return ct_default_generator(t->device);
+  if (gen->device.type != t->device.type && t->device.type != CT_DEVICE_META)
+    return ct_fail(CT_ERR_DEVICE, op, "Expected a '%s' device type for generator but found '%s'",
+                   ct_device_type_name((ct_device_type)t->device.type), ct_device_type_name((ct_device_type)gen->device.type)),
+           (ct_generator *)NULL;
+  return gen;
+}
+/* Reserve ceil(words / 4) blocks of g for one op. */
+static void ct__rn_reserve(ct_generator *g, uint64_t words, ct__rn_stream *s) {
+  uint64_t seed;
+  ct__lock();
+  seed = g->seed;
+  s->base = g->offset;
+  g->offset += words / 4 + (words % 4 != 0);
+  ct__unlock();
+  s->key[0] = (uint32_t)seed;
+  s->key[1] = (uint32_t)(seed >> 32);
+  s->valid = 0;
+}
+static uint32_t ct__rn_word(ct__rn_stream *s, uint64_t j) {
+  uint64_t b = s->base + j / 4;
+  if (!s->valid || b != s->block) {
+    uint32_t ctr[4];
+    ctr[0] = (uint32_t)b, ctr[1] = (uint32_t)(b >> 32), ctr[2] = ctr[3] = 0;
+    ct_philox4x32_10(ctr, s->key, s->buf);
+    s->block = b;
+    s->valid = 1;
+  }
+  return s->buf[j & 3];
+}
+static double ct__rn_u24(ct__rn_stream *s, uint64_t j) { return (double)(ct__rn_word(s, j) >> 8) * (1.0 / 16777216.0); }
+static uint64_t ct__rn_u64(ct__rn_stream *s, uint64_t j) {
+  uint64_t hi = ct__rn_word(s, j);
+  return hi << 32 | ct__rn_word(s, j + 1);
+}
+static double ct__rn_u53(ct__rn_stream *s, uint64_t j) { return (double)(ct__rn_u64(s, j) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* ---- writing values in logical order ----
+ * Contiguous results are written in place; others go through a contiguous
+ * temporary and copy_ (which handles any strides). */
+typedef struct ct__rn_sink {
+  ct_tensor *self, *buf;
+  char *data;
+  size_t es;
+  ct_dtype dtype;
+} ct__rn_sink;
+static ct_status ct__rn_sink_open(const char *op, ct_tensor *self, ct__rn_sink *k) {
+  k->self = self;
+  k->dtype = (ct_dtype)self->dtype;
+  k->es = ct_dtype_size(k->dtype);
+  k->buf = ct_is_contiguous(self) ? ct_retain(self) : ct__empty(op, self->ndim, self->sizes, k->dtype, self->device);
+  if (!k->buf) return ct_last_error();
+  k->data = (char *)ct_data_ptr(k->buf);
+  return CT_OK;
+}
+static ct_status ct__rn_sink_close(ct__rn_sink *k, ct_status st) {
+  if (st == CT_OK && k->buf != k->self) st = ct__copy_impl(k->self, k->buf);
+  ct_release(k->buf);
+  if (st == CT_OK) ct__bump_version(k->self);
+  return st;
+}
+static void ct__rn_put(ct__rn_sink *k, int64_t i, double v) { ct__store_double(k->data + (size_t)i * k->es, k->dtype, v); }
+static void ct__rn_put_int(ct__rn_sink *k, int64_t i, int64_t v) {
+  char *p = k->data + (size_t)i * k->es;
+  switch (k->dtype) {
+  case CT_I64: *(int64_t *)p = v; break;
+  case CT_I32: *(int32_t *)p = (int32_t)v; break;
+  case CT_U8: *(uint8_t *)p = (uint8_t)v; break;
+  case CT_BOOL: *(bool *)p = v != 0; break;
+  default: ct__store_double(p, k->dtype, (double)v); break;
+  }
+}
+
+/* common prologue of a sampling op writing self: checks, generator, stream */
+static ct_status ct__rn_begin(const char *op, ct_tensor *self, ct_generator *gen, uint64_t words_per_elem, ct__rn_stream *s,
+                              ct_generator **out_gen) {
+  ct_generator *g;
+  if (ct__check_writable(op, self) != CT_OK) return ct_last_error();
+  g = ct__rn_pick(op, gen, self);
+  if (!g) return ct_last_error();
+  *out_gen = g;
+  if (!ct__is_meta(self) && self->numel > 0) ct__rn_reserve(g, (uint64_t)self->numel * words_per_elem, s);
+  return CT_OK;
+}
+static int ct__rn_skip(const ct_tensor *self) { return ct__is_meta(self) || self->numel == 0; }
+
+static ct_status ct__rn_floating_only(const char *op, const char *what, const ct_tensor *self) {
+  if (ct_dtype_is_floating((ct_dtype)self->dtype)) return CT_OK;
+  return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", what, ct__dtype_torch_name((ct_dtype)self->dtype));
+}
+
+/* ---- uniform_ ---- */
+static ct_status ct__k_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *gen) {
+  static const char *op = "uniform_";
+  ct__rn_stream s;
+  ct__rn_sink k;
+  ct_generator *g;
+  int wide = self->dtype == CT_F64;
+  int64_t i;
+  (void)ks;
+  if (ct__rn_floating_only(op, "check_uniform_bounds", self) != CT_OK) return ct_last_error();
+  if (!(from <= to)) return ct_fail(CT_ERR_INVALID, op, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g", from, to);
+  if (!isfinite(to - from)) return ct_fail(CT_ERR_INVALID, op, "uniform_ expects to-from <= std::numeric_limits<double>::max(), but found to=%g and from=%g which result in to-from to exceed the limit", to, from);
+  if (ct__rn_begin(op, self, gen, wide ? 2 : 1, &s, &g) != CT_OK) return ct_last_error();
+  if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
+  if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
+  for (i = 0; i < self->numel; i++) {
+    double u = wide ? ct__rn_u53(&s, 2 * (uint64_t)i) : ct__rn_u24(&s, (uint64_t)i);
+    ct__rn_put(&k, i, fma(to - from, u, from));
+    if (from < to && ct__load_double(k.data + (size_t)i * k.es, k.dtype) >= to) ct__rn_put(&k, i, from);
+  }
+  return ct__rn_sink_close(&k, CT_OK);
+}
+
+/* ---- normal_ (Box-Muller, see the note) ---- */
+static ct_status ct__k_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *gen) {
+  static const char *op = "normal_";
+  ct__rn_stream s;
+  ct__rn_sink k;
+  ct_generator *g;
+  int64_t i;
+  (void)ks;
+  if (ct__rn_floating_only(op, "normal_kernel_cpu", self) != CT_OK) return ct_last_error();
+  if (!(std >= 0)) return ct_fail(CT_ERR_INVALID, op, "normal expects std >= 0.0, but found std %g", std);
+  /* two elements per block: reserve 2 words per element, rounded up to whole blocks */
+  if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
+  if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
+  if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
+  for (i = 0; i < self->numel; i += 2) {
+    uint64_t w = 2 * (uint64_t)i; /* = 4 * pair */
+    double u1 = ct__rn_u53(&s, w), u2 = ct__rn_u53(&s, w + 2);
+    double r = sqrt(-2.0 * log(1.0 - u1)), t = 6.283185307179586 * u2;
+    ct__rn_put(&k, i, fma(std, r * cos(t), mean));
+    if (i + 1 < self->numel) ct__rn_put(&k, i + 1, fma(std, r * sin(t), mean));
+  }
+  return ct__rn_sink_close(&k, CT_OK);
+}
+
+/* ---- random_.from: integers in [from, to) (to None: the dtype's top) ---- */
+static int ct__rn_int_bounds(ct_dtype d, int64_t *lo, int64_t *hi) { /* representable integers [lo, hi] */
+  switch (d) {
+  case CT_F64: *lo = -((int64_t)1 << 53), *hi = (int64_t)1 << 53; return 1;
+  case CT_F32: *lo = -((int64_t)1 << 24), *hi = (int64_t)1 << 24; return 1;
+  case CT_F16: *lo = -((int64_t)1 << 11), *hi = (int64_t)1 << 11; return 1;
+  case CT_BF16: *lo = -((int64_t)1 << 8), *hi = (int64_t)1 << 8; return 1;
+  case CT_I64: *lo = INT64_MIN, *hi = INT64_MAX; return 0;
+  case CT_I32: *lo = INT32_MIN, *hi = INT32_MAX; return 0;
+  case CT_U8: *lo = 0, *hi = 255; return 0;
+  default: *lo = 0, *hi = 1; return 0;
+  }
+}
+static ct_status ct__k_random_from_(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *gen) {
+  static const char *op = "random_";
+  ct__rn_stream s;
+  ct__rn_sink k;
+  ct_generator *g;
+  int64_t lo, hi, i;
+  uint64_t range; /* to - from; 0 means 2^64 */
+  (void)ks;
+  ct__rn_int_bounds((ct_dtype)self->dtype, &lo, &hi);
+  if (to == CT_INT_NONE) { /* [from, top]: top is the largest exact integer (floats) or the maximum */
+    if (from < lo || from > hi)
+      return ct_fail(CT_ERR_INVALID, op, "from %lld is out of the range of %s", (long long)from, ct__dtype_torch_name((ct_dtype)self->dtype));
+    range = (uint64_t)hi - (uint64_t)from + 1;
+  } else {
+    if (from >= to)
+      return ct_fail(CT_ERR_INVALID, op, "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld", (long long)from,
+                     (long long)to);
+    if (from < lo || from > hi || to - 1 > hi || to - 1 < lo)
+      return ct_fail(CT_ERR_INVALID, op, "random_ expects 'from' and 'to' - 1 to be in [%lld, %lld] for %s, but got from=%lld, to=%lld",
+                     (long long)lo, (long long)hi, ct__dtype_torch_name((ct_dtype)self->dtype), (long long)from, (long long)to);
+    range = (uint64_t)to - (uint64_t)from;
+  }
+  if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
+  if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
+  if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
+  for (i = 0; i < self->numel; i++) {
+    uint64_t x = ct__rn_u64(&s, 2 * (uint64_t)i);
+    ct__rn_put_int(&k, i, (int64_t)((uint64_t)from + (range ? x % range : x)));
+  }
+  return ct__rn_sink_close(&k, CT_OK);
+}
+
+/* ---- bernoulli ---- */
+static ct_status ct__rn_check_p(const char *op, double p) {
+  if (p >= 0 && p <= 1) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, op, "bernoulli expects p to be in [0, 1], but got p=%g", p);
+}
+/* self = 1 where u53 < p (p a number, or probs[i] read in logical order) */
+static ct_status ct__rn_bernoulli_fill(const char *op, ct_tensor *self, double p, const double *probs, ct_generator *gen) {
+  ct__rn_stream s;
+  ct__rn_sink k;
+  ct_generator *g;
+  int64_t i;
+  if (ct__rn_begin(op, self, gen, 2, &s, &g) != CT_OK) return ct_last_error();
+  if (ct__rn_skip(self)) return ct__bump_version(self), CT_OK;
+  if (ct__rn_sink_open(op, self, &k) != CT_OK) return ct_last_error();
+  for (i = 0; i < self->numel; i++) ct__rn_put_int(&k, i, ct__rn_u53(&s, 2 * (uint64_t)i) < (probs ? probs[i] : p));
+  return ct__rn_sink_close(&k, CT_OK);
+}
+static ct_status ct__k_bernoulli_float_(ct_keyset ks, ct_tensor *self, double p, ct_generator *gen) {
+  (void)ks;
+  if (ct__rn_check_p("bernoulli_", p) != CT_OK) return ct_last_error();
+  return ct__rn_bernoulli_fill("bernoulli_", self, p, NULL, gen);
+}
+static ct_tensor *ct__k_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *gen) {
+  ct_tensor *r;
+  (void)ks;
+  if (ct__rn_check_p("bernoulli", p) != CT_OK) return NULL;
+  r = ct__empty_like("bernoulli", self, (ct_dtype)self->dtype);
+  if (r && ct__rn_bernoulli_fill("bernoulli", r, p, NULL, gen) != CT_OK) ct_release(r), r = NULL;
+  return r;
+}
+/* bernoulli(Tensor self): self holds the probabilities; the result has its dtype */
+static ct_tensor *ct__k_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *gen) {
+  static const char *op = "bernoulli";
+  ct_tensor *r = NULL, *p = NULL;
+  const double *probs;
+  int64_t i;
+  (void)ks;
+  if (ct__rn_floating_only(op, "bernoulli_tensor_cpu_self_", self) != CT_OK) return NULL;
+  r = ct__empty_like(op, self, (ct_dtype)self->dtype);
+  if (!r) return NULL;
+  if (ct__is_meta(r)) {
+    if (!ct__rn_pick(op, gen, self)) ct_release(r), r = NULL;
+    return r;
+  }
+  p = ct__copy_as(op, self, CT_F64); /* contiguous float64 probabilities */
+  if (!p) goto fail;
+  probs = (const double *)ct_data_ptr(p);
+  for (i = 0; i < p->numel; i++)
+    if (!(probs[i] >= 0 && probs[i] <= 1)) {
+      ct_fail(CT_ERR_INVALID, op, "Expected p_in >= 0 && p_in <= 1 to be true, but got false (element %lld is %g)", (long long)i,
+              probs[i]);
+      goto fail;
+    }
+  if (ct__rn_bernoulli_fill(op, r, 0, probs, gen) != CT_OK) goto fail;
+  ct_release(p);
+  return r;
+fail:
+  ct_release(p);
+  ct_release(r);
+  return NULL;
+}
+
+/* ---- factories' out= forms ---- */
+static ct_status ct__rn_resize(const char *op, ct_tensor *out, ct_int_list size) {
+  int i;
+  if (size.n < 0 || size.n > CT_MAX_DIMS) return ct_fail(CT_ERR_RANK, op, "size has %lld dims (at most %d)", (long long)size.n, CT_MAX_DIMS);
+  for (i = 0; i < size.n; i++)
+    if (size.data[i] < 0) return ct_fail(CT_ERR_SIZE, op, "Trying to create tensor with negative dimension %lld", (long long)size.data[i]);
+  if (ct__check_writable(op, out) != CT_OK) return ct_last_error();
+  return ct__resize_out(op, out, (int)size.n, size.data);
+}
+static ct_status ct__k_rand_out(ct_keyset ks, ct_int_list size, ct_generator *gen, ct_tensor *out) {
+  if (ct__rn_floating_only("rand", "check_uniform_bounds", out) != CT_OK || ct__rn_resize("rand", out, size) != CT_OK)
+    return ct_last_error();
+  return ct__k_uniform_(ks, out, 0, 1, gen);
+}
+static ct_status ct__k_randn_out(ct_keyset ks, ct_int_list size, ct_generator *gen, ct_tensor *out) {
+  if (ct__rn_floating_only("randn", "normal_kernel_cpu", out) != CT_OK || ct__rn_resize("randn", out, size) != CT_OK)
+    return ct_last_error();
+  return ct__k_normal_(ks, out, 0, 1, gen);
+}
+static ct_status ct__k_randint_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *gen, ct_tensor *out) {
+  if (low >= high)
+    return ct_fail(CT_ERR_INVALID, "randint", "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                   (long long)low, (long long)high);
+  if (ct__rn_resize("randint", out, size) != CT_OK) return ct_last_error();
+  return ct__k_random_from_(ks, out, low, high, gen);
+}
+static ct_status ct__k_randperm_out(ct_keyset ks, int64_t n, ct_generator *gen, ct_tensor *out) {
+  static const char *op = "randperm";
+  ct__rn_stream s;
+  ct_generator *g;
+  ct_tensor *perm;
+  int64_t lo, hi, i, *r;
+  ct_int_list size;
+  ct_status st;
+  (void)ks;
+  if (n < 0) return ct_fail(CT_ERR_INVALID, op, "n must be non-negative, got %lld", (long long)n);
+  ct__rn_int_bounds((ct_dtype)out->dtype, &lo, &hi);
+  if (out->dtype == CT_BOOL || n - 1 > hi)
+    return ct_fail(CT_ERR_INVALID, op, "n is too large for result tensor type: '%s'", ct__dtype_torch_name((ct_dtype)out->dtype));
+  size.data = &n, size.n = 1;
+  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  g = ct__rn_pick(op, gen, out);
+  if (!g) return ct_last_error();
+  if (ct__is_meta(out) || n == 0) return ct__bump_version(out), CT_OK;
+  ct__rn_reserve(g, 2 * (uint64_t)n, &s);
+  perm = ct__empty(op, 1, &n, CT_I64, CT_CPU);
+  if (!perm) return ct_last_error();
+  r = (int64_t *)ct_data_ptr(perm);
+  for (i = 0; i < n; i++) r[i] = i;
+  for (i = 0; i < n; i++) {
+    int64_t j = i + (int64_t)(ct__rn_u64(&s, 2 * (uint64_t)i) % (uint64_t)(n - i)), t = r[i];
+    r[i] = r[j], r[j] = t;
+  }
+  st = ct__copy_impl(out, perm);
+  ct_release(perm);
+  if (st == CT_OK) ct__bump_version(out);
+  return st;
+}
+
+static ct_status ct__k_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  static const char *op = "eye";
+  int64_t shape[2], i;
+  ct_int_list size;
+  (void)ks;
+  if (n < 0) return ct_fail(CT_ERR_INVALID, op, "n must be greater or equal to 0, got %lld", (long long)n);
+  if (m < 0) return ct_fail(CT_ERR_INVALID, op, "m must be greater or equal to 0, got %lld", (long long)m);
+  shape[0] = n, shape[1] = m;
+  size.data = shape, size.n = 2;
+  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__k_fill_(0, out, ct_int(0)) != CT_OK) return ct_last_error();
+  if (!ct__is_meta(out)) {
+    char *base = (char *)ct_data_ptr(out);
+    size_t es = ct_dtype_size((ct_dtype)out->dtype);
+    for (i = 0; i < n && i < m; i++)
+      ct__store_double(base + (size_t)(i * out->strides[0] + i * out->strides[1]) * es, (ct_dtype)out->dtype, 1.0);
+  }
+  return CT_OK;
+}
+static ct_status ct__k_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) { return ct__k_eye_m_out(ks, n, n, out); }
+
+static int64_t ct__rn_scalar_i64(ct_scalar s) { /* NaN and out-of-range floats are not UB */
+  double f;
+  if (s.kind != CT_SCALAR_FLOAT) return ct_scalar_to_int(s);
+  f = s.v.f;
+  return f != f ? 0 : f >= 9.2e18 ? INT64_MAX : f <= -9.2e18 ? INT64_MIN : (int64_t)f;
+}
+/* linspace as PyTorch's CPU kernel: the first half counts up from start, the
+ * second half down from end, each value one fused multiply-add (PyTorch's
+ * vectorised CPU kernel is compiled with FMA); float32 (and half types) step
+ * in float, float64 in double, integers in double and truncate. */
+static ct_status ct__k_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  static const char *op = "linspace";
+  ct__rn_sink k;
+  ct_dtype d = (ct_dtype)out->dtype;
+  ct_int_list size;
+  int64_t i, half = steps / 2;
+  (void)ks;
+  if (steps < 0) return ct_fail(CT_ERR_INVALID, op, "number of steps must be non-negative");
+  if (start.kind == CT_SCALAR_NONE || end.kind == CT_SCALAR_NONE) return ct_fail(CT_ERR_INVALID, op, "start and end must be numbers");
+  size.data = &steps, size.n = 1;
+  if (ct__rn_resize(op, out, size) != CT_OK) return ct_last_error();
+  if (ct__is_meta(out) || steps == 0) return ct__bump_version(out), CT_OK;
+  if (ct__rn_sink_open(op, out, &k) != CT_OK) return ct_last_error();
+  if (d == CT_F64 || !ct_dtype_is_floating(d)) {
+    double a = ct_scalar_to_double(start), b = ct_scalar_to_double(end), step;
+    if (!ct_dtype_is_floating(d)) a = (double)ct__rn_scalar_i64(start), b = (double)ct__rn_scalar_i64(end); /* Scalar.to<int64_t> */
+    step = steps > 1 ? (b - a) / (double)(steps - 1) : 0;
+    for (i = 0; i < steps; i++) {
+      double v = steps == 1 ? a : i < half ? fma(step, (double)i, a) : fma(-step, (double)(steps - i - 1), b);
+      if (d == CT_F64) ct__rn_put(&k, i, v);
+      else ct__rn_put_int(&k, i, v != v ? 0 : v >= 9.2e18 ? INT64_MAX : v <= -9.2e18 ? INT64_MIN : (int64_t)v);
+    }
+  } else {
+    float a = (float)ct_scalar_to_double(start), b = (float)ct_scalar_to_double(end);
+    float step = steps > 1 ? (b - a) / (float)(steps - 1) : 0.0f;
+    for (i = 0; i < steps; i++) {
+      float v = steps == 1 ? a : i < half ? fmaf(step, (float)i, a) : fmaf(-step, (float)(steps - i - 1), b);
+      ct__rn_put(&k, i, (double)v);
+    }
+  }
+  return ct__rn_sink_close(&k, CT_OK);
+}
+
+/* ---- dropout ----
+ * native_dropout returns (output, mask): mask is bool (kept elements), the
+ * output input * mask / (1 - p) in training, input itself (a copy) and an
+ * all-true mask in evaluation. Its derivative is native_dropout_backward,
+ * a composite of ct ops, so every order of derivative works. */
+static double ct__rn_dropout_scale(double p, bool train) { return !train ? 1.0 : p >= 1 ? 0.0 : 1.0 / (1.0 - p); }
+static ct_status ct__rn_check_dropout_p(double p) {
+  if (p >= 0 && p <= 1) return CT_OK;
+  return ct_fail(CT_ERR_INVALID, "dropout", "dropout probability has to be between 0 and 1, but got %g", p);
+}
+static ct_tensor *ct__k_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *gen, ct_tensor **mask) {
+  static const char *op = "native_dropout";
+  ct_tensor *out = NULL, *m = NULL, *x = NULL;
+  ct__rn_stream s;
+  ct_generator *g = NULL;
+  double keep = 1.0 - p, scale = ct__rn_dropout_scale(p, train);
+  int64_t i;
+  (void)ks;
+  *mask = NULL;
+  if (ct__rn_check_dropout_p(p) != CT_OK || ct__rn_floating_only(op, "native_dropout", input) != CT_OK) return NULL;
+  out = ct__empty_like(op, input, (ct_dtype)input->dtype);
+  m = ct__empty_like(op, input, CT_BOOL);
+  if (!out || !m) goto fail;
+  if (ct__is_meta(out)) goto done;
+  if (!train) {
+    if (ct__copy_impl(out, input) != CT_OK || ct__k_fill_(0, m, ct_bool(true)) != CT_OK) goto fail;
+    goto done;
+  }
+  if (!(g = ct__rn_pick(op, gen, input))) goto fail;
+  if (input->numel == 0) goto done;
+  x = ct__copy_as(op, input, (ct_dtype)input->dtype); /* contiguous, read in logical order */
+  if (!x) goto fail;
+  ct__rn_reserve(g, 2 * (uint64_t)input->numel, &s);
+  {
+    size_t es = ct_dtype_size((ct_dtype)input->dtype);
+    const char *src = (const char *)ct_data_ptr(x);
+    char *dst = (char *)ct_data_ptr(out);
+    bool *mk = (bool *)ct_data_ptr(m);
+    for (i = 0; i < input->numel; i++) {
+      mk[i] = ct__rn_u53(&s, 2 * (uint64_t)i) < keep;
+      ct__store_double(dst + (size_t)i * es, (ct_dtype)input->dtype,
+                       mk[i] ? ct__load_double(src + (size_t)i * es, (ct_dtype)input->dtype) * scale : 0.0);
+    }
+  }
+  ct_release(x);
+done:
+  *mask = m;
+  return out;
+fail:
+  ct_release(x);
+  ct_release(out);
+  ct_release(m);
+  return NULL;
+}
+/* grad * mask * scale */
+static ct_tensor *ct__k_native_dropout_backward(ct_keyset ks, ct_tensor *grad, ct_tensor *mask, double scale) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE { r = ct_keep(ct_mul_scalar(ct_mul(grad, mask), ct_float(scale))); }
+  return r;
+}
+/* dropout (composite, as PyTorch's _dropout): identity in evaluation or for
+ * p = 0, zeros for p = 1, else native_dropout's output. */
+static ct_tensor *ct__k_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *gen) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (ct__rn_check_dropout_p(p) != CT_OK) return NULL;
+  if (!train || p == 0 || input->numel == 0) return ct_retain(input);
+  CT_SCOPE {
+    if (p == 1) r = ct_keep(ct_mul(input, ct_zeros_like(input)));
+    else r = ct_keep(ct_native_dropout_ex(input, p, train, gen, NULL));
+  }
+  return r;
+}
+
+/* ---- the functional factories (not dispatched; see the note) ---- */
+static ct_tensor *ct__rn_factory_empty(const char *op, int n, const int64_t *size, ct_generator *gen, ct_dtype dtype,
+                                       ct_dtype dflt) {
+  int64_t zero = 0;
+  if (dtype != CT_DTYPE_NONE && !ct_dtype_valid(dtype)) return ct_fail(CT_ERR_DTYPE, op, "invalid dtype %d", (int)dtype), (ct_tensor *)NULL;
+  if (n < 0 || (n > 0 && !size)) return ct__fail_null(op, "size"), (ct_tensor *)NULL;
+  return ct__empty(op, 1, &zero, dtype == CT_DTYPE_NONE ? dflt : dtype, gen ? gen->device : CT_CPU);
+}
+static ct_tensor *ct__rn_factory_done(ct_tensor *t, ct_status st) {
+  if (st != CT_OK) {
+    ct_release(t);
+    return NULL;
+  }
+  return ct__track(t);
+}
+CTDEF ct_tensor *ct_rand_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("rand", size_len, size, generator, dtype, CT_F32);
+  return t ? ct__rn_factory_done(t, ct_rand_out(t, size_len, size, generator)) : NULL;
+}
+CTDEF ct_tensor *ct_rand(int size_len, const int64_t *size) { return ct_rand_ex(size_len, size, NULL, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_randn_ex(int size_len, const int64_t *size, ct_generator *generator, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("randn", size_len, size, generator, dtype, CT_F32);
+  return t ? ct__rn_factory_done(t, ct_randn_out(t, size_len, size, generator)) : NULL;
+}
+CTDEF ct_tensor *ct_randn(int size_len, const int64_t *size) { return ct_randn_ex(size_len, size, NULL, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_randint_ex(int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator,
+                               ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("randint", size_len, size, generator, dtype, CT_I64);
+  return t ? ct__rn_factory_done(t, ct_randint_out(t, low, high, size_len, size, generator)) : NULL;
+}
+CTDEF ct_tensor *ct_randint(int64_t low, int64_t high, int size_len, const int64_t *size) {
+  return ct_randint_ex(low, high, size_len, size, NULL, CT_DTYPE_NONE);
+}
+CTDEF ct_tensor *ct_randperm_ex(int64_t n, ct_generator *generator, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("randperm", 0, NULL, generator, dtype, CT_I64);
+  return t ? ct__rn_factory_done(t, ct_randperm_out(t, n, generator)) : NULL;
+}
+CTDEF ct_tensor *ct_randperm(int64_t n) { return ct_randperm_ex(n, NULL, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_eye_m_ex(int64_t n, int64_t m, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("eye", 0, NULL, NULL, dtype, CT_F32);
+  return t ? ct__rn_factory_done(t, ct_eye_m_out(t, n, m)) : NULL;
+}
+CTDEF ct_tensor *ct_eye_m(int64_t n, int64_t m) { return ct_eye_m_ex(n, m, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_eye_ex(int64_t n, ct_dtype dtype) { return ct_eye_m_ex(n, n, dtype); }
+CTDEF ct_tensor *ct_eye(int64_t n) { return ct_eye_m_ex(n, n, CT_DTYPE_NONE); }
+CTDEF ct_tensor *ct_linspace_ex(ct_scalar start, ct_scalar end, int64_t steps, ct_dtype dtype) {
+  ct_tensor *t = ct__rn_factory_empty("linspace", 0, NULL, NULL, dtype, CT_F32);
+  return t ? ct__rn_factory_done(t, ct_linspace_out(t, start, end, steps)) : NULL;
+}
+CTDEF ct_tensor *ct_linspace(ct_scalar start, ct_scalar end, int64_t steps) { return ct_linspace_ex(start, end, steps, CT_DTYPE_NONE); }
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_RANDOM_IMPL */
@@ -6707,9 +7940,6 @@ static struct {
   ct_op *sum_IntList_out;
   ct_op *mean;
   ct_op *mean_dim;
-  ct_op *mm;
-  ct_op *mm_out;
-  ct_op *matmul;
   ct_op *copy_;
   ct_op *fill__Scalar;
   ct_op *clone;
@@ -6735,6 +7965,39 @@ static struct {
   ct_op *as_strided;
   ct_op *alias;
   ct_op *detach;
+  ct_op *dot;
+  ct_op *dot_out;
+  ct_op *mv;
+  ct_op *mv_out;
+  ct_op *mm;
+  ct_op *mm_out;
+  ct_op *bmm;
+  ct_op *bmm_out;
+  ct_op *addmm;
+  ct_op *addmm_;
+  ct_op *addmm_out;
+  ct_op *baddbmm;
+  ct_op *baddbmm_;
+  ct_op *baddbmm_out;
+  ct_op *outer;
+  ct_op *matmul;
+  ct_op *linear;
+  ct_op *uniform_;
+  ct_op *normal_;
+  ct_op *random__from;
+  ct_op *bernoulli__float;
+  ct_op *bernoulli;
+  ct_op *bernoulli_p;
+  ct_op *rand_generator_out;
+  ct_op *randn_generator_out;
+  ct_op *randint_low_generator_out;
+  ct_op *randperm_generator_out;
+  ct_op *eye_out;
+  ct_op *eye_m_out;
+  ct_op *linspace_out;
+  ct_op *native_dropout;
+  ct_op *native_dropout_backward;
+  ct_op *dropout;
 } ct__op;
 
 /* add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -7469,61 +8732,6 @@ static ct_tensor *ct__dispatch_mean_dim(ct_keyset ks, ct_tensor *self, ct_int_li
   ct__tls.depth--;
   return r;
 }
-/* mm(Tensor self, Tensor mat2) -> Tensor */
-static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  const ct_op *op = ct__op.mm;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
-static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  const ct_op *op = ct__op.mm_out;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_status r;
-  if (CT_UNLIKELY(!k)) return ct_last_error();
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
-  } else {
-    ct_value v[3];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(mat2);
-    v[2] = ct_value_tensor(out);
-    r = ct__finish_mut(op, k, ks, v, 3);
-  }
-  ct__tls.depth--;
-  return r;
-}
-/* matmul(Tensor self, Tensor other) -> Tensor */
-static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
-  const ct_op *op = ct__op.matmul;
-  const ct_kernel *k = ct__kernel_for(op, &ks);
-  ct_tensor *r;
-  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
-  ct__tls.depth++;
-  if (CT_LIKELY(k->unboxed != NULL)) {
-    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
-  } else {
-    ct_value v[2];
-    v[0] = ct_value_tensor(self);
-    v[1] = ct_value_tensor(other);
-    r = ct__finish_new(op, k, ks, v, 2);
-  }
-  ct__tls.depth--;
-  return r;
-}
 /* copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
 static ct_status ct__dispatch_copy_(ct_keyset ks, ct_tensor *self, ct_tensor *src, bool non_blocking) {
   const ct_op *op = ct__op.copy_;
@@ -7986,6 +9194,649 @@ static ct_tensor *ct__dispatch_detach(ct_keyset ks, ct_tensor *self) {
   ct__tls.depth--;
   return r;
 }
+/* dot(Tensor self, Tensor tensor) -> Tensor */
+static ct_tensor *ct__dispatch_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  const ct_op *op = ct__op.dot;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  const ct_op *op = ct__op.dot_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, tensor, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(tensor);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv(Tensor self, Tensor vec) -> Tensor */
+static ct_tensor *ct__dispatch_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  const ct_op *op = ct__op.mv;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  const ct_op *op = ct__op.mv_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.mm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.mm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm(Tensor self, Tensor mat2) -> Tensor */
+static ct_tensor *ct__dispatch_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  const ct_op *op = ct__op.bmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  const ct_op *op = ct__op.bmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, mat2, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat2);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.addmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, mat1, mat2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.addmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, mat1, mat2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(mat1);
+    v[2] = ct_value_tensor(mat2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+static ct_tensor *ct__dispatch_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_new(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  const ct_op *op = ct__op.baddbmm_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, self, batch1, batch2, beta, alpha);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  const ct_op *op = ct__op.baddbmm_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, self, batch1, batch2, beta, alpha, out);
+  } else {
+    ct_value v[6];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(batch1);
+    v[2] = ct_value_tensor(batch2);
+    v[3] = ct_value_scalar(beta);
+    v[4] = ct_value_scalar(alpha);
+    v[5] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 6);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* outer(Tensor self, Tensor vec2) -> Tensor */
+static ct_tensor *ct__dispatch_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  const ct_op *op = ct__op.outer;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, vec2);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(vec2);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* matmul(Tensor self, Tensor other) -> Tensor */
+static ct_tensor *ct__dispatch_matmul(ct_keyset ks, ct_tensor *self, ct_tensor *other) {
+  const ct_op *op = ct__op.matmul;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *))k->unboxed)(ks, self, other);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_tensor(other);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
+static ct_tensor *ct__dispatch_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  const ct_op *op = ct__op.linear;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, input, weight, bias);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_tensor(weight);
+    v[2] = ct_value_tensor(bias);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  const ct_op *op = ct__op.uniform_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(from);
+    v[2] = ct_value_double(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  const ct_op *op = ct__op.normal_;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, self, mean, std, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(mean);
+    v[2] = ct_value_double(std);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  const ct_op *op = ct__op.random__from;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, self, from, to, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_int(from);
+    v[2] = to == CT_INT_NONE ? ct_value_none() : ct_value_int(to);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
+static ct_status ct__dispatch_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli__float;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, self, generator);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  const ct_op *op = ct__op.bernoulli_p;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, self, p, generator);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(self);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.rand_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randn_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, size, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randint_low_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, low, high, size, generator, out);
+  } else {
+    ct_value v[5];
+    v[0] = ct_value_int(low);
+    v[1] = ct_value_int(high);
+    v[2] = size.n < 0 ? ct_value_none() : ct_value_int_list(size.data, size.n);
+    v[3] = ct_value_generator(generator);
+    v[4] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 5);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  const ct_op *op = ct__op.randperm_generator_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, n, generator, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_generator(generator);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, n, out);
+  } else {
+    ct_value v[2];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 2);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  const ct_op *op = ct__op.eye_m_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, n, m, out);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_int(n);
+    v[1] = ct_value_int(m);
+    v[2] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) */
+static ct_status ct__dispatch_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  const ct_op *op = ct__op.linspace_out;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_status r;
+  if (CT_UNLIKELY(!k)) return ct_last_error();
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, start, end, steps, out);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_scalar(start);
+    v[1] = ct_value_scalar(end);
+    v[2] = ct_value_int(steps);
+    v[3] = ct_value_tensor(out);
+    r = ct__finish_mut(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) */
+static ct_tensor *ct__dispatch_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  const ct_op *op = ct__op.native_dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, input, p, train, generator, mask);
+  } else {
+    ct_value v[4];
+    ct_tensor **extra[1];
+    extra[0] = mask;
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_tuple(op, k, ks, v, 4, 2, extra);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+static ct_tensor *ct__dispatch_native_dropout_backward(ct_keyset ks, ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  const ct_op *op = ct__op.native_dropout_backward;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, grad_output, mask, scale);
+  } else {
+    ct_value v[3];
+    v[0] = ct_value_tensor(grad_output);
+    v[1] = ct_value_tensor(mask);
+    v[2] = ct_value_double(scale);
+    r = ct__finish_new(op, k, ks, v, 3);
+  }
+  ct__tls.depth--;
+  return r;
+}
+/* dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor */
+static ct_tensor *ct__dispatch_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator) {
+  const ct_op *op = ct__op.dropout;
+  const ct_kernel *k = ct__kernel_for(op, &ks);
+  ct_tensor *r;
+  if (CT_UNLIKELY(!k)) return (ct_tensor *)NULL;
+  ct__tls.depth++;
+  if (CT_LIKELY(k->unboxed != NULL)) {
+    r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, input, p, train, generator);
+  } else {
+    ct_value v[4];
+    v[0] = ct_value_tensor(input);
+    v[1] = ct_value_double(p);
+    v[2] = ct_value_bool(train);
+    v[3] = ct_value_generator(generator);
+    r = ct__finish_new(op, k, ks, v, 4);
+  }
+  ct__tls.depth--;
+  return r;
+}
 
 /* ---- frontends ---- */
 CTDEF ct_tensor *ct_add_ex(ct_tensor *self, ct_tensor *other, ct_scalar alpha) {
@@ -8335,32 +10186,6 @@ CTDEF ct_tensor *ct_mean_dim_ex(ct_tensor *self, int dim_len, const int64_t *dim
 CTDEF ct_tensor *ct_mean_dim(ct_tensor *self, int dim_len, const int64_t *dim, bool keepdim) {
   return ct_mean_dim_ex(self, dim_len, dim, keepdim, CT_DTYPE_NONE);
 }
-CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
-  keys |= mat2->keys;
-  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
-}
-CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
-  keys |= self->keys;
-  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
-  keys |= mat2->keys;
-  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
-  keys |= out->keys;
-  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
-}
-CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
-  ct_keyset keys = 0;
-  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
-  keys |= self->keys;
-  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
-  keys |= other->keys;
-  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
-}
 CTDEF ct_status ct_copy_ex_(ct_tensor *self, ct_tensor *src, bool non_blocking) {
   ct_keyset keys = 0;
   if (CT_UNLIKELY(!self)) return ct__fail_null("copy_", "self"), ct_last_error();
@@ -8575,6 +10400,334 @@ CTDEF ct_tensor *ct_detach(ct_tensor *self) {
   if (CT_UNLIKELY(!self)) return ct__fail_null("detach", "self"), (ct_tensor *)NULL;
   keys |= self->keys;
   return ct__track(ct__dispatch_detach(ct__call_keys(keys), self));
+}
+CTDEF ct_tensor *ct_dot(ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot", "tensor"), (ct_tensor *)NULL;
+  keys |= tensor->keys;
+  return ct__track(ct__dispatch_dot(ct__call_keys(keys), self, tensor));
+}
+CTDEF ct_status ct_dot_out(ct_tensor *out, ct_tensor *self, ct_tensor *tensor) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("dot.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!tensor)) return ct__fail_null("dot.out", "tensor"), ct_last_error();
+  keys |= tensor->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("dot.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_dot_out(ct__call_keys(keys), self, tensor, out);
+}
+CTDEF ct_tensor *ct_mv(ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv", "vec"), (ct_tensor *)NULL;
+  keys |= vec->keys;
+  return ct__track(ct__dispatch_mv(ct__call_keys(keys), self, vec));
+}
+CTDEF ct_status ct_mv_out(ct_tensor *out, ct_tensor *self, ct_tensor *vec) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mv.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec)) return ct__fail_null("mv.out", "vec"), ct_last_error();
+  keys |= vec->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mv.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mv_out(ct__call_keys(keys), self, vec, out);
+}
+CTDEF ct_tensor *ct_mm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_mm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_mm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("mm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("mm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("mm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_mm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_bmm(ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_bmm(ct__call_keys(keys), self, mat2));
+}
+CTDEF ct_status ct_bmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("bmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("bmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_bmm_out(ct__call_keys(keys), self, mat2, out);
+}
+CTDEF ct_tensor *ct_addmm_ex(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm", "mat1"), (ct_tensor *)NULL;
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm", "mat2"), (ct_tensor *)NULL;
+  keys |= mat2->keys;
+  return ct__track(ct__dispatch_addmm(ct__call_keys(keys), self, mat1, mat2, beta, alpha));
+}
+CTDEF ct_tensor *ct_addmm(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_ex_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm_", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm_", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  return ct__dispatch_addmm_(ct__call_keys(keys), self, mat1, mat2, beta, alpha);
+}
+CTDEF ct_status ct_addmm_(ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_ex_(self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_addmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("addmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!mat1)) return ct__fail_null("addmm.out", "mat1"), ct_last_error();
+  keys |= mat1->keys;
+  if (CT_UNLIKELY(!mat2)) return ct__fail_null("addmm.out", "mat2"), ct_last_error();
+  keys |= mat2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("addmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_addmm_out(ct__call_keys(keys), self, mat1, mat2, beta, alpha, out);
+}
+CTDEF ct_status ct_addmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2) {
+  return ct_addmm_out_ex(out, self, mat1, mat2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_baddbmm_ex(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm", "batch1"), (ct_tensor *)NULL;
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm", "batch2"), (ct_tensor *)NULL;
+  keys |= batch2->keys;
+  return ct__track(ct__dispatch_baddbmm(ct__call_keys(keys), self, batch1, batch2, beta, alpha));
+}
+CTDEF ct_tensor *ct_baddbmm(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_ex_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm_", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm_", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm_", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  return ct__dispatch_baddbmm_(ct__call_keys(keys), self, batch1, batch2, beta, alpha);
+}
+CTDEF ct_status ct_baddbmm_(ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_ex_(self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_status ct_baddbmm_out_ex(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("baddbmm.out", "self"), ct_last_error();
+  keys |= self->keys;
+  if (CT_UNLIKELY(!batch1)) return ct__fail_null("baddbmm.out", "batch1"), ct_last_error();
+  keys |= batch1->keys;
+  if (CT_UNLIKELY(!batch2)) return ct__fail_null("baddbmm.out", "batch2"), ct_last_error();
+  keys |= batch2->keys;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("baddbmm.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_baddbmm_out(ct__call_keys(keys), self, batch1, batch2, beta, alpha, out);
+}
+CTDEF ct_status ct_baddbmm_out(ct_tensor *out, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2) {
+  return ct_baddbmm_out_ex(out, self, batch1, batch2, ct_int(1), ct_int(1));
+}
+CTDEF ct_tensor *ct_outer(ct_tensor *self, ct_tensor *vec2) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("outer", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!vec2)) return ct__fail_null("outer", "vec2"), (ct_tensor *)NULL;
+  keys |= vec2->keys;
+  return ct__track(ct__dispatch_outer(ct__call_keys(keys), self, vec2));
+}
+CTDEF ct_tensor *ct_matmul(ct_tensor *self, ct_tensor *other) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("matmul", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  if (CT_UNLIKELY(!other)) return ct__fail_null("matmul", "other"), (ct_tensor *)NULL;
+  keys |= other->keys;
+  return ct__track(ct__dispatch_matmul(ct__call_keys(keys), self, other));
+}
+CTDEF ct_tensor *ct_linear(ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("linear", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  if (CT_UNLIKELY(!weight)) return ct__fail_null("linear", "weight"), (ct_tensor *)NULL;
+  keys |= weight->keys;
+  if (bias) keys |= bias->keys;
+  return ct__track(ct__dispatch_linear(ct__call_keys(keys), input, weight, bias));
+}
+CTDEF ct_status ct_uniform_ex_(ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("uniform_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_uniform_(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_uniform_(ct_tensor *self, double from, double to) {
+  return ct_uniform_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_normal_ex_(ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("normal_", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_normal_(ct__call_keys(keys), self, mean, std, generator);
+}
+CTDEF ct_status ct_normal_(ct_tensor *self, double mean, double std) {
+  return ct_normal_ex_(self, mean, std, NULL);
+}
+CTDEF ct_status ct_random_ex_(ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("random_.from", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_random__from(ct__call_keys(keys), self, from, to, generator);
+}
+CTDEF ct_status ct_random_(ct_tensor *self, int64_t from, int64_t to) {
+  return ct_random_ex_(self, from, to, NULL);
+}
+CTDEF ct_status ct_bernoulli_float_ex_(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli_.float", "self"), ct_last_error();
+  keys |= self->keys;
+  return ct__dispatch_bernoulli__float(ct__call_keys(keys), self, p, generator);
+}
+CTDEF ct_status ct_bernoulli_float_(ct_tensor *self, double p) {
+  return ct_bernoulli_float_ex_(self, p, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_ex(ct_tensor *self, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli(ct__call_keys(keys), self, generator));
+}
+CTDEF ct_tensor *ct_bernoulli(ct_tensor *self) {
+  return ct_bernoulli_ex(self, NULL);
+}
+CTDEF ct_tensor *ct_bernoulli_p_ex(ct_tensor *self, double p, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!self)) return ct__fail_null("bernoulli.p", "self"), (ct_tensor *)NULL;
+  keys |= self->keys;
+  return ct__track(ct__dispatch_bernoulli_p(ct__call_keys(keys), self, p, generator));
+}
+CTDEF ct_tensor *ct_bernoulli_p(ct_tensor *self, double p) {
+  return ct_bernoulli_p_ex(self, p, NULL);
+}
+CTDEF ct_status ct_rand_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("rand.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "rand.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("rand.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_rand_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randn_out(ct_tensor *out, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randn.generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randn.generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randn.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randn_generator_out(ct__call_keys(keys), size_l, generator, out);
+}
+CTDEF ct_status ct_randint_out(ct_tensor *out, int64_t low, int64_t high, int size_len, const int64_t *size, ct_generator *generator) {
+  ct_int_list size_l;
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(size_len > 0 && !size)) return ct__fail_null("randint.low_generator_out", "size"), ct_last_error();
+  if (CT_UNLIKELY(size_len < 0))
+    return ct_fail(CT_ERR_INVALID, "randint.low_generator_out", "size: negative length %d", size_len), ct_last_error();
+  size_l.data = size;
+  size_l.n = size_len;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randint.low_generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randint_low_generator_out(ct__call_keys(keys), low, high, size_l, generator, out);
+}
+CTDEF ct_status ct_randperm_out(ct_tensor *out, int64_t n, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("randperm.generator_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_randperm_generator_out(ct__call_keys(keys), n, generator, out);
+}
+CTDEF ct_status ct_eye_out(ct_tensor *out, int64_t n) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_out(ct__call_keys(keys), n, out);
+}
+CTDEF ct_status ct_eye_m_out(ct_tensor *out, int64_t n, int64_t m) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("eye.m_out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_eye_m_out(ct__call_keys(keys), n, m, out);
+}
+CTDEF ct_status ct_linspace_out(ct_tensor *out, ct_scalar start, ct_scalar end, int64_t steps) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!out)) return ct__fail_null("linspace.out", "out"), ct_last_error();
+  keys |= out->keys;
+  return ct__dispatch_linspace_out(ct__call_keys(keys), start, end, steps, out);
+}
+CTDEF ct_tensor *ct_native_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct_keyset keys = 0;
+  ct_tensor *ct__r, *ct__x[1] = {NULL};
+  if (mask) *mask = NULL;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("native_dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  ct__r = ct__dispatch_native_dropout(ct__call_keys(keys), input, p, train, generator, &ct__x[0]);
+  if (!ct__r) {
+    ct_release(ct__x[0]);
+    return NULL;
+  }
+  if (mask) *mask = ct__track(ct__x[0]);
+  else ct_release(ct__x[0]);
+  return ct__track(ct__r);
+}
+CTDEF ct_tensor *ct_native_dropout(ct_tensor *input, double p, bool train, ct_tensor **mask) {
+  return ct_native_dropout_ex(input, p, train, NULL, mask);
+}
+CTDEF ct_tensor *ct_native_dropout_backward(ct_tensor *grad_output, ct_tensor *mask, double scale) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!grad_output)) return ct__fail_null("native_dropout_backward", "grad_output"), (ct_tensor *)NULL;
+  keys |= grad_output->keys;
+  if (CT_UNLIKELY(!mask)) return ct__fail_null("native_dropout_backward", "mask"), (ct_tensor *)NULL;
+  keys |= mask->keys;
+  return ct__track(ct__dispatch_native_dropout_backward(ct__call_keys(keys), grad_output, mask, scale));
+}
+CTDEF ct_tensor *ct_dropout_ex(ct_tensor *input, double p, bool train, ct_generator *generator) {
+  ct_keyset keys = 0;
+  if (CT_UNLIKELY(!input)) return ct__fail_null("dropout", "input"), (ct_tensor *)NULL;
+  keys |= input->keys;
+  return ct__track(ct__dispatch_dropout(ct__call_keys(keys), input, p, train, generator));
+}
+CTDEF ct_tensor *ct_dropout(ct_tensor *input, double p, bool train) {
+  return ct_dropout_ex(input, p, train, NULL);
 }
 
 CT_EXTERN_C_END
@@ -9888,66 +12041,6 @@ static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_
   return r;
 }
 
-/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
-typedef struct ct__node_mm {
-  ct_node base;
-  ct__saved self;
-  ct__saved mat2;
-} ct__node_mm;
-
-static void ct__release_mm(ct_node *node) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->mat2);
-}
-static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mm_mat1_backward(grad, mat2);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat2_backward(grad, self);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
-
-static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_mm *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat2);
-    ct__save(&n->self, self);
-    ct__save(&n->mat2, mat2);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
 /* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
 typedef struct ct__node_copy_ {
   ct_node base;
@@ -10673,6 +12766,838 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   return r;
 }
 
+/* ---- dot(Tensor self, Tensor tensor) -> Tensor ---- */
+typedef struct ct__node_dot {
+  ct_node base;
+  ct__saved self;
+  ct__saved tensor;
+} ct__node_dot;
+
+static void ct__release_dot(ct_node *node) {
+  ct__node_dot *n = (ct__node_dot *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->tensor);
+}
+static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_dot *n = (ct__node_dot *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *tensor = ct__unpack(&n->tensor, node, "tensor");
+  if (!self || !tensor) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, tensor);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__release_dot};
+
+static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct__node_dot *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
+    n = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor);
+    ct__save(&n->self, self);
+    ct__save(&n->tensor, tensor);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot(ks & CT__BELOW_AUTOGRAD, self, tensor);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor) || ct__needs_grad(out))) return ct__out_not_differentiable("dot.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot_out(ks & CT__BELOW_AUTOGRAD, self, tensor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mv(Tensor self, Tensor vec) -> Tensor ---- */
+typedef struct ct__node_mv {
+  ct_node base;
+  ct__saved self;
+  ct__saved vec;
+} ct__node_mv;
+
+static void ct__release_mv(ct_node *node) {
+  ct__node_mv *n = (ct__node_mv *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->vec);
+}
+static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mv *n = (ct__node_mv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *vec = ct__unpack(&n->vec, node, "vec");
+  if (!self || !vec) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_outer(grad, vec);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mv(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__release_mv};
+
+static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct__node_mv *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
+    n = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, vec);
+    ct__save(&n->self, self);
+    ct__save(&n->vec, vec);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv(ks & CT__BELOW_AUTOGRAD, self, vec);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec) || ct__needs_grad(out))) return ct__out_not_differentiable("mv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv_out(ks & CT__BELOW_AUTOGRAD, self, vec, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_mm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_mm;
+
+static void ct__release_mm(ct_node *node) {
+  ct__node_mm *n = (ct__node_mm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mm *n = (ct__node_mm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mm(grad, ct_t(mat2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mm(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
+
+static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_mm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat2);
+    ct__save(&n->self, self);
+    ct__save(&n->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bmm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_bmm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_bmm;
+
+static void ct__release_bmm(ct_node *node) {
+  ct__node_bmm *n = (ct__node_bmm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bmm *n = (ct__node_bmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_bmm(grad, ct_transpose(mat2, 1, 2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_bmm(ct_transpose(self, 1, 2), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__release_bmm};
+
+static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_bmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    n = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat2);
+    ct__save(&n->self, self);
+    ct__save(&n->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("bmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addmm {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm;
+
+static void ct__release_addmm(ct_node *node) {
+  ct__node_addmm *n = (ct__node_addmm *)node;
+  ct__saved_reset(&n->mat1);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm *n = (ct__node_addmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&n->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
+
+static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    n = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat1);
+    ct__node_set_input(&n->base, 2, mat2);
+    ct__save(&n->mat1, mat1);
+    ct__save(&n->mat2, mat2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addmm_ {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm_;
+
+static void ct__release_addmm_(ct_node *node) {
+  ct__node_addmm_ *n = (ct__node_addmm_ *)node;
+  ct__saved_reset(&n->mat1);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm_ *n = (ct__node_addmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&n->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
+
+static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
+    n = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat1);
+    ct__node_set_input(&n->base, 2, mat2);
+    ct__save(&n->mat1, mat1);
+    ct__save(&n->mat2, mat2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("addmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_out(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_baddbmm {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm;
+
+static void ct__release_baddbmm(ct_node *node) {
+  ct__node_baddbmm *n = (ct__node_baddbmm *)node;
+  ct__saved_reset(&n->batch1);
+  ct__saved_reset(&n->batch2);
+}
+static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm *n = (ct__node_baddbmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&n->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&n->batch2, node, "batch2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_baddbmm, ct__release_baddbmm};
+
+static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    n = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, batch1);
+    ct__node_set_input(&n->base, 2, batch2);
+    ct__save(&n->batch1, batch1);
+    ct__save(&n->batch2, batch2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_baddbmm_ {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm_;
+
+static void ct__release_baddbmm_(ct_node *node) {
+  ct__node_baddbmm_ *n = (ct__node_baddbmm_ *)node;
+  ct__saved_reset(&n->batch1);
+  ct__saved_reset(&n->batch2);
+}
+static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm_ *n = (ct__node_baddbmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&n->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&n->batch2, node, "batch2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_baddbmm_, ct__release_baddbmm_};
+
+static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
+    n = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, batch1);
+    ct__node_set_input(&n->base, 2, batch2);
+    ct__save(&n->batch1, batch1);
+    ct__save(&n->batch2, batch2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("baddbmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_uniform_ {
+  ct_node base;
+} ct__node_uniform_;
+
+static ct_status ct__backward_uniform_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_uniform_ *n = (ct__node_uniform_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_uniform_, NULL};
+
+static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct__node_uniform_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
+    n = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_normal_ {
+  ct_node base;
+} ct__node_normal_;
+
+static ct_status ct__backward_normal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_ *n = (ct__node_normal_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_normal_, NULL};
+
+static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct__node_normal_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
+    n = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__from {
+  ct_node base;
+} ct__node_random__from;
+
+static ct_status ct__backward_random__from(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__from *n = (ct__node_random__from *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backward_random__from, NULL};
+
+static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct__node_random__from *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
+    n = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_bernoulli__float {
+  ct_node base;
+} ct__node_bernoulli__float;
+
+static ct_status ct__backward_bernoulli__float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli__float *n = (ct__node_bernoulli__float *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct__backward_bernoulli__float, NULL};
+
+static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli__float *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
+    n = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli(Tensor self, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli {
+  ct_node base;
+} ct__node_bernoulli;
+
+static ct_status ct__backward_bernoulli(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli *n = (ct__node_bernoulli *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backward_bernoulli, NULL};
+
+static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_bernoulli *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli_p {
+  ct_node base;
+} ct__node_bernoulli_p;
+
+static ct_status ct__backward_bernoulli_p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli_p *n = (ct__node_bernoulli_p *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__backward_bernoulli_p, NULL};
+
+static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli_p *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("rand.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randn.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randint.low_generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randint_low_generator_out(ks & CT__BELOW_AUTOGRAD, low, high, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randperm.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randperm_generator_out(ks & CT__BELOW_AUTOGRAD, n, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_out(ks & CT__BELOW_AUTOGRAD, n, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.m_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_m_out(ks & CT__BELOW_AUTOGRAD, n, m, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("linspace.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linspace_out(ks & CT__BELOW_AUTOGRAD, start, end, steps, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) ---- */
+typedef struct ct__node_native_dropout {
+  ct_node base;
+  double p;
+  bool train;
+  ct__saved mask;
+} ct__node_native_dropout;
+
+static void ct__release_native_dropout(ct_node *node) {
+  ct__node_native_dropout *n = (ct__node_native_dropout *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_native_dropout *n = (ct__node_native_dropout *)node;
+  ct_tensor *grad = grads[0];
+  double p = n->p;
+  bool train = n->train;
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_native_dropout_backward(grad, ct_detach(mask), ct__rn_dropout_scale(p, train));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", ct__backward_native_dropout, ct__release_native_dropout};
+
+static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct__node_native_dropout *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(input))) {
+    n = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, input);
+    n->p = p;
+    n->train = train;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_native_dropout(ks & CT__BELOW_AUTOGRAD, input, p, train, generator, mask);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->mask, *mask) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
 CT_EXTERN_C_END
 #endif /* CT__GENERATED_AUTOGRAD_IMPL */
 /* ---- ctorch/generated/registration.h: implementation ---- */
@@ -10951,6 +13876,205 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,S,S->T */
+static ct_status ct__adapt_TTTSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S,S->Tw */
+static ct_status ct__adapt_TwTTSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,S,Tw->Tw */
+static ct_status ct__adapt_TTTSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?->T */
+static ct_status ct__adapt_TTTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,f,f,G->Tw */
+static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i,i?,G->Tw */
+static ct_status ct__adapt_TwiioG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,f,G->Tw */
+static ct_status ct__adapt_TwfG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,G->T */
+static ct_status ct__adapt_TG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,G->T */
+static ct_status ct__adapt_TfG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,G,Tw->Tw */
+static ct_status ct__adapt_IGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,i,I,G,Tw->Tw */
+static ct_status ct__adapt_iiIGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__value_int_list(&a[2]), a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,G,Tw->Tw */
+static ct_status ct__adapt_iGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,Tw->Tw */
+static ct_status ct__adapt_iTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,i,Tw->Tw */
+static ct_status ct__adapt_iiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,S,i,Tw->Tw */
+static ct_status ct__adapt_SSiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f,b,G->T,T */
+static ct_status ct__adapt_TfbG_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,T,f->T */
+static ct_status ct__adapt_TTf_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,b,G->T */
+static ct_status ct__adapt_TfbG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -10982,6 +14106,24 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
+    {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
+    {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
+    {"T,T,T?->T", ct__adapt_TTTo_T},
+    {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
+    {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
+    {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
+    {"T,G->T", ct__adapt_TG_T},
+    {"T,f,G->T", ct__adapt_TfG_T},
+    {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
+    {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
+    {"i,G,Tw->Tw", ct__adapt_iGTw_Tw},
+    {"i,Tw->Tw", ct__adapt_iTw_Tw},
+    {"i,i,Tw->Tw", ct__adapt_iiTw_Tw},
+    {"S,S,i,Tw->Tw", ct__adapt_SSiTw_Tw},
+    {"T,f,b,G->T,T", ct__adapt_TfbG_TT},
+    {"T,T,f->T", ct__adapt_TTf_T},
+    {"T,f,b,G->T", ct__adapt_TfbG_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -11167,19 +14309,6 @@ static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
-  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
-  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_copy_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -11282,6 +14411,157 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
+  *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dot_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_dot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mv(const ct_value *a, ct_tensor **r) {
+  *r = ct_mv(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mv_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
+  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_bmm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bmm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_addmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_baddbmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_baddbmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_outer(const ct_value *a, ct_tensor **r) {
+  *r = ct_outer(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
+  *r = ct_linear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_normal_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_normal_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random__from(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bernoulli__float(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bernoulli_float_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bernoulli(const ct_value *a, ct_tensor **r) {
+  *r = ct_bernoulli_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
+  *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rand_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randn_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randn_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randint_low_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randint_out(ct__unbox_tensor(&a[4]), a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randperm_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randperm_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eye_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eye_out(ct__unbox_tensor(&a[1]), a[0].v.i);
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eye_m_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eye_m_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linspace_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linspace_out(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_native_dropout(const ct_value *a, ct_tensor **r) {
+  *r = ct_native_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_native_dropout_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_native_dropout_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dropout(const ct_value *a, ct_tensor **r) {
+  *r = ct_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -11329,9 +14609,6 @@ static const struct {
     {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
     {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
     {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
-    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
-    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
-    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
@@ -11357,6 +14634,39 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
+    {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
+    {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
+    {&ct__op.mv_out, "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mv_out},
+    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
+    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
+    {&ct__op.bmm, "bmm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_bmm},
+    {&ct__op.bmm_out, "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_bmm_out},
+    {&ct__op.addmm, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_addmm},
+    {&ct__op.addmm_, "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_addmm_},
+    {&ct__op.addmm_out, "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addmm_out},
+    {&ct__op.baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_baddbmm},
+    {&ct__op.baddbmm_, "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_baddbmm_},
+    {&ct__op.baddbmm_out, "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_baddbmm_out},
+    {&ct__op.outer, "outer(Tensor self, Tensor vec2) -> Tensor", ct__frontend_outer},
+    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
+    {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
+    {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
+    {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
+    {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
+    {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
+    {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
+    {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
+    {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
+    {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out},
+    {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out},
+    {&ct__op.randperm_generator_out, "randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randperm_generator_out},
+    {&ct__op.eye_out, "eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_out},
+    {&ct__op.eye_m_out, "eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_m_out},
+    {&ct__op.linspace_out, "linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linspace_out},
+    {&ct__op.native_dropout, "native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)", ct__frontend_native_dropout},
+    {&ct__op.native_dropout_backward, "native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ct__frontend_native_dropout_backward},
+    {&ct__op.dropout, "dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor", ct__frontend_dropout},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -11482,13 +14792,6 @@ static const struct {
     {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
     {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
     {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
-    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
-    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
-    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
@@ -11535,6 +14838,95 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"dot", CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_META, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
+    {"dot.out", CT_KEY_CPU, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_META, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot_out), "autograd"},
+    {"mv", CT_KEY_CPU, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_META, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv), "autograd"},
+    {"mv.out", CT_KEY_CPU, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_META, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv_out), "autograd"},
+    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
+    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
+    {"bmm", CT_KEY_CPU, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_META, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm), "autograd"},
+    {"bmm.out", CT_KEY_CPU, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_META, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm_out), "autograd"},
+    {"addmm", CT_KEY_CPU, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_META, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm), "autograd"},
+    {"addmm_", CT_KEY_CPU, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_META, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_), "autograd"},
+    {"addmm.out", CT_KEY_CPU, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_META, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_out), "autograd"},
+    {"baddbmm", CT_KEY_CPU, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_META, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm), "autograd"},
+    {"baddbmm_", CT_KEY_CPU, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_META, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_), "autograd"},
+    {"baddbmm.out", CT_KEY_CPU, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_META, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_out), "autograd"},
+    {"outer", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer), "composite"},
+    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
+    {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
+    {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
+    {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
+    {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},
+    {"normal_", CT_KEY_CPU, CT_FN(ct__k_normal_), "reference"},
+    {"normal_", CT_KEY_META, CT_FN(ct__k_normal_), "reference"},
+    {"normal_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_), "autograd"},
+    {"random_.from", CT_KEY_CPU, CT_FN(ct__k_random_from_), "reference"},
+    {"random_.from", CT_KEY_META, CT_FN(ct__k_random_from_), "reference"},
+    {"random_.from", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__from), "autograd"},
+    {"bernoulli_.float", CT_KEY_CPU, CT_FN(ct__k_bernoulli_float_), "reference"},
+    {"bernoulli_.float", CT_KEY_META, CT_FN(ct__k_bernoulli_float_), "reference"},
+    {"bernoulli_.float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli__float), "autograd"},
+    {"bernoulli", CT_KEY_CPU, CT_FN(ct__k_bernoulli), "reference"},
+    {"bernoulli", CT_KEY_META, CT_FN(ct__k_bernoulli), "reference"},
+    {"bernoulli", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli), "autograd"},
+    {"bernoulli.p", CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
+    {"bernoulli.p", CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
+    {"bernoulli.p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
+    {"rand.generator_out", CT_KEY_CPU, CT_FN(ct__k_rand_out), "reference"},
+    {"rand.generator_out", CT_KEY_META, CT_FN(ct__k_rand_out), "reference"},
+    {"rand.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_generator_out), "autograd"},
+    {"randn.generator_out", CT_KEY_CPU, CT_FN(ct__k_randn_out), "reference"},
+    {"randn.generator_out", CT_KEY_META, CT_FN(ct__k_randn_out), "reference"},
+    {"randn.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_generator_out), "autograd"},
+    {"randint.low_generator_out", CT_KEY_CPU, CT_FN(ct__k_randint_out), "reference"},
+    {"randint.low_generator_out", CT_KEY_META, CT_FN(ct__k_randint_out), "reference"},
+    {"randint.low_generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randint_low_generator_out), "autograd"},
+    {"randperm.generator_out", CT_KEY_CPU, CT_FN(ct__k_randperm_out), "reference"},
+    {"randperm.generator_out", CT_KEY_META, CT_FN(ct__k_randperm_out), "reference"},
+    {"randperm.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randperm_generator_out), "autograd"},
+    {"eye.out", CT_KEY_CPU, CT_FN(ct__k_eye_out), "reference"},
+    {"eye.out", CT_KEY_META, CT_FN(ct__k_eye_out), "reference"},
+    {"eye.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_out), "autograd"},
+    {"eye.m_out", CT_KEY_CPU, CT_FN(ct__k_eye_m_out), "reference"},
+    {"eye.m_out", CT_KEY_META, CT_FN(ct__k_eye_m_out), "reference"},
+    {"eye.m_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_m_out), "autograd"},
+    {"linspace.out", CT_KEY_CPU, CT_FN(ct__k_linspace_out), "reference"},
+    {"linspace.out", CT_KEY_META, CT_FN(ct__k_linspace_out), "reference"},
+    {"linspace.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linspace_out), "autograd"},
+    {"native_dropout", CT_KEY_CPU, CT_FN(ct__k_native_dropout), "reference"},
+    {"native_dropout", CT_KEY_META, CT_FN(ct__k_native_dropout), "reference"},
+    {"native_dropout", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_native_dropout), "autograd"},
+    {"native_dropout_backward", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_native_dropout_backward), "composite"},
+    {"dropout", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_dropout), "composite"},
 };
 
 CT_EXTERN_C_END

@@ -1318,66 +1318,6 @@ static ct_status ct__autograd_sum_IntList_out(ct_keyset ks, ct_tensor *self, ct_
   return r;
 }
 
-/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
-typedef struct ct__node_mm {
-  ct_node base;
-  ct__saved self;
-  ct__saved mat2;
-} ct__node_mm;
-
-static void ct__release_mm(ct_node *node) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct__saved_reset(&n->self);
-  ct__saved_reset(&n->mat2);
-}
-static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
-  ct__node_mm *n = (ct__node_mm *)node;
-  ct_tensor *grad = grads[0];
-  ct_tensor *self = ct__unpack(&n->self, node, "self");
-  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
-  if (!self || !mat2) return ct_last_error();
-  (void)n;
-  (void)grads;
-  (void)grad_inputs;
-  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__mm_mat1_backward(grad, mat2);
-  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__mm_mat2_backward(grad, self);
-  return CT_OK;
-}
-static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
-
-static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
-  ct__node_mm *n = NULL;
-  ct_keyset excluded;
-  ct_tensor *r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
-    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
-    if (!n) return NULL;
-    ct__node_set_input(&n->base, 0, self);
-    ct__node_set_input(&n->base, 1, mat2);
-    ct__save(&n->self, self);
-    ct__save(&n->mat2, mat2);
-  }
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
-  ct__below_autograd_end(excluded);
-  if (n) {
-    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
-    ct__node_release(&n->base);
-  }
-  return r;
-}
-
-/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
-static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
-  ct_keyset excluded;
-  ct_status r;
-  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
-  excluded = ct__below_autograd_begin();
-  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
-  ct__below_autograd_end(excluded);
-  return r;
-}
-
 /* ---- copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) ---- */
 typedef struct ct__node_copy_ {
   ct_node base;
@@ -2100,6 +2040,838 @@ static ct_tensor *ct__autograd_detach(ct_keyset ks, ct_tensor *self) {
   excluded = ct__below_autograd_begin();
   r = ct__dispatch_detach(ks & CT__BELOW_AUTOGRAD, self);
   ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- dot(Tensor self, Tensor tensor) -> Tensor ---- */
+typedef struct ct__node_dot {
+  ct_node base;
+  ct__saved self;
+  ct__saved tensor;
+} ct__node_dot;
+
+static void ct__release_dot(ct_node *node) {
+  ct__node_dot *n = (ct__node_dot *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->tensor);
+}
+static ct_status ct__backward_dot(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_dot *n = (ct__node_dot *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *tensor = ct__unpack(&n->tensor, node, "tensor");
+  if (!self || !tensor) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mul(grad, tensor);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mul(grad, self);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_dot = {"DotBackward0", ct__backward_dot, ct__release_dot};
+
+static ct_tensor *ct__autograd_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct__node_dot *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor))) {
+    n = (ct__node_dot *)ct__node_new(&ct__kind_dot, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, tensor);
+    ct__save(&n->self, self);
+    ct__save(&n->tensor, tensor);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot(ks & CT__BELOW_AUTOGRAD, self, tensor);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(tensor) || ct__needs_grad(out))) return ct__out_not_differentiable("dot.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_dot_out(ks & CT__BELOW_AUTOGRAD, self, tensor, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mv(Tensor self, Tensor vec) -> Tensor ---- */
+typedef struct ct__node_mv {
+  ct_node base;
+  ct__saved self;
+  ct__saved vec;
+} ct__node_mv;
+
+static void ct__release_mv(ct_node *node) {
+  ct__node_mv *n = (ct__node_mv *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->vec);
+}
+static ct_status ct__backward_mv(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mv *n = (ct__node_mv *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *vec = ct__unpack(&n->vec, node, "vec");
+  if (!self || !vec) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_outer(grad, vec);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mv(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mv = {"MvBackward0", ct__backward_mv, ct__release_mv};
+
+static ct_tensor *ct__autograd_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct__node_mv *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec))) {
+    n = (ct__node_mv *)ct__node_new(&ct__kind_mv, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, vec);
+    ct__save(&n->self, self);
+    ct__save(&n->vec, vec);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv(ks & CT__BELOW_AUTOGRAD, self, vec);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(vec) || ct__needs_grad(out))) return ct__out_not_differentiable("mv.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mv_out(ks & CT__BELOW_AUTOGRAD, self, vec, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- mm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_mm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_mm;
+
+static void ct__release_mm(ct_node *node) {
+  ct__node_mm *n = (ct__node_mm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_mm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_mm *n = (ct__node_mm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_mm(grad, ct_t(mat2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_mm(ct_t(self), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_mm = {"MmBackward0", ct__backward_mm, ct__release_mm};
+
+static ct_tensor *ct__autograd_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_mm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    n = (ct__node_mm *)ct__node_new(&ct__kind_mm, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat2);
+    ct__save(&n->self, self);
+    ct__save(&n->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("mm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_mm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- bmm(Tensor self, Tensor mat2) -> Tensor ---- */
+typedef struct ct__node_bmm {
+  ct_node base;
+  ct__saved self;
+  ct__saved mat2;
+} ct__node_bmm;
+
+static void ct__release_bmm(ct_node *node) {
+  ct__node_bmm *n = (ct__node_bmm *)node;
+  ct__saved_reset(&n->self);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_bmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bmm *n = (ct__node_bmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *self = ct__unpack(&n->self, node, "self");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  if (!self || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_bmm(grad, ct_transpose(mat2, 1, 2));
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct_bmm(ct_transpose(self, 1, 2), grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bmm = {"BmmBackward0", ct__backward_bmm, ct__release_bmm};
+
+static ct_tensor *ct__autograd_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct__node_bmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2))) {
+    n = (ct__node_bmm *)ct__node_new(&ct__kind_bmm, sizeof *n, 2, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat2);
+    ct__save(&n->self, self);
+    ct__save(&n->mat2, mat2);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm(ks & CT__BELOW_AUTOGRAD, self, mat2);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("bmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bmm_out(ks & CT__BELOW_AUTOGRAD, self, mat2, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_addmm {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm;
+
+static void ct__release_addmm(ct_node *node) {
+  ct__node_addmm *n = (ct__node_addmm *)node;
+  ct__saved_reset(&n->mat1);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_addmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm *n = (ct__node_addmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&n->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm = {"AddmmBackward0", ct__backward_addmm, ct__release_addmm};
+
+static ct_tensor *ct__autograd_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    n = (ct__node_addmm *)ct__node_new(&ct__kind_addmm, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat1);
+    ct__node_set_input(&n->base, 2, mat2);
+    ct__save(&n->mat1, mat1);
+    ct__save(&n->mat2, mat2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_addmm_ {
+  ct_node base;
+  ct__saved mat1;
+  ct__saved mat2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_addmm_;
+
+static void ct__release_addmm_(ct_node *node) {
+  ct__node_addmm_ *n = (ct__node_addmm_ *)node;
+  ct__saved_reset(&n->mat1);
+  ct__saved_reset(&n->mat2);
+}
+static ct_status ct__backward_addmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_addmm_ *n = (ct__node_addmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *mat1 = ct__unpack(&n->mat1, node, "mat1");
+  ct_tensor *mat2 = ct__unpack(&n->mat2, node, "mat2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!mat1 || !mat2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_mm(grad, ct_t(mat2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_mm(ct_t(mat1), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_addmm_ = {"AddmmBackward0", ct__backward_addmm_, ct__release_addmm_};
+
+static ct_status ct__autograd_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_addmm_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2))) {
+    if ((r = ct__check_inplace("addmm_", self)) != CT_OK) return r;
+    n = (ct__node_addmm_ *)ct__node_new(&ct__kind_addmm_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, mat1);
+    ct__node_set_input(&n->base, 2, mat2);
+    ct__save(&n->mat1, mat1);
+    ct__save(&n->mat2, mat2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(mat1) || ct__needs_grad(mat2) || ct__needs_grad(out))) return ct__out_not_differentiable("addmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_addmm_out(ks & CT__BELOW_AUTOGRAD, self, mat1, mat2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor ---- */
+typedef struct ct__node_baddbmm {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm;
+
+static void ct__release_baddbmm(ct_node *node) {
+  ct__node_baddbmm *n = (ct__node_baddbmm *)node;
+  ct__saved_reset(&n->batch1);
+  ct__saved_reset(&n->batch2);
+}
+static ct_status ct__backward_baddbmm(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm *n = (ct__node_baddbmm *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&n->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&n->batch2, node, "batch2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm = {"BaddbmmBackward0", ct__backward_baddbmm, ct__release_baddbmm};
+
+static ct_tensor *ct__autograd_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    n = (ct__node_baddbmm *)ct__node_new(&ct__kind_baddbmm, sizeof *n, 3, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, batch1);
+    ct__node_set_input(&n->base, 2, batch2);
+    ct__save(&n->batch1, batch1);
+    ct__save(&n->batch2, batch2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) ---- */
+typedef struct ct__node_baddbmm_ {
+  ct_node base;
+  ct__saved batch1;
+  ct__saved batch2;
+  ct_scalar beta;
+  ct_scalar alpha;
+} ct__node_baddbmm_;
+
+static void ct__release_baddbmm_(ct_node *node) {
+  ct__node_baddbmm_ *n = (ct__node_baddbmm_ *)node;
+  ct__saved_reset(&n->batch1);
+  ct__saved_reset(&n->batch2);
+}
+static ct_status ct__backward_baddbmm_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_baddbmm_ *n = (ct__node_baddbmm_ *)node;
+  ct_tensor *grad = grads[0];
+  ct_tensor *batch1 = ct__unpack(&n->batch1, node, "batch1");
+  ct_tensor *batch2 = ct__unpack(&n->batch2, node, "batch2");
+  ct_scalar beta = n->beta;
+  ct_scalar alpha = n->alpha;
+  if (!batch1 || !batch2) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct__scale(grad, beta);
+  if (ct_node_needs_input_grad(node, 1)) grad_inputs[1] = ct__scale(ct_bmm(grad, ct_transpose(batch2, 1, 2)), alpha);
+  if (ct_node_needs_input_grad(node, 2)) grad_inputs[2] = ct__scale(ct_bmm(ct_transpose(batch1, 1, 2), grad), alpha);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_baddbmm_ = {"BaddbmmBackward0", ct__backward_baddbmm_, ct__release_baddbmm_};
+
+static ct_status ct__autograd_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha) {
+  ct__node_baddbmm_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2))) {
+    if ((r = ct__check_inplace("baddbmm_", self)) != CT_OK) return r;
+    n = (ct__node_baddbmm_ *)ct__node_new(&ct__kind_baddbmm_, sizeof *n, 3, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+    ct__node_set_input(&n->base, 1, batch1);
+    ct__node_set_input(&n->base, 2, batch2);
+    ct__save(&n->batch1, batch1);
+    ct__save(&n->batch2, batch2);
+    n->beta = beta;
+    n->alpha = alpha;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta, ct_scalar alpha, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self) || ct__needs_grad(batch1) || ct__needs_grad(batch2) || ct__needs_grad(out))) return ct__out_not_differentiable("baddbmm.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_baddbmm_out(ks & CT__BELOW_AUTOGRAD, self, batch1, batch2, beta, alpha, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_uniform_ {
+  ct_node base;
+} ct__node_uniform_;
+
+static ct_status ct__backward_uniform_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_uniform_ *n = (ct__node_uniform_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_uniform_ = {"UniformBackward0", ct__backward_uniform_, NULL};
+
+static ct_status ct__autograd_uniform_(ct_keyset ks, ct_tensor *self, double from, double to, ct_generator *generator) {
+  ct__node_uniform_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("uniform_", self)) != CT_OK) return r;
+    n = (ct__node_uniform_ *)ct__node_new(&ct__kind_uniform_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_uniform_(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_normal_ {
+  ct_node base;
+} ct__node_normal_;
+
+static ct_status ct__backward_normal_(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_normal_ *n = (ct__node_normal_ *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_normal_ = {"NormalBackward0", ct__backward_normal_, NULL};
+
+static ct_status ct__autograd_normal_(ct_keyset ks, ct_tensor *self, double mean, double std, ct_generator *generator) {
+  ct__node_normal_ *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("normal_", self)) != CT_OK) return r;
+    n = (ct__node_normal_ *)ct__node_new(&ct__kind_normal_, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_normal_(ks & CT__BELOW_AUTOGRAD, self, mean, std, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_random__from {
+  ct_node base;
+} ct__node_random__from;
+
+static ct_status ct__backward_random__from(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_random__from *n = (ct__node_random__from *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_random__from = {"RandomBackward0", ct__backward_random__from, NULL};
+
+static ct_status ct__autograd_random__from(ct_keyset ks, ct_tensor *self, int64_t from, int64_t to, ct_generator *generator) {
+  ct__node_random__from *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("random_.from", self)) != CT_OK) return r;
+    n = (ct__node_random__from *)ct__node_new(&ct__kind_random__from, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_random__from(ks & CT__BELOW_AUTOGRAD, self, from, to, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) ---- */
+typedef struct ct__node_bernoulli__float {
+  ct_node base;
+} ct__node_bernoulli__float;
+
+static ct_status ct__backward_bernoulli__float(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli__float *n = (ct__node_bernoulli__float *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli__float = {"BernoulliBackward0", ct__backward_bernoulli__float, NULL};
+
+static ct_status ct__autograd_bernoulli__float(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli__float *n = NULL;
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    if ((r = ct__check_inplace("bernoulli_.float", self)) != CT_OK) return r;
+    n = (ct__node_bernoulli__float *)ct__node_new(&ct__kind_bernoulli__float, sizeof *n, 1, 1);
+    if (!n) return ct_last_error();
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli__float(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r == CT_OK) r = ct__set_history(self, &n->base, 0);
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli(Tensor self, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli {
+  ct_node base;
+} ct__node_bernoulli;
+
+static ct_status ct__backward_bernoulli(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli *n = (ct__node_bernoulli *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli = {"BernoulliBackward0", ct__backward_bernoulli, NULL};
+
+static ct_tensor *ct__autograd_bernoulli(ct_keyset ks, ct_tensor *self, ct_generator *generator) {
+  ct__node_bernoulli *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_bernoulli *)ct__node_new(&ct__kind_bernoulli, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli(ks & CT__BELOW_AUTOGRAD, self, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor ---- */
+typedef struct ct__node_bernoulli_p {
+  ct_node base;
+} ct__node_bernoulli_p;
+
+static ct_status ct__backward_bernoulli_p(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_bernoulli_p *n = (ct__node_bernoulli_p *)node;
+  ct_tensor *grad = grads[0];
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_zeros_like(grad);
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_bernoulli_p = {"BernoulliBackward0", ct__backward_bernoulli_p, NULL};
+
+static ct_tensor *ct__autograd_bernoulli_p(ct_keyset ks, ct_tensor *self, double p, ct_generator *generator) {
+  ct__node_bernoulli_p *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(self))) {
+    n = (ct__node_bernoulli_p *)ct__node_new(&ct__kind_bernoulli_p, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, self);
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_bernoulli_p(ks & CT__BELOW_AUTOGRAD, self, p, generator);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
+  return r;
+}
+
+/* ---- rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_rand_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("rand.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_rand_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randn_generator_out(ct_keyset ks, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randn.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randn_generator_out(ks & CT__BELOW_AUTOGRAD, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randint_low_generator_out(ct_keyset ks, int64_t low, int64_t high, ct_int_list size, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randint.low_generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randint_low_generator_out(ks & CT__BELOW_AUTOGRAD, low, high, size, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_randperm_generator_out(ct_keyset ks, int64_t n, ct_generator *generator, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("randperm.generator_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_randperm_generator_out(ks & CT__BELOW_AUTOGRAD, n, generator, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.out(int n, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_out(ct_keyset ks, int64_t n, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_out(ks & CT__BELOW_AUTOGRAD, n, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_eye_m_out(ct_keyset ks, int64_t n, int64_t m, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("eye.m_out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_eye_m_out(ks & CT__BELOW_AUTOGRAD, n, m, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!) ---- */
+static ct_status ct__autograd_linspace_out(ct_keyset ks, ct_scalar start, ct_scalar end, int64_t steps, ct_tensor *out) {
+  ct_keyset excluded;
+  ct_status r;
+  if (ct__grad_mode() && (ct__needs_grad(out))) return ct__out_not_differentiable("linspace.out");
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_linspace_out(ks & CT__BELOW_AUTOGRAD, start, end, steps, out);
+  ct__below_autograd_end(excluded);
+  return r;
+}
+
+/* ---- native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask) ---- */
+typedef struct ct__node_native_dropout {
+  ct_node base;
+  double p;
+  bool train;
+  ct__saved mask;
+} ct__node_native_dropout;
+
+static void ct__release_native_dropout(ct_node *node) {
+  ct__node_native_dropout *n = (ct__node_native_dropout *)node;
+  ct__saved_reset(&n->mask);
+}
+static ct_status ct__backward_native_dropout(ct_node *node, ct_tensor *const *grads, ct_tensor **grad_inputs) {
+  ct__node_native_dropout *n = (ct__node_native_dropout *)node;
+  ct_tensor *grad = grads[0];
+  double p = n->p;
+  bool train = n->train;
+  ct_tensor *mask = ct__unpack(&n->mask, node, "mask");
+  if (!mask) return ct_last_error();
+  (void)n;
+  (void)grads;
+  (void)grad_inputs;
+  if (ct_node_needs_input_grad(node, 0)) grad_inputs[0] = ct_native_dropout_backward(grad, ct_detach(mask), ct__rn_dropout_scale(p, train));
+  return CT_OK;
+}
+static const ct_node_kind ct__kind_native_dropout = {"NativeDropoutBackward0", ct__backward_native_dropout, ct__release_native_dropout};
+
+static ct_tensor *ct__autograd_native_dropout(ct_keyset ks, ct_tensor *input, double p, bool train, ct_generator *generator, ct_tensor **mask) {
+  ct__node_native_dropout *n = NULL;
+  ct_keyset excluded;
+  ct_tensor *r;
+  if (ct__grad_mode() && (ct__needs_grad(input))) {
+    n = (ct__node_native_dropout *)ct__node_new(&ct__kind_native_dropout, sizeof *n, 1, 1);
+    if (!n) return NULL;
+    ct__node_set_input(&n->base, 0, input);
+    n->p = p;
+    n->train = train;
+  }
+  excluded = ct__below_autograd_begin();
+  r = ct__dispatch_native_dropout(ks & CT__BELOW_AUTOGRAD, input, p, train, generator, mask);
+  ct__below_autograd_end(excluded);
+  if (n) {
+    if (r && ct__set_history(r, &n->base, 0) != CT_OK) ct_release(r), r = NULL;
+    if (r && ct__save_output(&n->mask, *mask) != CT_OK) ct_release(r), r = NULL;
+    ct__node_release(&n->base);
+  }
   return r;
 }
 

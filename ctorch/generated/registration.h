@@ -282,6 +282,205 @@ static ct_status ct__adapt_TIIi_T(const ct_kernel *k, const ct_op *op, ct_keyset
   if (!r) return ct_last_error();
   return ct__push_owned(s, r);
 }
+/* T,T,T,S,S->T */
+static ct_status ct__adapt_TTTSS_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,T,T,S,S->Tw */
+static ct_status ct__adapt_TwTTSS_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T,S,S,Tw->Tw */
+static ct_status ct__adapt_TTTSSTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 6;
+  ct_tensor *w = a[5].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar , ct_scalar , ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar, ct__unbox_tensor(&a[5]));
+  ct_stack_drop(s, 6);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,T,T?->T */
+static ct_status ct__adapt_TTTo_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* Tw,f,f,G->Tw */
+static ct_status ct__adapt_TwffG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,i,i?,G->Tw */
+static ct_status ct__adapt_TwiioG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, int64_t , int64_t , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* Tw,f,G->Tw */
+static ct_status ct__adapt_TwfG_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[0].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,G->T */
+static ct_status ct__adapt_TG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  ct_stack_drop(s, 2);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,G->T */
+static ct_status ct__adapt_TfG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* I,G,Tw->Tw */
+static ct_status ct__adapt_IGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, ct__value_int_list(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,i,I,G,Tw->Tw */
+static ct_status ct__adapt_iiIGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 5;
+  ct_tensor *w = a[4].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_int_list , ct_generator *, ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__value_int_list(&a[2]), a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, ct__unbox_tensor(&a[4]));
+  ct_stack_drop(s, 5);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,G,Tw->Tw */
+static ct_status ct__adapt_iGTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_generator *, ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,Tw->Tw */
+static ct_status ct__adapt_iTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 2;
+  ct_tensor *w = a[1].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, ct__unbox_tensor(&a[1]));
+  ct_stack_drop(s, 2);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* i,i,Tw->Tw */
+static ct_status ct__adapt_iiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *w = a[2].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, int64_t , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.i, a[1].v.i, ct__unbox_tensor(&a[2]));
+  ct_stack_drop(s, 3);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* S,S,i,Tw->Tw */
+static ct_status ct__adapt_SSiTw_Tw(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *w = a[3].v.tensor;
+  ct_status r;
+  (void)op;
+  r = ((ct_status (*)(ct_keyset, ct_scalar , ct_scalar , int64_t , ct_tensor *))k->unboxed)(ks, a[0].v.scalar, a[1].v.scalar, a[2].v.i, ct__unbox_tensor(&a[3]));
+  ct_stack_drop(s, 4);
+  if (r != CT_OK) return r;
+  return ct_stack_push(s, ct_value_tensor(w));
+}
+/* T,f,b,G->T,T */
+static ct_status ct__adapt_TfbG_TT(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  ct_tensor *x[1] = {NULL};
+  ct_status st;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *, ct_tensor **))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, &x[0]);
+  ct_stack_drop(s, 4);
+  if (!r) {
+    ct_release(x[0]);
+    return ct_last_error();
+  }
+  st = ct__push_owned(s, r);
+  if (st == CT_OK) st = ct__push_owned(s, x[0]);
+  else ct_release(x[0]);
+  return st;
+}
+/* T,T,f->T */
+static ct_status ct__adapt_TTf_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 3;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, ct_tensor *, double ))k->unboxed)(ks, ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+  ct_stack_drop(s, 3);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
+/* T,f,b,G->T */
+static ct_status ct__adapt_TfbG_T(const ct_kernel *k, const ct_op *op, ct_keyset ks, ct_stack *s) {
+  ct_value *a = s->items + s->size - 4;
+  ct_tensor *r;
+  (void)op;
+  r = ((ct_tensor *(*)(ct_keyset, ct_tensor *, double , bool , ct_generator *))k->unboxed)(ks, ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  ct_stack_drop(s, 4);
+  if (!r) return ct_last_error();
+  return ct__push_owned(s, r);
+}
 
 static const struct {
   const char *signature;
@@ -313,6 +512,24 @@ static const struct {
     {"T,I,i,i,i,i->T", ct__adapt_TIiiii_T},
     {"T,i,i,i->T", ct__adapt_Tiii_T},
     {"T,I,I,i->T", ct__adapt_TIIi_T},
+    {"T,T,T,S,S->T", ct__adapt_TTTSS_T},
+    {"Tw,T,T,S,S->Tw", ct__adapt_TwTTSS_Tw},
+    {"T,T,T,S,S,Tw->Tw", ct__adapt_TTTSSTw_Tw},
+    {"T,T,T?->T", ct__adapt_TTTo_T},
+    {"Tw,f,f,G->Tw", ct__adapt_TwffG_Tw},
+    {"Tw,i,i?,G->Tw", ct__adapt_TwiioG_Tw},
+    {"Tw,f,G->Tw", ct__adapt_TwfG_Tw},
+    {"T,G->T", ct__adapt_TG_T},
+    {"T,f,G->T", ct__adapt_TfG_T},
+    {"I,G,Tw->Tw", ct__adapt_IGTw_Tw},
+    {"i,i,I,G,Tw->Tw", ct__adapt_iiIGTw_Tw},
+    {"i,G,Tw->Tw", ct__adapt_iGTw_Tw},
+    {"i,Tw->Tw", ct__adapt_iTw_Tw},
+    {"i,i,Tw->Tw", ct__adapt_iiTw_Tw},
+    {"S,S,i,Tw->Tw", ct__adapt_SSiTw_Tw},
+    {"T,f,b,G->T,T", ct__adapt_TfbG_TT},
+    {"T,T,f->T", ct__adapt_TTf_T},
+    {"T,f,b,G->T", ct__adapt_TfbG_T},
 };
 
 /* ---- typed frontends called from boxed values (ct_op.frontend, for opcheck) ---- */
@@ -498,19 +715,6 @@ static ct_status ct__frontend_mean_dim(const ct_value *a, ct_tensor **r) {
   *r = ct_mean_dim_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[1]).n, a[1].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[1]).data, a[2].v.b, a[3].v.dtype);
   return *r ? CT_OK : ct_last_error();
 }
-static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
-  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
-static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
-  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  *r = st == CT_OK ? a[2].v.tensor : NULL;
-  return st;
-}
-static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
-  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
-  return *r ? CT_OK : ct_last_error();
-}
 static ct_status ct__frontend_copy_(const ct_value *a, ct_tensor **r) {
   ct_status st = ct_copy_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.b);
   *r = st == CT_OK ? a[0].v.tensor : NULL;
@@ -613,6 +817,157 @@ static ct_status ct__frontend_detach(const ct_value *a, ct_tensor **r) {
   *r = ct_detach(ct__unbox_tensor(&a[0]));
   return *r ? CT_OK : ct_last_error();
 }
+static ct_status ct__frontend_dot(const ct_value *a, ct_tensor **r) {
+  *r = ct_dot(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dot_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_dot_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mv(const ct_value *a, ct_tensor **r) {
+  *r = ct_mv(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mv_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mv_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_mm(const ct_value *a, ct_tensor **r) {
+  *r = ct_mm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_mm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_mm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_bmm(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bmm_out(ct__unbox_tensor(&a[2]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_addmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_addmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_addmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_addmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm(const ct_value *a, ct_tensor **r) {
+  *r = ct_baddbmm_ex(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_baddbmm_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_ex_(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_baddbmm_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_baddbmm_out_ex(ct__unbox_tensor(&a[5]), ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]), a[3].v.scalar, a[4].v.scalar);
+  *r = st == CT_OK ? a[5].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_outer(const ct_value *a, ct_tensor **r) {
+  *r = ct_outer(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_matmul(const ct_value *a, ct_tensor **r) {
+  *r = ct_matmul(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_linear(const ct_value *a, ct_tensor **r) {
+  *r = ct_linear(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), ct__unbox_tensor(&a[2]));
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_uniform_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_uniform_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_normal_(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_normal_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.d, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_random__from(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_random_ex_(ct__unbox_tensor(&a[0]), a[1].v.i, a[2].v.i, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bernoulli__float(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_bernoulli_float_ex_(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  *r = st == CT_OK ? a[0].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_bernoulli(const ct_value *a, ct_tensor **r) {
+  *r = ct_bernoulli_ex(ct__unbox_tensor(&a[0]), a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_bernoulli_p(const ct_value *a, ct_tensor **r) {
+  *r = ct_bernoulli_p_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].tag == CT_VALUE_GENERATOR ? a[2].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_rand_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_rand_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randn_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randn_out(ct__unbox_tensor(&a[2]), a[0].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[0]).n, a[0].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[0]).data, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randint_low_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randint_out(ct__unbox_tensor(&a[4]), a[0].v.i, a[1].v.i, a[2].tag == CT_VALUE_NONE ? 0 : (int)ct__value_int_list((ct_value *)&a[2]).n, a[2].tag == CT_VALUE_NONE ? NULL : ct__value_int_list((ct_value *)&a[2]).data, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  *r = st == CT_OK ? a[4].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_randperm_generator_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_randperm_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].tag == CT_VALUE_GENERATOR ? a[1].v.gen : NULL);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eye_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eye_out(ct__unbox_tensor(&a[1]), a[0].v.i);
+  *r = st == CT_OK ? a[1].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_eye_m_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_eye_m_out(ct__unbox_tensor(&a[2]), a[0].v.i, a[1].v.i);
+  *r = st == CT_OK ? a[2].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_linspace_out(const ct_value *a, ct_tensor **r) {
+  ct_status st = ct_linspace_out(ct__unbox_tensor(&a[3]), a[0].v.scalar, a[1].v.scalar, a[2].v.i);
+  *r = st == CT_OK ? a[3].v.tensor : NULL;
+  return st;
+}
+static ct_status ct__frontend_native_dropout(const ct_value *a, ct_tensor **r) {
+  *r = ct_native_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL, (ct_tensor **)NULL);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_native_dropout_backward(const ct_value *a, ct_tensor **r) {
+  *r = ct_native_dropout_backward(ct__unbox_tensor(&a[0]), ct__unbox_tensor(&a[1]), a[2].v.d);
+  return *r ? CT_OK : ct_last_error();
+}
+static ct_status ct__frontend_dropout(const ct_value *a, ct_tensor **r) {
+  *r = ct_dropout_ex(ct__unbox_tensor(&a[0]), a[1].v.d, a[2].v.b, a[3].tag == CT_VALUE_GENERATOR ? a[3].v.gen : NULL);
+  return *r ? CT_OK : ct_last_error();
+}
 
 /* ---- schemas, in spec order; handles[i] receives the registered op ---- */
 static const struct {
@@ -660,9 +1015,6 @@ static const struct {
     {&ct__op.sum_IntList_out, "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", ct__frontend_sum_IntList_out},
     {&ct__op.mean, "mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean},
     {&ct__op.mean_dim, "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", ct__frontend_mean_dim},
-    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
-    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
-    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
     {&ct__op.copy_, "copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)", ct__frontend_copy_},
     {&ct__op.fill__Scalar, "fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)", ct__frontend_fill__Scalar},
     {&ct__op.clone, "clone(Tensor self) -> Tensor", ct__frontend_clone},
@@ -688,6 +1040,39 @@ static const struct {
     {&ct__op.as_strided, "as_strided(Tensor(a) self, int[] size, int[] stride, int storage_offset=0) -> Tensor(a)", ct__frontend_as_strided},
     {&ct__op.alias, "alias(Tensor(a) self) -> Tensor(a)", ct__frontend_alias},
     {&ct__op.detach, "detach(Tensor(a) self) -> Tensor(a)", ct__frontend_detach},
+    {&ct__op.dot, "dot(Tensor self, Tensor tensor) -> Tensor", ct__frontend_dot},
+    {&ct__op.dot_out, "dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_dot_out},
+    {&ct__op.mv, "mv(Tensor self, Tensor vec) -> Tensor", ct__frontend_mv},
+    {&ct__op.mv_out, "mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mv_out},
+    {&ct__op.mm, "mm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_mm},
+    {&ct__op.mm_out, "mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_mm_out},
+    {&ct__op.bmm, "bmm(Tensor self, Tensor mat2) -> Tensor", ct__frontend_bmm},
+    {&ct__op.bmm_out, "bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_bmm_out},
+    {&ct__op.addmm, "addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_addmm},
+    {&ct__op.addmm_, "addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_addmm_},
+    {&ct__op.addmm_out, "addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_addmm_out},
+    {&ct__op.baddbmm, "baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", ct__frontend_baddbmm},
+    {&ct__op.baddbmm_, "baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", ct__frontend_baddbmm_},
+    {&ct__op.baddbmm_out, "baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", ct__frontend_baddbmm_out},
+    {&ct__op.outer, "outer(Tensor self, Tensor vec2) -> Tensor", ct__frontend_outer},
+    {&ct__op.matmul, "matmul(Tensor self, Tensor other) -> Tensor", ct__frontend_matmul},
+    {&ct__op.linear, "linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", ct__frontend_linear},
+    {&ct__op.uniform_, "uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_uniform_},
+    {&ct__op.normal_, "normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_normal_},
+    {&ct__op.random__from, "random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_random__from},
+    {&ct__op.bernoulli__float, "bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", ct__frontend_bernoulli__float},
+    {&ct__op.bernoulli, "bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli},
+    {&ct__op.bernoulli_p, "bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", ct__frontend_bernoulli_p},
+    {&ct__op.rand_generator_out, "rand.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_rand_generator_out},
+    {&ct__op.randn_generator_out, "randn.generator_out(int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randn_generator_out},
+    {&ct__op.randint_low_generator_out, "randint.low_generator_out(int low, int high, int[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randint_low_generator_out},
+    {&ct__op.randperm_generator_out, "randperm.generator_out(int n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", ct__frontend_randperm_generator_out},
+    {&ct__op.eye_out, "eye.out(int n, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_out},
+    {&ct__op.eye_m_out, "eye.m_out(int n, int m, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_eye_m_out},
+    {&ct__op.linspace_out, "linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)", ct__frontend_linspace_out},
+    {&ct__op.native_dropout, "native_dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> (Tensor output, Tensor mask)", ct__frontend_native_dropout},
+    {&ct__op.native_dropout_backward, "native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor", ct__frontend_native_dropout_backward},
+    {&ct__op.dropout, "dropout(Tensor input, float p, bool train, *, Generator? generator=None) -> Tensor", ct__frontend_dropout},
 };
 
 /* ---- kernels: (op, key, function, where it comes from) ---- */
@@ -813,13 +1198,6 @@ static const struct {
     {"sum.IntList_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_sum_IntList_out), "autograd"},
     {"mean", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean), "composite"},
     {"mean.dim", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_mean_dim), "composite"},
-    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
-    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
-    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
-    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
-    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
     {"copy_", CT_KEY_CPU, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_META, CT_FN(ct__k_copy_), "reference"},
     {"copy_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_copy_), "autograd"},
@@ -866,6 +1244,95 @@ static const struct {
     {"alias", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_alias), "autograd"},
     {"detach", CT_KEY_COMPOSITE_EXPLICIT_AUTOGRAD, CT_FN(ct__k_detach), "composite"},
     {"detach", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_detach), "autograd"},
+    {"dot", CT_KEY_CPU, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_META, CT_FN(ct__k_dot), "reference"},
+    {"dot", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot), "autograd"},
+    {"dot.out", CT_KEY_CPU, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_META, CT_FN(ct__k_dot_out), "reference"},
+    {"dot.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_dot_out), "autograd"},
+    {"mv", CT_KEY_CPU, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_META, CT_FN(ct__k_mv), "reference"},
+    {"mv", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv), "autograd"},
+    {"mv.out", CT_KEY_CPU, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_META, CT_FN(ct__k_mv_out), "reference"},
+    {"mv.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mv_out), "autograd"},
+    {"mm", CT_KEY_CPU, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_META, CT_FN(ct__k_mm), "reference"},
+    {"mm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm), "autograd"},
+    {"mm.out", CT_KEY_CPU, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_META, CT_FN(ct__k_mm_out), "reference"},
+    {"mm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_mm_out), "autograd"},
+    {"bmm", CT_KEY_CPU, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_META, CT_FN(ct__k_bmm), "reference"},
+    {"bmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm), "autograd"},
+    {"bmm.out", CT_KEY_CPU, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_META, CT_FN(ct__k_bmm_out), "reference"},
+    {"bmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bmm_out), "autograd"},
+    {"addmm", CT_KEY_CPU, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_META, CT_FN(ct__k_addmm), "reference"},
+    {"addmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm), "autograd"},
+    {"addmm_", CT_KEY_CPU, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_META, CT_FN(ct__k_addmm_), "reference"},
+    {"addmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_), "autograd"},
+    {"addmm.out", CT_KEY_CPU, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_META, CT_FN(ct__k_addmm_out), "reference"},
+    {"addmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_addmm_out), "autograd"},
+    {"baddbmm", CT_KEY_CPU, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_META, CT_FN(ct__k_baddbmm), "reference"},
+    {"baddbmm", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm), "autograd"},
+    {"baddbmm_", CT_KEY_CPU, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_META, CT_FN(ct__k_baddbmm_), "reference"},
+    {"baddbmm_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_), "autograd"},
+    {"baddbmm.out", CT_KEY_CPU, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_META, CT_FN(ct__k_baddbmm_out), "reference"},
+    {"baddbmm.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_baddbmm_out), "autograd"},
+    {"outer", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_outer), "composite"},
+    {"matmul", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_matmul), "composite"},
+    {"linear", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_linear), "composite"},
+    {"uniform_", CT_KEY_CPU, CT_FN(ct__k_uniform_), "reference"},
+    {"uniform_", CT_KEY_META, CT_FN(ct__k_uniform_), "reference"},
+    {"uniform_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_uniform_), "autograd"},
+    {"normal_", CT_KEY_CPU, CT_FN(ct__k_normal_), "reference"},
+    {"normal_", CT_KEY_META, CT_FN(ct__k_normal_), "reference"},
+    {"normal_", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_normal_), "autograd"},
+    {"random_.from", CT_KEY_CPU, CT_FN(ct__k_random_from_), "reference"},
+    {"random_.from", CT_KEY_META, CT_FN(ct__k_random_from_), "reference"},
+    {"random_.from", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_random__from), "autograd"},
+    {"bernoulli_.float", CT_KEY_CPU, CT_FN(ct__k_bernoulli_float_), "reference"},
+    {"bernoulli_.float", CT_KEY_META, CT_FN(ct__k_bernoulli_float_), "reference"},
+    {"bernoulli_.float", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli__float), "autograd"},
+    {"bernoulli", CT_KEY_CPU, CT_FN(ct__k_bernoulli), "reference"},
+    {"bernoulli", CT_KEY_META, CT_FN(ct__k_bernoulli), "reference"},
+    {"bernoulli", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli), "autograd"},
+    {"bernoulli.p", CT_KEY_CPU, CT_FN(ct__k_bernoulli_p), "reference"},
+    {"bernoulli.p", CT_KEY_META, CT_FN(ct__k_bernoulli_p), "reference"},
+    {"bernoulli.p", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_bernoulli_p), "autograd"},
+    {"rand.generator_out", CT_KEY_CPU, CT_FN(ct__k_rand_out), "reference"},
+    {"rand.generator_out", CT_KEY_META, CT_FN(ct__k_rand_out), "reference"},
+    {"rand.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_rand_generator_out), "autograd"},
+    {"randn.generator_out", CT_KEY_CPU, CT_FN(ct__k_randn_out), "reference"},
+    {"randn.generator_out", CT_KEY_META, CT_FN(ct__k_randn_out), "reference"},
+    {"randn.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randn_generator_out), "autograd"},
+    {"randint.low_generator_out", CT_KEY_CPU, CT_FN(ct__k_randint_out), "reference"},
+    {"randint.low_generator_out", CT_KEY_META, CT_FN(ct__k_randint_out), "reference"},
+    {"randint.low_generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randint_low_generator_out), "autograd"},
+    {"randperm.generator_out", CT_KEY_CPU, CT_FN(ct__k_randperm_out), "reference"},
+    {"randperm.generator_out", CT_KEY_META, CT_FN(ct__k_randperm_out), "reference"},
+    {"randperm.generator_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_randperm_generator_out), "autograd"},
+    {"eye.out", CT_KEY_CPU, CT_FN(ct__k_eye_out), "reference"},
+    {"eye.out", CT_KEY_META, CT_FN(ct__k_eye_out), "reference"},
+    {"eye.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_out), "autograd"},
+    {"eye.m_out", CT_KEY_CPU, CT_FN(ct__k_eye_m_out), "reference"},
+    {"eye.m_out", CT_KEY_META, CT_FN(ct__k_eye_m_out), "reference"},
+    {"eye.m_out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_eye_m_out), "autograd"},
+    {"linspace.out", CT_KEY_CPU, CT_FN(ct__k_linspace_out), "reference"},
+    {"linspace.out", CT_KEY_META, CT_FN(ct__k_linspace_out), "reference"},
+    {"linspace.out", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_linspace_out), "autograd"},
+    {"native_dropout", CT_KEY_CPU, CT_FN(ct__k_native_dropout), "reference"},
+    {"native_dropout", CT_KEY_META, CT_FN(ct__k_native_dropout), "reference"},
+    {"native_dropout", CT_KEY_AUTOGRAD, CT_FN(ct__autograd_native_dropout), "autograd"},
+    {"native_dropout_backward", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_native_dropout_backward), "composite"},
+    {"dropout", CT_KEY_COMPOSITE_IMPLICIT_AUTOGRAD, CT_FN(ct__k_dropout), "composite"},
 };
 
 CT_EXTERN_C_END

@@ -3,6 +3,20 @@
  *
  * The ops are declared in gen/ops/linalg.spec and their derivatives in
  * gen/derivatives/linalg.spec; the frontends are generated (docs/ops.md).
+ *
+ * Every product runs through one strided kernel (ct__la_gemm):
+ *   C[b] = alpha * (A[b] @ B[b]) + beta * C[b]     (beta ignored when 0)
+ * with each operand read through its own strides (no copies of transposed
+ * or expanded operands), in i-k-j order over blocks of columns so that the
+ * inner loop walks rows of B and the accumulators stay in L1. Accumulation
+ * is in float for float32/float16/bfloat16, double for float64 and wrapping
+ * 64-bit integers for the integer dtypes (PyTorch's CPU allows integer
+ * products; bool is refused as in PyTorch). A faster backend (BLIS) may
+ * register its own kernels for the same schemas.
+ *
+ * matmul, outer and linear are CompositeImplicitAutograd, as in PyTorch:
+ * matmul picks dot / mv / mm / bmm with PyTorch's shape rules (folding the
+ * batch of an N-D operand into mm/mv when that needs no copy).
  */
 #ifndef CT_OPS_LINALG_H
 #define CT_OPS_LINALG_H
@@ -16,6 +30,533 @@
 #define CT__OPS_LINALG_IMPL
 #include <math.h>
 CT_EXTERN_C_BEGIN
+
+/* ---- the strided kernel ---- */
+typedef struct ct__la_gemm {
+  int64_t batch, m, n, k;
+  const char *a, *b; /* element [0,0,0] of each operand */
+  char *c;
+  int64_t as[3], bs[3], cs[3]; /* element strides: batch, row, column */
+  double alpha_f, beta_f;
+  uint64_t alpha_i, beta_i; /* integer dtypes: wrapping arithmetic */
+  int use_beta;             /* 0: C's old values are never read (beta == 0 ignores NaN, as PyTorch) */
+} ct__la_gemm;
+
+#define CT__LA_NB 128 /* columns per block: the accumulators of one row block */
+
+#define CT__LA_GEMM_LOOP(NAME, T, ACC, LOAD, STORE, ALPHA, BETA)                                   \
+  static void NAME(const ct__la_gemm *g) {                                                         \
+    const ACC alpha = (ACC)(ALPHA), beta = (ACC)(BETA);                                            \
+    const T *A = (const T *)g->a, *B = (const T *)g->b;                                            \
+    T *C = (T *)g->c;                                                                              \
+    ACC acc[CT__LA_NB];                                                                            \
+    int64_t bt, i, j, j0, k, nb;                                                                   \
+    for (bt = 0; bt < g->batch; bt++)                                                              \
+      for (i = 0; i < g->m; i++)                                                                   \
+        for (j0 = 0; j0 < g->n; j0 += CT__LA_NB) {                                                 \
+          T *crow = C + bt * g->cs[0] + i * g->cs[1] + j0 * g->cs[2];                              \
+          nb = g->n - j0 < CT__LA_NB ? g->n - j0 : CT__LA_NB;                                      \
+          for (j = 0; j < nb; j++) acc[j] = 0;                                                     \
+          for (k = 0; k < g->k; k++) {                                                             \
+            const ACC av = (ACC)LOAD(A[bt * g->as[0] + i * g->as[1] + k * g->as[2]]);              \
+            const T *brow = B + bt * g->bs[0] + k * g->bs[1] + j0 * g->bs[2];                      \
+            if (g->bs[2] == 1) {                                                                   \
+              for (j = 0; j < nb; j++) acc[j] += av * (ACC)LOAD(brow[j]);                          \
+            } else {                                                                               \
+              for (j = 0; j < nb; j++) acc[j] += av * (ACC)LOAD(brow[j * g->bs[2]]);               \
+            }                                                                                      \
+          }                                                                                        \
+          for (j = 0; j < nb; j++) {                                                               \
+            T *cp = crow + j * g->cs[2];                                                           \
+            ACC v = alpha * acc[j];                                                                \
+            if (g->use_beta) v += beta * (ACC)LOAD(*cp);                                           \
+            *cp = (T)STORE(v);                                                                     \
+          }                                                                                        \
+        }                                                                                          \
+  }
+#define CT__LA_DEF_FLOAT(sfx, T, ACC, LOAD, STORE) CT__LA_GEMM_LOOP(ct__la_gemm_##sfx, T, ACC, LOAD, STORE, g->alpha_f, g->beta_f)
+CT__FLOAT_TYPES(CT__LA_DEF_FLOAT)
+#define CT__LA_LOAD_INT(x) ((uint64_t)(int64_t)(x))
+#define CT__LA_DEF_INT(sfx, T, U) CT__LA_GEMM_LOOP(ct__la_gemm_##sfx, T, uint64_t, CT__LA_LOAD_INT, CT__STORE_ID, g->alpha_i, g->beta_i)
+CT__INT_TYPES(CT__LA_DEF_INT)
+
+typedef void (*ct__la_gemm_fn)(const ct__la_gemm *);
+/* in ct_dtype order: f32 f64 f16 bf16 i64 i32 u8 bool */
+static const ct__la_gemm_fn ct__la_gemm_loops[CT_DTYPE_NUM] = {ct__la_gemm_f32, ct__la_gemm_f64, ct__la_gemm_f16, ct__la_gemm_bf16,
+                                                              ct__la_gemm_i64, ct__la_gemm_i32, ct__la_gemm_u8,  NULL};
+
+/* A number as a wrapping integer (NaN and out-of-range floats are not UB). */
+static uint64_t ct__la_scalar_bits(ct_scalar s) {
+  if (s.kind == CT_SCALAR_FLOAT) {
+    double f = s.v.f;
+    if (f != f) return 0;
+    if (f >= 9.2e18) return (uint64_t)INT64_MAX;
+    if (f <= -9.2e18) return (uint64_t)INT64_MIN;
+    return (uint64_t)(int64_t)f;
+  }
+  return s.kind == CT_SCALAR_INT ? (uint64_t)s.v.i : s.kind == CT_SCALAR_BOOL ? (uint64_t)s.v.b : 1;
+}
+static int ct__la_is_zero(ct_scalar s) {
+  return (s.kind == CT_SCALAR_FLOAT && s.v.f == 0) || (s.kind == CT_SCALAR_INT && s.v.i == 0) ||
+         (s.kind == CT_SCALAR_BOOL && !s.v.b);
+}
+static double ct__la_scalar_f(ct_scalar s) { return s.kind == CT_SCALAR_NONE ? 1.0 : ct_scalar_to_double(s); }
+
+/* A 0..3-D operand's strides as (batch, row, column); a vector is a row
+ * (A of dot: 1 x K) or a column (B of dot and mv, C of mv). */
+static void ct__la_strides3(const ct_tensor *t, int vector_is_row, int64_t s[3]) {
+  s[0] = s[1] = s[2] = 0;
+  if (t->ndim == 3) s[0] = t->strides[0], s[1] = t->strides[1], s[2] = t->strides[2];
+  else if (t->ndim == 2) s[1] = t->strides[0], s[2] = t->strides[1];
+  else if (t->ndim == 1) s[vector_is_row ? 2 : 1] = t->strides[0];
+}
+
+/* One product: result = beta * self + alpha * (a @ b). */
+typedef struct ct__la_call {
+  const char *op;
+  ct_tensor *self; /* the added term (addmm, baddbmm), broadcast to the result; or NULL */
+  ct_tensor *a, *b;
+  ct_scalar beta, alpha;
+  ct_dtype dtype; /* the result's */
+  int ndim;       /* the result's: 0 dot, 1 mv, 2 mm, 3 bmm */
+  int64_t shape[3];
+  int64_t batch, m, n, k;
+} ct__la_call;
+
+static ct_status ct__la_dtype_mismatch(const char *op, ct_dtype want, ct_dtype got) {
+  return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s", ct__dtype_torch_name(want), ct__dtype_torch_name(got));
+}
+
+/* self must broadcast to the result's shape (PyTorch expands it) */
+static ct_status ct__la_check_expand(const char *op, const ct_tensor *self, int ndim, const int64_t *shape) {
+  char b1[160], b2[160];
+  int i;
+  if (self->ndim > ndim)
+    return ct_fail(CT_ERR_SHAPE, op, "expand(%s, size=%s): the number of sizes provided (%d) must be greater or equal to the "
+                   "number of dimensions in the tensor (%d)", ct_shape_format(self->ndim, self->sizes, b1, sizeof b1),
+                   ct_shape_format(ndim, shape, b2, sizeof b2), ndim, self->ndim);
+  for (i = 0; i < self->ndim; i++) {
+    int64_t want = shape[ndim - self->ndim + i], have = self->sizes[i];
+    if (have != want && have != 1)
+      return ct_fail(CT_ERR_SHAPE, op, "The expanded size of the tensor (%lld) must match the existing size (%lld) at "
+                     "non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s", (long long)want, (long long)have,
+                     ndim - self->ndim + i, ct_shape_format(ndim, shape, b1, sizeof b1),
+                     ct_shape_format(self->ndim, self->sizes, b2, sizeof b2));
+  }
+  return CT_OK;
+}
+
+/* Runs a checked call into a new tensor (out NULL), into out (out=) or
+ * into self (inplace). Operands that share storage with the written tensor
+ * are read before anything is written (through a temporary). */
+static ct_status ct__la_run(const ct__la_call *c, ct_tensor *out, int inplace, ct_tensor **result) {
+  const char *op = c->op;
+  ct_tensor *dst, *work;
+  ct_status st = CT_OK;
+  int use_beta = c->self && !ct__la_is_zero(c->beta);
+  char b1[160], b2[160];
+  if (!ct__la_gemm_loops[c->dtype])
+    return ct_fail(CT_ERR_DTYPE, op, "\"%s\" not implemented for '%s'", c->ndim == 3 ? "bmm" : c->ndim == 2 ? "addmm_impl_cpu_"
+                   : c->ndim == 1 ? "addmv_impl_cpu" : "dot", ct__dtype_torch_name(c->dtype));
+  if (inplace) {
+    dst = c->self;
+    if (dst->ndim != c->ndim || memcmp(dst->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim))
+      return ct_fail(CT_ERR_SHAPE, op, "Bad in-place call: input tensor size %s and output tensor size %s should match",
+                     ct_shape_format(dst->ndim, dst->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
+    if (dst->dtype != c->dtype) return ct__la_dtype_mismatch(op, (ct_dtype)dst->dtype, c->dtype);
+    if (ct__check_writable(op, dst) != CT_OK) return ct_last_error();
+  } else if (out) {
+    if (out->dtype != c->dtype)
+      return c->ndim == 0 ? ct_fail(CT_ERR_DTYPE, op, "result dtype %s does not match input dtype %s",
+                                    ct__dtype_torch_name((ct_dtype)out->dtype), ct__dtype_torch_name(c->dtype))
+                          : ct_fail(CT_ERR_DTYPE, op, "expected out tensor to have dtype %s, but got %s instead",
+                                    ct_dtype_name(c->dtype), ct_dtype_name((ct_dtype)out->dtype));
+    if (!ct__same_device(op, out, c->a) || ct__check_writable(op, out) != CT_OK) return ct_last_error();
+    if ((out == c->a || out == c->b || out == c->self) &&
+        (out->ndim != c->ndim || memcmp(out->sizes, c->shape, sizeof(int64_t) * (size_t)c->ndim)))
+      return ct_fail(CT_ERR_INVALID, op, "out= is an input of shape %s but the result has shape %s: it cannot be resized",
+                     ct_shape_format(out->ndim, out->sizes, b1, sizeof b1), ct_shape_format(c->ndim, c->shape, b2, sizeof b2));
+    if ((st = ct__resize_out(op, out, c->ndim, c->shape)) != CT_OK) return st;
+    dst = out;
+  } else {
+    dst = ct__empty(op, c->ndim, c->shape, c->dtype, c->a->device);
+    if (!dst) return ct_last_error();
+  }
+  if (!ct__is_meta(dst) && dst->numel > 0) {
+    ct__la_gemm g;
+    int alias = dst->storage == c->a->storage || dst->storage == c->b->storage;
+    work = alias ? ct__empty(op, c->ndim, c->shape, c->dtype, dst->device) : dst;
+    if (!work) {
+      st = ct_last_error();
+    } else if (use_beta && work != c->self && (st = ct__copy_impl(work, c->self)) != CT_OK) {
+      /* self broadcast and cast into the result first */
+    } else {
+      g.batch = c->batch, g.m = c->m, g.n = c->n, g.k = c->k;
+      g.a = (const char *)ct_data_ptr(c->a);
+      g.b = (const char *)ct_data_ptr(c->b);
+      g.c = (char *)ct_data_ptr(work);
+      ct__la_strides3(c->a, 1, g.as);
+      ct__la_strides3(c->b, 0, g.bs);
+      ct__la_strides3(work, 0, g.cs);
+      g.alpha_f = ct__la_scalar_f(c->alpha), g.beta_f = ct__la_scalar_f(c->beta);
+      g.alpha_i = ct__la_scalar_bits(c->alpha), g.beta_i = ct__la_scalar_bits(c->beta);
+      g.use_beta = use_beta;
+      if (g.k == 0) g.a = g.b = g.c; /* never read; keeps pointer arithmetic off NULL */
+      ct__la_gemm_loops[c->dtype](&g);
+      if (work != dst) st = ct__copy_impl(dst, work);
+    }
+    if (work != dst) ct_release(work);
+  }
+  if (out || inplace) {
+    if (st == CT_OK) ct__bump_version(dst);
+    return st;
+  }
+  if (st != CT_OK) {
+    ct_release(dst);
+    return st;
+  }
+  *result = dst;
+  return CT_OK;
+}
+
+static ct_status ct__la_same_dtype(const char *op, const ct_tensor *a, const ct_tensor *b) {
+  return a->dtype == b->dtype ? CT_OK : ct__la_dtype_mismatch(op, (ct_dtype)a->dtype, (ct_dtype)b->dtype);
+}
+
+/* ---- dot ---- */
+static ct_status ct__la_dot(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "dot";
+  ct__la_call c;
+  if (a->ndim != 1 || b->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "1D tensors expected, but got %dD and %dD tensors", a->ndim, b->ndim);
+  if (a->sizes[0] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of "
+                   "elements, but got %lld and %lld elements respectively", (long long)a->sizes[0], (long long)b->sizes[0],
+                   (long long)a->sizes[0], (long long)b->sizes[0]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "dot : expected both vectors to have same dtype, but found %s and %s",
+                   ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype));
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = a, c.b = b, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
+  c.ndim = 0, c.batch = c.m = c.n = 1, c.k = a->sizes[0];
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_dot(ct_keyset ks, ct_tensor *self, ct_tensor *tensor) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_dot(self, tensor, NULL, &r);
+  return r;
+}
+static ct_status ct__k_dot_out(ct_keyset ks, ct_tensor *self, ct_tensor *tensor, ct_tensor *out) {
+  (void)ks;
+  return ct__la_dot(self, tensor, out, NULL);
+}
+
+/* ---- mv ---- */
+static ct_status ct__la_mv(ct_tensor *a, ct_tensor *v, ct_tensor *out, ct_tensor **result) {
+  static const char *op = "mv";
+  ct__la_call c;
+  if (a->ndim != 2 || v->ndim != 1)
+    return ct_fail(CT_ERR_RANK, op, "vector + matrix @ vector expected, got 1, %d, %d", a->ndim, v->ndim);
+  if (a->sizes[1] != v->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[0], (long long)a->sizes[1], (long long)v->sizes[0]);
+  if (ct__la_same_dtype(op, a, v) != CT_OK || !ct__same_device(op, a, v)) return ct_last_error();
+  memset(&c, 0, sizeof c);
+  c.op = op, c.a = a, c.b = v, c.alpha = c.beta = ct_int(1), c.dtype = (ct_dtype)a->dtype;
+  c.ndim = 1, c.shape[0] = a->sizes[0];
+  c.batch = 1, c.m = a->sizes[0], c.n = 1, c.k = a->sizes[1];
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_mv(ct_keyset ks, ct_tensor *self, ct_tensor *vec) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_mv(self, vec, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mv_out(ct_keyset ks, ct_tensor *self, ct_tensor *vec, ct_tensor *out) {
+  (void)ks;
+  return ct__la_mv(self, vec, out, NULL);
+}
+
+/* ---- mm and addmm ---- */
+static ct_status ct__la_mm_check(const char *op, const char *n1, ct_tensor *a, ct_tensor *b) {
+  if (a->ndim != 2) return ct_fail(CT_ERR_RANK, op, "%s must be a matrix, got a %dD tensor", n1, a->ndim);
+  if (b->ndim != 2) return ct_fail(CT_ERR_RANK, op, "mat2 must be a matrix, got a %dD tensor", b->ndim);
+  if (a->sizes[1] != b->sizes[0])
+    return ct_fail(CT_ERR_SHAPE, op, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)", (long long)a->sizes[0],
+                   (long long)a->sizes[1], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (a->dtype != b->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "expected scalar type %s but found %s (expected mat1 and mat2 to have the same dtype, but "
+                   "got: %s != %s)", ct__dtype_torch_name((ct_dtype)a->dtype), ct__dtype_torch_name((ct_dtype)b->dtype),
+                   ct_dtype_name((ct_dtype)a->dtype), ct_dtype_name((ct_dtype)b->dtype));
+  if (!ct__same_device(op, a, b)) return ct_last_error();
+  return CT_OK;
+}
+static void ct__la_mm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
+  memset(c, 0, sizeof *c);
+  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
+  c->ndim = 2, c->shape[0] = a->sizes[0], c->shape[1] = b->sizes[1];
+  c->batch = 1, c->m = a->sizes[0], c->n = b->sizes[1], c->k = a->sizes[1];
+}
+static ct_status ct__la_mm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  ct__la_call c;
+  if (ct__la_mm_check("mm", "self", a, b) != CT_OK) return ct_last_error();
+  ct__la_mm_call(&c, "mm", a, b);
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_mm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_mm(self, mat2, NULL, &r);
+  return r;
+}
+static ct_status ct__k_mm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  (void)ks;
+  return ct__la_mm(self, mat2, out, NULL);
+}
+
+static ct_status ct__la_addmm(ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                              int inplace, ct_tensor **result) {
+  static const char *op = "addmm";
+  ct__la_call c;
+  if (ct__la_mm_check(op, "mat1", m1, m2) != CT_OK) return ct_last_error();
+  if (self->dtype != m1->dtype)
+    return ct_fail(CT_ERR_DTYPE, op, "self and mat2 must have the same dtype, but got %s and %s",
+                   ct__dtype_torch_name((ct_dtype)self->dtype), ct__dtype_torch_name((ct_dtype)m2->dtype));
+  if (!ct__same_device(op, self, m1)) return ct_last_error();
+  ct__la_mm_call(&c, op, m1, m2);
+  if (!inplace && ct__la_check_expand(op, self, 2, c.shape) != CT_OK) return ct_last_error();
+  c.self = self, c.beta = beta, c.alpha = alpha;
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_addmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_addmm(self, mat1, mat2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha) {
+  (void)ks;
+  return ct__la_addmm(self, mat1, mat2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat1, ct_tensor *mat2, ct_scalar beta, ct_scalar alpha,
+                                 ct_tensor *out) {
+  (void)ks;
+  return ct__la_addmm(self, mat1, mat2, beta, alpha, out, 0, NULL);
+}
+
+/* ---- bmm and baddbmm ---- */
+static ct_status ct__la_bmm_check(const char *op, ct_tensor *a, ct_tensor *b) {
+  if (a->ndim != 3) return ct_fail(CT_ERR_RANK, op, "batch1 must be a 3D tensor, got a %dD tensor", a->ndim);
+  if (b->ndim != 3) return ct_fail(CT_ERR_RANK, op, "batch2 must be a 3D tensor, got a %dD tensor", b->ndim);
+  if (b->sizes[0] != a->sizes[0] || b->sizes[1] != a->sizes[2])
+    return ct_fail(CT_ERR_SHAPE, op, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: "
+                   "[%lld, %lld].", (long long)a->sizes[0], (long long)a->sizes[2], (long long)b->sizes[0], (long long)b->sizes[1]);
+  if (ct__la_same_dtype(op, a, b) != CT_OK || !ct__same_device(op, a, b)) return ct_last_error();
+  return CT_OK;
+}
+static void ct__la_bmm_call(ct__la_call *c, const char *op, ct_tensor *a, ct_tensor *b) {
+  memset(c, 0, sizeof *c);
+  c->op = op, c->a = a, c->b = b, c->alpha = c->beta = ct_int(1), c->dtype = (ct_dtype)a->dtype;
+  c->ndim = 3, c->shape[0] = a->sizes[0], c->shape[1] = a->sizes[1], c->shape[2] = b->sizes[2];
+  c->batch = a->sizes[0], c->m = a->sizes[1], c->n = b->sizes[2], c->k = a->sizes[2];
+}
+static ct_status ct__la_bmm(ct_tensor *a, ct_tensor *b, ct_tensor *out, ct_tensor **result) {
+  ct__la_call c;
+  if (ct__la_bmm_check("bmm", a, b) != CT_OK) return ct_last_error();
+  ct__la_bmm_call(&c, "bmm", a, b);
+  return ct__la_run(&c, out, 0, result);
+}
+static ct_tensor *ct__k_bmm(ct_keyset ks, ct_tensor *self, ct_tensor *mat2) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_bmm(self, mat2, NULL, &r);
+  return r;
+}
+static ct_status ct__k_bmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *mat2, ct_tensor *out) {
+  (void)ks;
+  return ct__la_bmm(self, mat2, out, NULL);
+}
+
+static ct_status ct__la_baddbmm(ct_tensor *self, ct_tensor *b1, ct_tensor *b2, ct_scalar beta, ct_scalar alpha, ct_tensor *out,
+                                int inplace, ct_tensor **result) {
+  static const char *op = "baddbmm";
+  ct__la_call c;
+  if (ct__la_bmm_check(op, b1, b2) != CT_OK) return ct_last_error();
+  if (!ct__same_device(op, self, b1)) return ct_last_error();
+  if (ct_dtype_is_floating((ct_dtype)self->dtype) != ct_dtype_is_floating((ct_dtype)b1->dtype) || self->dtype == CT_BOOL)
+    return ct__la_dtype_mismatch(op, (ct_dtype)b1->dtype, (ct_dtype)self->dtype); /* self is cast to the result (PyTorch) */
+  ct__la_bmm_call(&c, op, b1, b2);
+  if (!inplace && ct__la_check_expand(op, self, 3, c.shape) != CT_OK) return ct_last_error();
+  c.self = self, c.beta = beta, c.alpha = alpha;
+  return ct__la_run(&c, out, inplace, result);
+}
+static ct_tensor *ct__k_baddbmm(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                ct_scalar alpha) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  ct__la_baddbmm(self, batch1, batch2, beta, alpha, NULL, 0, &r);
+  return r;
+}
+static ct_status ct__k_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                ct_scalar alpha) {
+  (void)ks;
+  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, self, 1, NULL);
+}
+static ct_status ct__k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *batch1, ct_tensor *batch2, ct_scalar beta,
+                                   ct_scalar alpha, ct_tensor *out) {
+  (void)ks;
+  return ct__la_baddbmm(self, batch1, batch2, beta, alpha, out, 0, NULL);
+}
+
+/* ================= composite kernels (CompositeImplicitAutograd) ================= */
+
+/* outer: self.reshape(n, 1) * vec2, as PyTorch (so it promotes like mul) */
+static ct_tensor *ct__k_outer(ct_keyset ks, ct_tensor *self, ct_tensor *vec2) {
+  ct_tensor *r = NULL;
+  int64_t shape[2];
+  (void)ks;
+  if (self->ndim != 1 || vec2->ndim != 1)
+    return ct_fail(CT_ERR_RANK, "outer", "outer: Expected 1-D argument %s, but got %d-D", self->ndim != 1 ? "self" : "vec2",
+                   self->ndim != 1 ? self->ndim : vec2->ndim),
+           (ct_tensor *)NULL;
+  shape[0] = self->sizes[0], shape[1] = 1;
+  CT_SCOPE { r = ct_keep(ct_mul(ct_reshape(self, 2, shape), vec2)); }
+  return r;
+}
+
+/* PyTorch's should_fold: an N-D (N >= 3) operand times a 1-D or 2-D one
+ * folds the batch into mm / mv when that needs no copy of the big operand
+ * (or when the small one requires grad, which keeps its gradient an mm). */
+static int ct__la_should_fold(const ct_tensor *t1, const ct_tensor *t2) {
+  int larger = t1->ndim >= t2->ndim, dim_big, dim_small, i;
+  const ct_tensor *big = larger ? t1 : t2;
+  int64_t sizes[CT_MAX_DIMS], strides[CT_MAX_DIMS];
+  dim_big = big->ndim;
+  dim_small = larger ? t2->ndim : t1->ndim;
+  if (!(dim_big >= 3 && dim_small <= 2)) return 0;
+  if (ct__needs_grad(larger ? t2 : t1)) return 1;
+  if (t1->ndim == 2) return 0; /* the result would need a transposing copy */
+  if (big->numel == 0) return 1;
+  for (i = 0; i < dim_big; i++) sizes[i] = big->sizes[i], strides[i] = big->strides[i];
+  if (!larger) { /* big is t2.mT */
+    sizes[dim_big - 1] = big->sizes[dim_big - 2], sizes[dim_big - 2] = big->sizes[dim_big - 1];
+    strides[dim_big - 1] = big->strides[dim_big - 2], strides[dim_big - 2] = big->strides[dim_big - 1];
+  }
+  for (i = 0; i < dim_big - 2; i++)
+    if (strides[i] != strides[i + 1] * sizes[i + 1]) return 0;
+  return 1;
+}
+static ct_tensor *ct__la_matmul_fold(ct_tensor *a, ct_tensor *b) {
+  int transpose = b->ndim > a->ndim;
+  ct_tensor *r = NULL;
+  CT_SCOPE {
+    ct_tensor *t1 = transpose ? ct_transpose(b, -1, -2) : a;
+    ct_tensor *t2 = !transpose ? b : a->ndim == 2 ? ct_t(a) : a;
+    ct_tensor *o = NULL;
+    if (t1 && t2) {
+      int64_t oshape[CT_MAX_DIMS], fshape[2], folded = 1;
+      int on = t1->ndim - 1, i;
+      for (i = 0; i < on; i++) folded *= oshape[i] = t1->sizes[i];
+      fshape[0] = folded, fshape[1] = t1->sizes[on];
+      t1 = ct_reshape(t1, 2, fshape);
+      if (t2->ndim == 2) {
+        oshape[on++] = t2->sizes[1];
+        o = ct_view(ct_mm(t1, t2), on, oshape);
+        if (transpose) o = ct_contiguous(ct_transpose(o, -1, -2));
+      } else {
+        o = ct_view(ct_mv(t1, t2), on, oshape);
+      }
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
+/* batched: broadcast the batch dims, flatten them, bmm, view back */
+static ct_tensor *ct__la_matmul_batched(ct_tensor *a, ct_tensor *b) {
+  int da = a->ndim, db = b->ndim, nb, i;
+  int64_t n = da > 1 ? a->sizes[da - 2] : 1, m1 = a->sizes[da - 1];
+  int64_t m2 = db > 1 ? b->sizes[db - 2] : b->sizes[0], p = db > 1 ? b->sizes[db - 1] : 1;
+  int64_t batch[CT_MAX_DIMS + 2], ea[CT_MAX_DIMS + 2], eb[CT_MAX_DIMS + 2], fa[3], fb[3], prod = 1;
+  ct_tensor *r = NULL;
+  nb = ct_broadcast_shapes("matmul", da > 2 ? da - 2 : 0, a->sizes, db > 2 ? db - 2 : 0, b->sizes, batch);
+  if (nb < 0) return NULL;
+  if (nb + 2 > CT_MAX_DIMS)
+    return ct_fail(CT_ERR_RANK, "matmul", "the broadcast batch has %d dims: the result would exceed rank %d", nb, CT_MAX_DIMS),
+           (ct_tensor *)NULL;
+  for (i = 0; i < nb; i++) prod *= ea[i] = eb[i] = batch[i];
+  ea[nb] = n, ea[nb + 1] = m1, eb[nb] = m2, eb[nb + 1] = p;
+  fa[0] = fb[0] = prod, fa[1] = n, fa[2] = m1, fb[1] = m2, fb[2] = p;
+  CT_SCOPE {
+    ct_tensor *x = ct_reshape(ct_expand(a, nb + 2, ea), 3, fa);
+    ct_tensor *y = ct_reshape(ct_expand(db == 1 ? ct_unsqueeze(b, -1) : b, nb + 2, eb), 3, fb);
+    ct_tensor *o = ct_bmm(x, y);
+    int on = nb;
+    if (da > 1) batch[on++] = n;
+    if (db > 1) batch[on++] = p;
+    r = ct_keep(ct_view(o, on, batch));
+  }
+  return r;
+}
+/* matmul: torch.matmul's shape cases */
+static ct_tensor *ct__k_matmul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  if (a->ndim == 0 || b->ndim == 0)
+    return ct_fail(CT_ERR_RANK, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a->ndim,
+                   b->ndim),
+           (ct_tensor *)NULL;
+  if (a->ndim == 1 && b->ndim == 1) return ct_dot(a, b);
+  if (a->ndim == 2 && b->ndim == 1) return ct_mv(a, b);
+  if (a->ndim == 2 && b->ndim == 2) return ct_mm(a, b);
+  if (a->ndim == 1 && b->ndim == 2) {
+    CT_SCOPE { r = ct_keep(ct_squeeze_dim(ct_mm(ct_unsqueeze(a, 0), b), 0)); }
+    return r;
+  }
+  if (ct__la_should_fold(a, b)) return ct__la_matmul_fold(a, b);
+  return ct__la_matmul_batched(a, b);
+}
+
+/* PyTorch's output.add_(bias), out of place (the output may be a view, which
+ * ctorch's autograd does not rebase): bias may not grow the output, and the
+ * sum keeps the output's dtype. */
+static ct_tensor *ct__la_add_bias(ct_tensor *o, ct_tensor *bias) {
+  int64_t shape[CT_MAX_DIMS];
+  char b1[160], b2[160];
+  int n = ct_broadcast_shapes("linear", o->ndim, o->sizes, bias->ndim, bias->sizes, shape);
+  if (n < 0) return NULL;
+  if (n != o->ndim || memcmp(shape, o->sizes, sizeof(int64_t) * (size_t)n))
+    return ct_fail(CT_ERR_SHAPE, "linear", "output with shape %s doesn't match the broadcast shape %s (adding bias)",
+                   ct_shape_format(o->ndim, o->sizes, b1, sizeof b1), ct_shape_format(n, shape, b2, sizeof b2)),
+           (ct_tensor *)NULL;
+  return ct_to_dtype(ct_add(o, bias), (ct_dtype)o->dtype);
+}
+/* linear: input @ weight.t() + bias, through addmm where PyTorch does */
+static ct_tensor *ct__k_linear(ct_keyset ks, ct_tensor *input, ct_tensor *weight, ct_tensor *bias) {
+  ct_tensor *r = NULL;
+  (void)ks;
+  CT_SCOPE {
+    ct_tensor *wt = ct_t(weight), *o = NULL;
+    if (wt && bias && input->ndim == 2) {
+      o = ct_addmm(bias, input, wt);
+    } else if (wt && bias && input->ndim == 3 && ct_is_contiguous(input)) {
+      int64_t flat[2], shape[3];
+      flat[0] = input->sizes[0] * input->sizes[1], flat[1] = input->sizes[2];
+      o = ct_addmm(bias, ct_view(input, 2, flat), wt);
+      if (o) {
+        shape[0] = input->sizes[0], shape[1] = input->sizes[1], shape[2] = o->sizes[1];
+        o = ct_view(o, 3, shape);
+      }
+    } else if (wt) {
+      o = ct_matmul(input, wt);
+      if (o && bias) o = ct__la_add_bias(o, bias);
+    }
+    r = ct_keep(o);
+  }
+  return r;
+}
 
 CT_EXTERN_C_END
 #endif /* CT__OPS_LINALG_IMPL */
