@@ -133,7 +133,7 @@ static ct_tensor *call2(const char *name, ct_tensor *a, ct_tensor *b, ct_tensor 
   ct_stack_push(&st, ct_value_tensor(a));
   ct_stack_push(&st, ct_value_tensor(b));
   if (c) ct_stack_push(&st, ct_value_tensor(c));
-  while (st.size < op->schema.nargs) ct_stack_push(&st, ct_value_none()); /* defaults: beta=1, alpha=1 */
+  while (st.size < op->schema.nargs) ct_stack_push(&st, ct_value_scalar(ct_int(1))); /* beta=1, alpha=1 */
   if (ct_call_boxed(op, &st) == CT_OK) {
     ct_value v = ct_stack_pop(&st);
     r = v.v.tensor;

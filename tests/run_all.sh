@@ -106,6 +106,14 @@ if why=$(sh backends/cpu_blis/find-blis.sh check 2>&1); then
     blis_run blis_static sh -c "gcc -std=c11 $WARN -O2 -I. -o build/blis_static tests/blis_backend.c -Wl,-u,ct_cpu_blis_anchor build/libctorch_blis.a $BLIS_LIBS_FOUND -lm"
     blis_run blis_shared sh -c "gcc -std=c11 $WARN -O2 -I. -o build/blis_shared tests/blis_backend.c -Lbuild -Wl,--no-as-needed -lctorch_blis -Wl,--as-needed -Wl,-rpath,$(pwd)/build $BLIS_LIBS_FOUND -lm"
     blis_run blis_amalgamated sh -c "gcc -std=c11 $WARN -O2 -Idist -o build/blis_amalgamated tests/blis_backend.c build/cpu_blis.o $BLIS_LIBS_FOUND -lm"
+    # the whole suite (PyTorch fixtures included) with the backend's kernels in place
+    if gcc -std=c11 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -Itests -o build/tests-blis \
+        tests/main.c build/cpu_blis.o $BLIS_LIBS_FOUND -lm -lpthread > build/blis-suite.log 2>&1; then
+      ASAN_OPTIONS=detect_leaks=1 ./build/tests-blis > build/blis-suite.log 2>&1
+      tally "suite with the BLIS backend (ASan+UBSan)" build/blis-suite.log
+    else
+      echo "FAIL suite with the BLIS backend: build"; tail -n 30 build/blis-suite.log; failed=$((failed + 1))
+    fi
     command -v clang > /dev/null 2>&1 && blis_run blis_clang_static sh -c "clang -std=c11 $WARN -O2 -I. -o build/blis_clang_static tests/blis_backend.c -Wl,-u,ct_cpu_blis_anchor build/libctorch_blis.a $BLIS_LIBS_FOUND -lm"
   else
     echo "FAIL BLIS backend: make blis"; tail -n 30 build/blis-build.log; failed=$((failed + 1))

@@ -4,7 +4,7 @@
  * build/cpu_blis.o; `make blis`). Linked into a program that has ctorch's
  * implementation (one TU with CTORCH_IMPLEMENTATION), it registers at
  * startup with priority 10 and replaces the reference CPU kernels of:
- *   mm, mm.out, addmm, addmm.out, bmm, bmm.out, baddbmm, baddbmm.out, mv,
+ *   mm, mm.out, addmm, addmm.out, addmm_, baddbmm_, bmm, bmm.out, baddbmm, baddbmm.out, mv,
  *   mv.out, dot, dot.out (those the build defines; matmul, linear and conv
  *   reach them through ct_mm / ct_addmm), and the f32/f64 contiguous cases
  *   of add.Tensor, sub.Tensor, mul.Tensor, relu, threshold_backward and sum
@@ -54,7 +54,7 @@
 const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_version_str() */
 
 enum {
-  K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
+  K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_ADDMM_, K_BADDBMM_, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
   K_ADD, K_SUB, K_MUL, K_RELU, K_THRESHOLD_BW, K_SUM, K_COUNT
 };
 
@@ -245,6 +245,8 @@ static ct_tensor *k_mm(ct_keyset, ct_tensor *, ct_tensor *);
 static ct_status k_mm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 static ct_tensor *k_addmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
 static ct_status k_addmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar, ct_tensor *);
+static ct_status k_addmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_status k_baddbmm_(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
 static ct_tensor *k_bmm(ct_keyset, ct_tensor *, ct_tensor *);
 static ct_status k_bmm_out(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *);
 static ct_tensor *k_baddbmm(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
@@ -266,6 +268,8 @@ static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CTB__BK("mm.out", "T,T,Tw->Tw", k_mm_out),
     CTB__BK("addmm", "T,T,T,S,S->T", k_addmm),
     CTB__BK("addmm.out", "T,T,T,S,S,Tw->Tw", k_addmm_out),
+    CTB__BK("addmm_", "Tw,T,T,S,S->Tw", k_addmm_),
+    CTB__BK("baddbmm_", "Tw,T,T,S,S->Tw", k_baddbmm_),
     CTB__BK("bmm", "T,T->T", k_bmm),
     CTB__BK("bmm.out", "T,T,Tw->Tw", k_bmm_out),
     CTB__BK("baddbmm", "T,T,T,S,S->T", k_baddbmm),
@@ -480,6 +484,27 @@ static ct_status k_addmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_te
 static ct_status k_baddbmm_out(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha,
                                ct_tensor *out) {
   return ctb__addmm_out(K_BADDBMM_OUT, 3, ks, self, m1, m2, beta, alpha, out);
+}
+
+/* in place: self is C (beta * self + alpha * m1 @ m2), when it has the full shape */
+typedef ct_status (*ctb__fn_wttss)(ct_keyset, ct_tensor *, ct_tensor *, ct_tensor *, ct_scalar, ct_scalar);
+static ct_status ctb__addmm_inplace(int idx, int rank, ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2,
+                                    ct_scalar beta, ct_scalar alpha) {
+  if (ctb__addmm_ok(rank, self, m1, m2, beta, alpha) && self->ndim == rank && ctb__contig(self) &&
+      self->sizes[rank - 2] == m1->sizes[rank - 2] && self->sizes[rank - 1] == m2->sizes[rank - 1] &&
+      (rank == 2 || self->sizes[0] == m1->sizes[0]) && self->storage != m1->storage && self->storage != m2->storage) {
+    double b = ctb__scalar_d(beta);
+    ctb__gemm_tensors(rank - 2, m1, m2, self, ctb__scalar_d(alpha), b == 0 ? 0.0 : b);
+    ct_backend_bump_version(self);
+    return CT_OK;
+  }
+  return CTB__PREV(idx, ctb__fn_wttss)(ks, self, m1, m2, beta, alpha);
+}
+static ct_status k_addmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  return ctb__addmm_inplace(K_ADDMM_, 2, ks, self, m1, m2, beta, alpha);
+}
+static ct_status k_baddbmm_(ct_keyset ks, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
+  return ctb__addmm_inplace(K_BADDBMM_, 3, ks, self, m1, m2, beta, alpha);
 }
 
 /* ---- mv (a gemm with n = 1) and dot ---- */
