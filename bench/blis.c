@@ -235,17 +235,15 @@ static void ct_model_init(void) {
   ty[1] = ct_from_array(2, s, CT_F32, Y);
   if (!tw1 || !tw2 || !tw3 || !tb1 || !tb2 || !tb3 || !tx[0] || !tx[1] || !ty[0] || !ty[1]) die("model init");
 }
+/* as a libtorch user writes it: addmm per layer, ReLU in place */
 static ct_tensor *ct_forward(ct_tensor *x) {
-  ct_tensor *h1 = ct_mm(x, tw1), *t;
-  ct_add_(h1, tb1);
+  ct_tensor *h1 = ct_addmm(tb1, x, tw1), *t;
   ct_relu_(h1);
-  t = ct_mm(h1, tw2);
+  t = ct_addmm(tb2, h1, tw2);
   ct_release(h1);
-  ct_add_(t, tb2);
   ct_relu_(t);
-  h1 = ct_mm(t, tw3);
+  h1 = ct_addmm(tb3, t, tw3);
   ct_release(t);
-  ct_add_(h1, tb3);
   return h1;
 }
 static double run_ct_forward(void *p, long calls) {
@@ -267,9 +265,9 @@ static double run_ct_forward(void *p, long calls) {
 static ct_tensor *params[6];
 static void ct_train_step(int which) {
   CT_SCOPE {
-    ct_tensor *h1 = ct_relu(ct_add(ct_mm(tx[which], params[0]), params[1]));
-    ct_tensor *h2 = ct_relu(ct_add(ct_mm(h1, params[2]), params[3]));
-    ct_tensor *d = ct_sub(ct_add(ct_mm(h2, params[4]), params[5]), ty[which]);
+    ct_tensor *h1 = ct_relu(ct_addmm(params[1], tx[which], params[0]));
+    ct_tensor *h2 = ct_relu(ct_addmm(params[3], h1, params[2]));
+    ct_tensor *d = ct_sub(ct_addmm(params[5], h2, params[4]), ty[which]);
     ct_tensor *loss = ct_mean(ct_mul(d, d));
     int k;
     if (!loss || ct_backward(loss) != CT_OK) die("train step");

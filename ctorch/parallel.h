@@ -54,6 +54,7 @@ static int ct__num_threads; /* 0: not decided yet */
 static void (*ct__thread_listeners[8])(int);
 static int ct__nlisteners;
 
+#ifndef CT_NO_THREADS
 static int ct__default_threads(void) {
   const char *env = getenv("CT_NUM_THREADS");
   long n = env ? strtol(env, NULL, 10) : 0;
@@ -63,6 +64,7 @@ static int ct__default_threads(void) {
   if (n <= 0) n = 1;
   return n > CT_MAX_THREADS ? CT_MAX_THREADS : (int)n;
 }
+#endif
 
 CTDEF int ct_get_num_threads(void) {
 #ifdef CT_NO_THREADS
@@ -190,6 +192,7 @@ CTDEF void ct_parallel_for(int64_t n, int64_t grain, ct_parallel_fn fn, void *ct
   if (n <= 0 || !fn) return;
   if (grain < 1) grain = 1;
   nchunks = (n + grain - 1) / grain;
+  (void)nchunks;
 #ifdef CT__POOL
   {
     int threads = ct_get_num_threads(), workers;

@@ -89,6 +89,15 @@ check "custom-op example builds with clang and runs" sh -c \
 check "demo is clean under ASan+UBSan+LSan" sh -c \
   "gcc -std=c11 $WARN -g -fsanitize=address,undefined -fno-sanitize-recover=all -I. -o build/demo_asan examples/demo.c -lm && ./build/demo_asan > /dev/null"
 
+# ct_parallel_for, the thread knob and determinism (no backend needed):
+# threads, ThreadSanitizer, CT_NO_THREADS.
+check "parallel loops: coverage, fixed chunks, determinism for 1/2/3 threads" sh -c \
+  "gcc -std=c11 $WARN -O2 -I. -o build/parallel tests/parallel.c -lm -lpthread && ./build/parallel"
+check "parallel loops under ThreadSanitizer" sh -c \
+  "gcc -std=c11 $WARN -O1 -g -fsanitize=thread -I. -o build/parallel_tsan tests/parallel.c -lm -lpthread && TSAN_OPTIONS=halt_on_error=1 ./build/parallel_tsan"
+check "parallel loops with CT_NO_THREADS" sh -c \
+  "gcc -std=c11 $WARN -O1 -DCT_NO_THREADS -I. -o build/parallel_nt tests/parallel.c -lm && ./build/parallel_nt"
+
 # The BLIS backend, linked three ways; each run checks that the backend
 # registered itself and beats the reference kernels (tests/blis_backend.c).
 blis_run() { # $1: name, rest: build command

@@ -55,7 +55,7 @@ const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_v
 
 enum {
   K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_ADDMM_, K_BADDBMM_, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
-  K_ADD, K_SUB, K_MUL, K_RELU, K_THRESHOLD_BW, K_SUM, K_COUNT
+  K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_THRESHOLD_BW, K_SUM, K_COUNT
 };
 
 static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
@@ -259,6 +259,7 @@ static ct_tensor *k_add(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
 static ct_tensor *k_sub(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
 static ct_tensor *k_mul(ct_keyset, ct_tensor *, ct_tensor *);
 static ct_tensor *k_relu(ct_keyset, ct_tensor *);
+static ct_status k_relu_(ct_keyset, ct_tensor *);
 static ct_tensor *k_threshold_bw(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
 static ct_tensor *k_sum(ct_keyset, ct_tensor *, ct_dtype);
 
@@ -282,6 +283,7 @@ static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CTB__BK("sub.Tensor", "T,T,S->T", k_sub),
     CTB__BK("mul.Tensor", "T,T->T", k_mul),
     CTB__BK("relu", "T->T", k_relu),
+    CTB__BK("relu_", "Tw->Tw", k_relu_),
     CTB__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
     CTB__BK("sum", "T,D->T", k_sum),
 };
@@ -409,7 +411,7 @@ static ct_status k_bmm_out(ct_keyset ks, ct_tensor *a, ct_tensor *b, ct_tensor *
  * repeat), into out, which is contiguous. */
 static void ctb__broadcast_copy(const ct_tensor *self, ct_tensor *out) {
   int nd = out->ndim, d;
-  int64_t st[3] = {0, 0, 0}, idx[3] = {0, 0, 0}, i, n = out->numel;
+  int64_t st[3] = {0, 0, 0}, rows, r, j, n = out->sizes[nd - 1];
   size_t es = out->dtype == CT_F32 ? 4 : 8;
   const char *src = (const char *)self->storage->data + self->offset * (int64_t)es;
   char *dst = (char *)out->storage->data + out->offset * (int64_t)es;
@@ -417,15 +419,14 @@ static void ctb__broadcast_copy(const ct_tensor *self, ct_tensor *out) {
     int sd = self->ndim - (nd - d);
     st[d] = sd >= 0 && self->sizes[sd] != 1 ? self->strides[sd] : 0;
   }
-  for (i = 0; i < n; i++) {
-    int64_t off = 0;
-    for (d = 0; d < nd; d++) off += idx[d] * st[d];
-    if (es == 4) ((float *)dst)[i] = ((const float *)src)[off];
-    else ((double *)dst)[i] = ((const double *)src)[off];
-    for (d = nd - 1; d >= 0; d--) {
-      if (++idx[d] < out->sizes[d]) break;
-      idx[d] = 0;
-    }
+  rows = out->numel / (n ? n : 1);
+  for (r = 0; r < rows && n; r++) { /* row r of out: outer index (r / sizes[1], r % sizes[1]) for rank 3 */
+    int64_t off = nd == 3 ? (r / out->sizes[1]) * st[0] + (r % out->sizes[1]) * st[1] : nd == 2 ? r * st[0] : 0;
+    char *o = dst + r * n * (int64_t)es;
+    const char *i = src + off * (int64_t)es;
+    if (st[nd - 1] == 1) memcpy(o, i, (size_t)n * es);
+    else if (es == 4) for (j = 0; j < n; j++) ((float *)o)[j] = ((const float *)i)[j * st[nd - 1]];
+    else for (j = 0; j < n; j++) ((double *)o)[j] = ((const double *)i)[j * st[nd - 1]];
   }
 }
 static int ctb__addmm_ok(int rank, ct_tensor *self, ct_tensor *m1, ct_tensor *m2, ct_scalar beta, ct_scalar alpha) {
@@ -612,8 +613,22 @@ typedef struct {
   ctb__pw pw;
   int f64;
 } ctb__pw_job;
+/* relu in place: one pointer, no restrict aliasing question */
+#define CTB__RELU_INPLACE(NAME, T)                                                   \
+  CTB__BLIS_CLONES static void NAME(T *x, int64_t n) {                              \
+    int64_t i;                                                                       \
+    for (i = 0; i < n; i++) x[i] = x[i] > 0 ? x[i] : (x[i] != x[i] ? x[i] : 0);    \
+  }
+CTB__RELU_INPLACE(ctb__relu_inplace_f32, float)
+CTB__RELU_INPLACE(ctb__relu_inplace_f64, double)
+
 static void ctb__pw_run(int64_t b, int64_t e, void *ctx) {
   ctb__pw_job *j = (ctb__pw_job *)ctx;
+  if (j->pw.r == j->pw.a) { /* in place (relu_ only) */
+    if (j->f64) ctb__relu_inplace_f64((double *)j->pw.r + b, e - b);
+    else ctb__relu_inplace_f32((float *)j->pw.r + b, e - b);
+    return;
+  }
   if (j->f64)
     ctb__pw_f64(j->pw.op, (const double *)j->pw.a + b, j->pw.b ? (const double *)j->pw.b + b : (const double *)j->pw.a + b,
                (double *)j->pw.r + b, j->pw.alpha, e - b);
@@ -661,6 +676,19 @@ static ct_tensor *k_mul(ct_keyset ks, ct_tensor *a, ct_tensor *b) {
 static ct_tensor *k_relu(ct_keyset ks, ct_tensor *a) {
   if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU, ctb__fn_t)(ks, a);
   return ctb__pw_new(OP_RELU, "relu", a, NULL, 0);
+}
+static ct_status k_relu_(ct_keyset ks, ct_tensor *a) {
+  ctb__pw_job j;
+  if (!ctb__pw_ok(a, NULL)) return CTB__PREV(K_RELU_, ct_status (*)(ct_keyset, ct_tensor *))(ks, a);
+  j.pw.op = OP_RELU;
+  j.pw.a = ctb__base(a);
+  j.pw.b = NULL;
+  j.pw.r = (void *)ctb__base(a); /* same element in and out: safe in place */
+  j.pw.alpha = 0;
+  j.f64 = a->dtype == CT_F64;
+  ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__pw_run, &j);
+  ct_backend_bump_version(a);
+  return CT_OK;
 }
 static ct_tensor *k_threshold_bw(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar th) {
   if (!ctb__pw_ok(grad, self) || !ctb__alpha_ok(th)) return CTB__PREV(K_THRESHOLD_BW, ctb__fn_tts)(ks, grad, self, th);
