@@ -55,7 +55,7 @@ const char ct_cpu_blis_version[] = "cpu_blis 0.1"; /* BLIS's own: bli_info_get_v
 
 enum {
   K_MM, K_MM_OUT, K_ADDMM, K_ADDMM_OUT, K_ADDMM_, K_BADDBMM_, K_BMM, K_BMM_OUT, K_BADDBMM, K_BADDBMM_OUT, K_MV, K_MV_OUT, K_DOT, K_DOT_OUT,
-  K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_THRESHOLD_BW, K_SUM, K_COUNT
+  K_ADD, K_SUB, K_MUL, K_RELU, K_RELU_, K_ADD_, K_SUB_, K_MUL_, K_FILL_, K_THRESHOLD_BW, K_SUM, K_COUNT
 };
 
 static int64_t ctb__small_flops = CT_BLIS_SMALL_FLOPS, ctb__thread_flops = CT_BLIS_THREAD_FLOPS;
@@ -127,13 +127,14 @@ CTB__GEMM_BLOCK(ctb__small_gemm_f64_half4, double, ctb__v4d, ctb__v4du, 4, 2)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 1, 2)
 
 #define CTB__SMALL_GEMM(NAME, T)                                                                                      \
-  static void NAME##_store(const ctb__gemm_args *g, int64_t i0, int64_t mi, int64_t j0, int64_t nj,                   \
+  CTB__BLIS_CLONES static void NAME##_store(const ctb__gemm_args *g, int64_t i0, int64_t mi, int64_t j0, int64_t nj,                   \
                            T acc[CTB__MR][CTB__NR]) {                                                                  \
     T alpha = (T)g->alpha, beta = (T)g->beta;                                                                        \
     int64_t r, j;                                                                                                    \
     for (r = 0; r < mi; r++) {                                                                                       \
       T *c = (T *)g->c + (i0 + r) * g->rsc + j0;                                                                     \
-      if (beta == 0) for (j = 0; j < nj; j++) c[j] = alpha * acc[r][j];                                              \
+      if (beta == 0 && alpha == 1) memcpy(c, acc[r], sizeof(T) * (size_t)nj);\
+      else if (beta == 0) for (j = 0; j < nj; j++) c[j] = alpha * acc[r][j];                                        \
       else for (j = 0; j < nj; j++) c[j] = alpha * acc[r][j] + beta * c[j];                                          \
     }                                                                                                                \
   }                                                                                                                  \
@@ -260,6 +261,10 @@ static ct_tensor *k_sub(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
 static ct_tensor *k_mul(ct_keyset, ct_tensor *, ct_tensor *);
 static ct_tensor *k_relu(ct_keyset, ct_tensor *);
 static ct_status k_relu_(ct_keyset, ct_tensor *);
+static ct_status k_add_(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_status k_sub_(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
+static ct_status k_mul_(ct_keyset, ct_tensor *, ct_tensor *);
+static ct_status k_fill_(ct_keyset, ct_tensor *, ct_scalar);
 static ct_tensor *k_threshold_bw(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar);
 static ct_tensor *k_sum(ct_keyset, ct_tensor *, ct_dtype);
 
@@ -284,6 +289,10 @@ static ct_backend_kernel ctb__blis_kernels[K_COUNT] = {
     CTB__BK("mul.Tensor", "T,T->T", k_mul),
     CTB__BK("relu", "T->T", k_relu),
     CTB__BK("relu_", "Tw->Tw", k_relu_),
+    CTB__BK("add_.Tensor", "Tw,T,S->Tw", k_add_),
+    CTB__BK("sub_.Tensor", "Tw,T,S->Tw", k_sub_),
+    CTB__BK("mul_.Tensor", "Tw,T->Tw", k_mul_),
+    CTB__BK("fill_.Scalar", "Tw,S->Tw", k_fill_),
     CTB__BK("threshold_backward", "T,T,S->T", k_threshold_bw),
     CTB__BK("sum", "T,D->T", k_sum),
 };
@@ -689,6 +698,61 @@ static ct_status k_relu_(ct_keyset ks, ct_tensor *a) {
   ct_parallel_for(a->numel, CT_BLIS_GRAIN, ctb__pw_run, &j);
   ct_backend_bump_version(a);
   return CT_OK;
+}
+/* in-place x op= y and fill: plain pointers (x and y may be the same tensor) */
+#define CTB__INPLACE(NAME, T)                                                                         \
+  CTB__BLIS_CLONES static void NAME(int op, T *x, const T *y, T s, int64_t n) {                      \
+    int64_t i;                                                                                        \
+    if (op == 0) for (i = 0; i < n; i++) x[i] += s * y[i];                                            \
+    else if (op == 1) for (i = 0; i < n; i++) x[i] *= y[i];                                           \
+    else for (i = 0; i < n; i++) x[i] = s;                                                            \
+  }
+CTB__INPLACE(ctb__inplace_f32, float)
+CTB__INPLACE(ctb__inplace_f64, double)
+typedef struct {
+  int op, f64;
+  void *x;
+  const void *y;
+  double s;
+} ctb__ip_job;
+static void ctb__ip_run(int64_t b, int64_t e, void *ctx) {
+  ctb__ip_job *j = (ctb__ip_job *)ctx;
+  if (j->f64) ctb__inplace_f64(j->op, (double *)j->x + b, j->y ? (const double *)j->y + b : NULL, j->s, e - b);
+  else ctb__inplace_f32(j->op, (float *)j->x + b, j->y ? (const float *)j->y + b : NULL, (float)j->s, e - b);
+}
+static ct_status ctb__inplace(int op, ct_tensor *x, ct_tensor *y, double s) {
+  ctb__ip_job j;
+  j.op = op;
+  j.f64 = x->dtype == CT_F64;
+  j.x = (void *)ctb__base(x);
+  j.y = y ? ctb__base(y) : NULL;
+  j.s = s;
+  ct_parallel_for(x->numel, CT_BLIS_GRAIN, ctb__ip_run, &j);
+  ct_backend_bump_version(x);
+  return CT_OK;
+}
+/* self op= other: same shape and dtype, contiguous; other is self or does not share its storage */
+static int ctb__ip_ok(const ct_tensor *x, const ct_tensor *y) {
+  return ctb__pw_ok(x, y) && (y == x || x->storage != y->storage || (x->offset == y->offset && ct_same_shape(x, y)));
+}
+static ct_status k_add_(ct_keyset ks, ct_tensor *x, ct_tensor *y, ct_scalar alpha) {
+  if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha))
+    return CTB__PREV(K_ADD_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar))(ks, x, y, alpha);
+  return ctb__inplace(0, x, y, ctb__scalar_d(alpha));
+}
+static ct_status k_sub_(ct_keyset ks, ct_tensor *x, ct_tensor *y, ct_scalar alpha) {
+  if (!ctb__ip_ok(x, y) || !ctb__alpha_ok(alpha))
+    return CTB__PREV(K_SUB_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *, ct_scalar))(ks, x, y, alpha);
+  return ctb__inplace(0, x, y, -ctb__scalar_d(alpha));
+}
+static ct_status k_mul_(ct_keyset ks, ct_tensor *x, ct_tensor *y) {
+  if (!ctb__ip_ok(x, y)) return CTB__PREV(K_MUL_, ct_status (*)(ct_keyset, ct_tensor *, ct_tensor *))(ks, x, y);
+  return ctb__inplace(1, x, y, 0);
+}
+static ct_status k_fill_(ct_keyset ks, ct_tensor *x, ct_scalar v) {
+  if (!ctb__pw_ok(x, NULL) || !(v.kind == CT_SCALAR_FLOAT || v.kind == CT_SCALAR_INT || v.kind == CT_SCALAR_BOOL))
+    return CTB__PREV(K_FILL_, ct_status (*)(ct_keyset, ct_tensor *, ct_scalar))(ks, x, v);
+  return ctb__inplace(2, x, NULL, ctb__scalar_d(v));
 }
 static ct_tensor *k_threshold_bw(ct_keyset ks, ct_tensor *grad, ct_tensor *self, ct_scalar th) {
   if (!ctb__pw_ok(grad, self) || !ctb__alpha_ok(th)) return CTB__PREV(K_THRESHOLD_BW, ctb__fn_tts)(ks, grad, self, th);
