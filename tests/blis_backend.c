@@ -185,6 +185,16 @@ static void test_pointwise(void) {
       for (i = 0; i < 1000000; i++) ref += ct_get(a, i);
       CHECK(fabs(got - ref) < 1e-2 && fabs(mean - ref / 1e6) < 1e-7);
     }
+    { /* in place: add_, sub_, mul_, fill_, relu_; each bumps the version */
+      ct_tensor *x = ct_contiguous(ct_mul_scalar(a, ct_float(1))), *y = b;
+      uint32_t v0 = x->storage->version;
+      double x0 = ct_get(x, 12345), y0 = ct_get(y, 12345);
+      CHECK(ct_add_ex_(x, y, ct_float(0.5)) == CT_OK && fabs(ct_get(x, 12345) - (x0 + 0.5 * y0)) < 1e-6);
+      CHECK(ct_sub_(x, y) == CT_OK && fabs(ct_get(x, 12345) - (x0 - 0.5 * y0)) < 1e-6);
+      CHECK(ct_mul_(x, x) == CT_OK && fabs(ct_get(x, 12345) - (x0 - 0.5 * y0) * (x0 - 0.5 * y0)) < 1e-6);
+      CHECK(ct_fill_(x, ct_float(-2)) == CT_OK && ct_get(x, 999999) == -2 && ct_relu_(x) == CT_OK && ct_get(x, 7) == 0);
+      CHECK(x->storage->version >= v0 + 5);
+    }
     /* broadcast and mixed dtypes still go to the reference kernels */
     CHECK(ct_get(ct_add(ct_ones(CT_DIMS(2, 3), CT_F32), ct_ones(CT_DIMS(3), CT_F64)), 5) == 2.0);
   }

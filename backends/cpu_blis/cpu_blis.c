@@ -305,7 +305,43 @@ int ct_cpu_blis_register(void) { return (int)ct_register_backend(&ctb__blis_back
 int ct_cpu_blis_anchor = 1;
 
 #if defined(__GNUC__) || defined(__clang__)
-__attribute__((constructor)) static void ctb__blis_startup(void) { ct_cpu_blis_register(); }
+/* Load-time warm-up, so that the first call after load is not much slower
+ * than the steady state: one small product through each path pages in the
+ * dispatch and kernel code, and one freed block per small size class (64 B to
+ * 16 KiB) primes the loading thread's allocator cache. CT_BLIS_NO_WARMUP=1 in
+ * the environment skips it. */
+static void ctb__warmup(void) {
+  int64_t s[2];
+  int c;
+  const char *env = getenv("CT_BLIS_NO_WARMUP");
+  if (env && *env && *env != '0') return;
+  for (c = 0; c < 9; c++) {
+    s[0] = (int64_t)16 << c; /* 64 B << c as f32 elements */
+    ct_release(ct_backend_empty("warmup", 1, s, CT_F32, CT_CPU));
+  }
+  CT_NO_GRAD {
+    ct_tensor *x, *w, *b, *h;
+    s[0] = 1, s[1] = 8;
+    x = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
+    s[0] = 8;
+    w = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
+    b = ct_backend_empty("warmup", 1, s, CT_F32, CT_CPU);
+    if (x && w && b) {
+      ct_fill_(x, ct_float(0)), ct_fill_(w, ct_float(0)), ct_fill_(b, ct_float(0));
+      h = ct_addmm(b, x, w);
+      if (h) ct_relu_(h);
+      ct_release(h);
+      ct_release(ct_mm(x, w));
+      ct_release(ct_add(x, x));
+    }
+    ct_release(x), ct_release(w), ct_release(b);
+  }
+  ct_clear_error();
+}
+
+__attribute__((constructor)) static void ctb__blis_startup(void) {
+  if (ct_cpu_blis_register() == CT_OK) ctb__warmup();
+}
 #else
 #error "cpu_blis: needs a compiler with __attribute__((constructor)) (GCC, Clang)"
 #endif
