@@ -34,13 +34,19 @@
 #ifndef CT_BENCH_NO_TORCH
 extern const char *torch_blis_info(void);  /* version, BLAS in show_config, BLAS libraries mapped */
 extern void torch_blis_threads(int n);
+extern void torch_blis_clock(int cpu); /* 1: thread CPU time, 0: wall */
 extern double torch_mlp_forward(int batch, long calls); /* ns elapsed */
 extern double torch_mlp_train(int batch, long calls);
 #endif
 
+/* 1-thread figures use this thread's CPU time (BENCH_CLOCK=wall to switch
+ * off): on a shared machine, time spent descheduled is the bulk of the noise.
+ * 2-thread figures and the latency section always use the wall clock. */
+static int cpu_clock;
+static void use_clock(int th);
 static double now_ns(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 static int cmp_double(const void *x, const void *y) {
@@ -133,6 +139,7 @@ static void section_gemm(void) {
     for (th = 1; th <= 2; th++) {
       double flop = 2.0 * g.n * g.n * g.n, tc, tb;
       int r0 = reps;
+      use_clock(th);
       ct_set_num_threads(th);
       bli_thread_set_num_threads(th == 2 && g.n >= 192 ? 2 : 1); /* BLIS direct: same rule as ctorch */
       if (g.n >= 1024) reps = 3;
@@ -151,6 +158,7 @@ static void section_crossover(void) {
                                   {16, 16, 16}, {32, 32, 32}, {48, 48, 48}, {64, 64, 64}, {96, 96, 96}, {128, 128, 128}};
   int s;
   int64_t old;
+  use_clock(1);
   ct_set_num_threads(1);
   printf("\n== crossover (1 thread): ct_mm through the plain-C small kernel vs through BLIS; ns per call\n");
   printf("%-14s %10s %10s %10s\n", "m x k x n", "plain C", "BLIS", "chosen");
@@ -345,7 +353,15 @@ static double run_torch_forward(void *p, long calls) { return torch_mlp_forward(
 static double run_torch_train(void *p, long calls) { return torch_mlp_train(*(int *)p, calls); }
 #endif
 
+static void use_clock(int th) {
+  const char *c = getenv("BENCH_CLOCK");
+  cpu_clock = th == 1 && !(c && !strcmp(c, "wall"));
+#ifndef CT_BENCH_NO_TORCH
+  torch_blis_clock(cpu_clock);
+#endif
+}
 static void set_threads(int th) {
+  use_clock(th);
   ct_set_num_threads(th);
   bli_thread_set_num_threads(1); /* the hand-written step: tiny GEMMs, 1 BLIS thread is fastest */
 #ifndef CT_BENCH_NO_TORCH
@@ -456,6 +472,7 @@ static void section_loops(void) {
   printf("%-3s %10s %10s %10s %10s %10s %10s %8s %8s %8s\n", "thr", "ct relu", "ct add", "ct sum", "C copy", "C a+b", "C sum",
          "relu/cp", "add/a+b", "sum/sum");
   for (th = 1; th <= 2; th++) {
+    use_clock(th);
     ct_set_num_threads(th);
     for (w = 0; w < 6; w++) {
       c.which = w;
@@ -496,6 +513,7 @@ static void section_latency(void) {
   static double lat[10000];
   int i;
   double p50, p99;
+  cpu_clock = 0;
   ct_set_num_threads(1);
   CT_NO_GRAD {
     for (i = 0; i < 10000; i++) {
@@ -538,7 +556,8 @@ int main(int argc, char **argv) {
     ct_set_requires_grad(params[k], true);
     memcpy(P[k], ct_data_ptr(params[k]), sizeof(float) * (size_t)params[k]->numel);
   }
-  printf("bench_blis: ctorch %s, backend %s, BLIS %s (%s), %d CPUs online, %d repeats of ~%.0f ms\n", CT_VERSION_STRING,
+  printf("bench_blis: ctorch %s, backend %s, BLIS %s (%s), %d CPUs online, medians of %d repeats of ~%.0f ms;\n"
+         "1-thread rows timed with thread CPU time (BENCH_CLOCK=wall for wall time), 2-thread rows with wall time\n", CT_VERSION_STRING,
          ct_backend_find("cpu_blis") ? ct_backend_find("cpu_blis")->version : "NOT REGISTERED", bli_info_get_version_str(),
          bli_info_get_enable_openmp() ? "OpenMP" : bli_info_get_enable_pthreads() ? "pthreads" : "serial",
          ct_get_num_threads(), reps, target_ms);

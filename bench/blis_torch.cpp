@@ -19,9 +19,10 @@
 #include <string>
 
 namespace {
+int cpu_clock = 0;
 double now_ns() {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(cpu_clock ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 struct Model {
@@ -49,6 +50,7 @@ std::string info;
 }  // namespace
 
 extern "C" void torch_blis_threads(int n) { at::set_num_threads(n); }
+extern "C" void torch_blis_clock(int cpu) { cpu_clock = cpu; }
 
 extern "C" const char *torch_blis_info(void) {
   model.init();

@@ -155,6 +155,17 @@ static void test_linalg_ops(void) {
       ct_clear_error();
       printf("note: addmm not in this build (linalg area not merged): its kernel was skipped\n");
     }
+    if (ct_op_find("dot")) { /* strided, long enough for BLIS's dotv */
+      ct_tensor *u = ct_select(randt(500, 2, CT_F64), 1, 0), *v = ct_select(randt(3, 500, CT_F64), 0, 2);
+      double ref = 0;
+      int64_t i;
+      for (i = 0; i < 500; i++) ref += ct_get(u, i) * ct_get(v, i);
+      r = call2("dot", u, v, NULL);
+      CHECK(r && fabs(ct_get(r, 0) - ref) < 1e-10);
+      ct_release(r);
+    } else {
+      ct_clear_error();
+    }
     if (ct_op_find("mv")) {
       ct_tensor *x = ct_select(randt(30, 2, CT_F64), 1, 1); /* strided vector */
       ct_tensor *dlt;

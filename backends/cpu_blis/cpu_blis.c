@@ -603,6 +603,18 @@ static void ctb__dot_into(ct_tensor *a, ct_tensor *b, ct_tensor *r) {
   const char *pb = (const char *)b->storage->data + b->offset * (int64_t)es;
   char *pr = (char *)r->storage->data + r->offset * (int64_t)es;
   int64_t n = a->sizes[0], i;
+  if (n >= 64 && a->strides[0] > 0 && b->strides[0] > 0) { /* BLIS's vectorised dotv, one thread */
+    rntm_t rntm;
+    bli_rntm_init(&rntm);
+    bli_rntm_set_num_threads(1, &rntm);
+    if (a->dtype == CT_F32)
+      bli_sdotv_ex(BLIS_NO_CONJUGATE, BLIS_NO_CONJUGATE, n, (float *)pa, a->strides[0], (float *)pb, b->strides[0],
+                   (float *)pr, NULL, &rntm);
+    else
+      bli_ddotv_ex(BLIS_NO_CONJUGATE, BLIS_NO_CONJUGATE, n, (double *)pa, a->strides[0], (double *)pb, b->strides[0],
+                   (double *)pr, NULL, &rntm);
+    return;
+  }
   if (a->dtype == CT_F32) {
     float s = 0;
     for (i = 0; i < n; i++) s += ((const float *)pa)[i * a->strides[0]] * ((const float *)pb)[i * b->strides[0]];
