@@ -187,6 +187,11 @@ static float X[MAXB * IN], Y[MAXB * OUT];
 
 /* plain C floor: preallocated buffers, loops the compiler vectorises */
 static float F1[MAXB * H], F2[MAXB * H], F3[MAXB * OUT];
+/* The floor gets the compiler's best: -O3 with FMA (bench/run.sh) and an
+ * AVX2/FMA clone picked at run time, as the backend's kernels do. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
 static void layer(int batch, const float *restrict x, int in, const float *restrict w, const float *restrict b, int out,
                   float *restrict y, int relu) {
   int r, i, j;

@@ -57,7 +57,7 @@ extra_for() {
   xcflags=
   xlibs=
   if [ "$1" = blis ]; then
-    xcflags=$(sh backends/cpu_blis/find-blis.sh cflags | sed 's/-I/-isystem /g')
+    xcflags="-O3 -ffp-contract=fast -Wno-maybe-uninitialized $(sh backends/cpu_blis/find-blis.sh cflags | sed 's/-I/-isystem /g')"
     xlibs="$BUILD/cpu_blis.o $(sh backends/cpu_blis/find-blis.sh libs)"
   fi
 }

@@ -113,18 +113,45 @@ typedef struct {
     for (r = 0; r < ROWS; r++)                                                                                       \
       for (v = 0; v < NV; v++) *(VU *)(acc[r] + v * VL) = c[r][v];                                                   \
   }
+/* One row (m = 1, the batch-1 case): four independent accumulator sets over
+ * k, so the FMA latency chain is a quarter as long; summed in a fixed order. */
+#define CTB__GEMM_ROW1(NAME, T, V, VU, NVEC)                                                                         \
+  CTB__BLIS_CLONES static void NAME(const T *A, int64_t rsa, int64_t csa, const T *B, int64_t rsb, int64_t k,        \
+                                    T acc[CTB__MR][CTB__NR]) {                                                       \
+    enum { VL = 32 / (int)sizeof(T), NV = NVEC };                                                                    \
+    V c0[NV], c1[NV], c2[NV], c3[NV], zero = {0};                                                                    \
+    int64_t p = 0;                                                                                                   \
+    int v;                                                                                                           \
+    (void)rsa;                                                                                                       \
+    for (v = 0; v < NV; v++) c0[v] = c1[v] = c2[v] = c3[v] = zero;                                                   \
+    for (; p + 4 <= k; p += 4) {                                                                                     \
+      V a0 = zero + A[p * csa], a1 = zero + A[(p + 1) * csa], a2 = zero + A[(p + 2) * csa],                         \
+        a3 = zero + A[(p + 3) * csa];                                                                                \
+      for (v = 0; v < NV; v++) {                                                                                     \
+        c0[v] += a0 * *(const VU *)(B + p * rsb + v * VL);                                                           \
+        c1[v] += a1 * *(const VU *)(B + (p + 1) * rsb + v * VL);                                                     \
+        c2[v] += a2 * *(const VU *)(B + (p + 2) * rsb + v * VL);                                                     \
+        c3[v] += a3 * *(const VU *)(B + (p + 3) * rsb + v * VL);                                                     \
+      }                                                                                                              \
+    }                                                                                                                \
+    for (; p < k; p++) {                                                                                             \
+      V a = zero + A[p * csa];                                                                                       \
+      for (v = 0; v < NV; v++) c0[v] += a * *(const VU *)(B + p * rsb + v * VL);                                     \
+    }                                                                                                                \
+    for (v = 0; v < NV; v++) *(VU *)(acc[0] + v * VL) = (c0[v] + c1[v]) + (c2[v] + c3[v]);                           \
+  }
 typedef float ctb__v8f __attribute__((vector_size(32)));
 typedef double ctb__v4d __attribute__((vector_size(32)));
 typedef float ctb__v8fu __attribute__((vector_size(32), aligned(4), may_alias));
 typedef double ctb__v4du __attribute__((vector_size(32), aligned(8), may_alias));
 CTB__GEMM_BLOCK(ctb__small_gemm_f32_block4, float, ctb__v8f, ctb__v8fu, 4, 2)
-CTB__GEMM_BLOCK(ctb__small_gemm_f32_block1, float, ctb__v8f, ctb__v8fu, 1, 2)
+CTB__GEMM_ROW1(ctb__small_gemm_f32_block1, float, ctb__v8f, ctb__v8fu, 2)
 CTB__GEMM_BLOCK(ctb__small_gemm_f32_half4, float, ctb__v8f, ctb__v8fu, 4, 1)
-CTB__GEMM_BLOCK(ctb__small_gemm_f32_half1, float, ctb__v8f, ctb__v8fu, 1, 1)
+CTB__GEMM_ROW1(ctb__small_gemm_f32_half1, float, ctb__v8f, ctb__v8fu, 1)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_block4, double, ctb__v4d, ctb__v4du, 4, 4)
-CTB__GEMM_BLOCK(ctb__small_gemm_f64_block1, double, ctb__v4d, ctb__v4du, 1, 4)
+CTB__GEMM_ROW1(ctb__small_gemm_f64_block1, double, ctb__v4d, ctb__v4du, 4)
 CTB__GEMM_BLOCK(ctb__small_gemm_f64_half4, double, ctb__v4d, ctb__v4du, 4, 2)
-CTB__GEMM_BLOCK(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 1, 2)
+CTB__GEMM_ROW1(ctb__small_gemm_f64_half1, double, ctb__v4d, ctb__v4du, 2)
 
 #define CTB__SMALL_GEMM(NAME, T)                                                                                      \
   CTB__BLIS_CLONES static void NAME##_store(const ctb__gemm_args *g, int64_t i0, int64_t mi, int64_t j0, int64_t nj,                   \
@@ -321,20 +348,24 @@ static void ctb__warmup(void) {
   }
   CT_NO_GRAD {
     ct_tensor *x, *w, *b, *h;
-    s[0] = 1, s[1] = 8;
-    x = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
-    s[0] = 8;
-    w = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
-    b = ct_backend_empty("warmup", 1, s, CT_F32, CT_CPU);
-    if (x && w && b) {
-      ct_fill_(x, ct_float(0)), ct_fill_(w, ct_float(0)), ct_fill_(b, ct_float(0));
-      h = ct_addmm(b, x, w);
-      if (h) ct_relu_(h);
-      ct_release(h);
-      ct_release(ct_mm(x, w));
-      ct_release(ct_add(x, x));
-    }
-    ct_release(x), ct_release(w), ct_release(b);
+    int rows, cols;
+    for (rows = 1; rows <= 4; rows += 3) /* one row and full blocks */
+      for (cols = 8; cols <= 24; cols += 16) { /* half blocks; full block + half + column tail */
+        s[0] = rows, s[1] = 8;
+        x = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
+        s[0] = 8, s[1] = cols + (cols > 8 ? 3 : 0);
+        w = ct_backend_empty("warmup", 2, s, CT_F32, CT_CPU);
+        b = ct_backend_empty("warmup", 1, s + 1, CT_F32, CT_CPU);
+        if (x && w && b) {
+          ct_fill_(x, ct_float(0)), ct_fill_(w, ct_float(0)), ct_fill_(b, ct_float(0));
+          h = ct_addmm(b, x, w);
+          if (h) ct_relu_(h);
+          ct_release(h);
+          ct_release(ct_mm(x, w));
+          ct_release(ct_add(x, x));
+        }
+        ct_release(x), ct_release(w), ct_release(b);
+      }
   }
   ct_clear_error();
 }
